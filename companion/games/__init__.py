@@ -1,0 +1,24 @@
+"""The registry: game id -> game module. Views and the API never branch on the game."""
+
+from __future__ import annotations
+
+from .base import Action, Game, GameError, Options
+from .scorepad import ScorePad
+
+GAMES: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    GAMES[game.id] = game
+    return game
+
+
+for _game in (ScorePad(),):
+    register(_game)
+
+
+def get_game(game_id: str) -> Game | None:
+    return GAMES.get(game_id)
+
+
+__all__ = ["Action", "Game", "GameError", "Options", "GAMES", "get_game", "register"]

@@ -1,0 +1,43 @@
+"""The action log is the truth: replaying it gives the state, the undo stack and the redo stack.
+
+Pure: no Flask, no database. Log entries are plain dicts with a ``kind`` of ``action``,
+``undo``, ``redo`` or ``admin`` (seat and lock changes, shown in the log, never undone).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .games.base import Game
+
+
+@dataclass
+class Replay:
+    state: dict
+    applied: list[dict] = field(default_factory=list)  # action entries in effect, oldest first
+    redoable: list[dict] = field(default_factory=list)  # undone entries, the next redo last
+
+
+def stacks(entries: list[dict]) -> tuple[list[dict], list[dict]]:
+    """Split the log into the actions in effect and the actions that redo would bring back."""
+    applied: list[dict] = []
+    redoable: list[dict] = []
+    for entry in entries:
+        kind = entry["kind"]
+        if kind == "action":
+            applied.append(entry)
+            redoable.clear()  # a new action ends the redo chain, as in every editor
+        elif kind == "undo" and applied:
+            redoable.append(applied.pop())
+        elif kind == "redo" and redoable:
+            applied.append(redoable.pop())
+    return applied, redoable
+
+
+def replay(game: Game, players: list[str], options: dict, entries: list[dict]) -> Replay:
+    """Rebuild the state from the table's setup and its whole log."""
+    applied, redoable = stacks(entries)
+    state = game.initial_state(players, game.parse_options(options))
+    for entry in applied:
+        state = game.apply(state, game.parse_action(entry["payload"]), entry.get("actor"))
+    return Replay(state=state, applied=applied, redoable=redoable)
