@@ -89,6 +89,8 @@ class Game:
     # Blocks of templates/games/<id>/table.html that change with the state; each one is
     # a live region swapped in place on every phone.
     regions: ClassVar[tuple[str, ...]] = ()
+    # Games that can be scored from final piles alone offer a quick score (page and JSON).
+    quick_score_model: ClassVar[type[BaseModel] | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -162,6 +164,10 @@ class Game:
     def view(self, state: dict) -> dict:
         """Extra template context derived from the state (totals, odds, layouts)."""
         return {}
+
+    def quick_score(self, payload: dict) -> dict:
+        """Score final piles without a table; raise GameError when they are impossible."""
+        raise GameError(f"{self.name} has no quick score.")
 
     # -- helpers for subclasses ------------------------------------------------
     @staticmethod

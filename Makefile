@@ -1,0 +1,48 @@
+# Two commands do all the set-up on a fresh machine: `make run` and `make test`.
+VENV    := .venv
+PYTHON  ?= python3
+BIN     := $(VENV)/bin
+HTMX    := static/vendor/htmx.min.js
+HOST    ?= 0.0.0.0
+PORT    ?= 5000
+PG_TEST_URL ?= postgresql://companion:companion@127.0.0.1:5432/companion_test
+
+.PHONY: run test test-pg bench setup setup-test clean
+
+setup: $(BIN)/.app-installed $(HTMX)
+setup-test: setup $(BIN)/.test-installed
+
+$(BIN)/.app-installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(BIN)/.test-installed: $(BIN)/.app-installed
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+# htmx comes from the npm registry at set-up (pinned in package-lock.json), never a CDN.
+node_modules/htmx.org/dist/htmx.min.js: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(HTMX): node_modules/htmx.org/dist/htmx.min.js
+	mkdir -p static/vendor
+	cp $< $@
+
+run: setup
+	HOST=$(HOST) PORT=$(PORT) $(BIN)/companion serve
+
+test: setup-test
+	$(BIN)/python -m pytest
+
+# The same suite against PostgreSQL (a server must be running; .ci/run starts one).
+test-pg: setup-test
+	TEST_DATABASE_URL=$(PG_TEST_URL) $(BIN)/python -m pytest -m "not browser"
+
+bench: setup-test
+	$(BIN)/python bench/bench.py
+
+clean:
+	rm -rf $(VENV) node_modules static/vendor *.egg-info

@@ -1,0 +1,81 @@
+"""`companion serve` and `companion init-db`: what `make run` does, for an installed package."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+
+from .network import is_loopback_host, lan_addresses
+from .qr import qr_text
+
+
+def init_db() -> str:
+    """Create the database tables (under instance/ unless DATABASE_URL says otherwise)."""
+    from . import create_app
+
+    app = create_app()
+    url = app.config["DATABASE_URL"]
+    app.extensions["engine"].dispose()
+    return url
+
+
+def phone_url(host: str, port: int) -> str:
+    """The address to print and to put in the terminal's QR code."""
+    public = os.environ.get("PUBLIC_URL")
+    if public:
+        return public.rstrip("/") + "/"
+    if is_loopback_host(host):
+        return f"http://127.0.0.1:{port}/"  # served on loopback: only this machine can open it
+    if host in ("0.0.0.0", "::", ""):
+        lan = lan_addresses()
+        return f"http://{lan[0] if lan else '127.0.0.1'}:{port}/"
+    return f"http://{host}:{port}/"
+
+
+def gunicorn_args(host: str, port: int, workers: int) -> list[str]:
+    gunicorn = shutil.which("gunicorn", path=os.path.dirname(sys.executable)) or "gunicorn"
+    return [
+        gunicorn,
+        "--bind", f"{host}:{port}",
+        "--workers", str(workers),
+        "--worker-class", "sync",  # one request at a time per process: SQLite writers queue cleanly
+        "--timeout", "30",
+        "--graceful-timeout", "5",
+        "--no-control-socket",
+        "--access-logfile", "-" if os.environ.get("ACCESS_LOG") else "/dev/null",
+        "companion:create_app()",
+    ]
+
+
+def serve(host: str, port: int, workers: int) -> None:
+    """Prepare the database, print the address and its QR code, then run gunicorn."""
+    url = init_db()
+    address = phone_url(host, port)
+    print(f"Database: {url.split('@')[-1]}")
+    print(f"\nTable companion on {address}\nPhones: scan this, or open the address above.\n")
+    print(qr_text(address))
+    sys.stdout.flush()
+    args = gunicorn_args(host, port, workers)
+    os.execv(args[0], args)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="companion", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("serve", help="prepare the database and serve the app")
+    run.add_argument("--host", default=os.environ.get("HOST", "0.0.0.0"))
+    run.add_argument("--port", type=int, default=int(os.environ.get("PORT", "5000")))
+    run.add_argument("--workers", type=int,
+                     default=int(os.environ.get("WORKERS", str(min(2 * (os.cpu_count() or 1) + 1, 9)))))
+    commands.add_parser("init-db", help="create the database tables")
+    args = parser.parse_args(argv)
+    if args.command == "init-db":
+        print(f"Database ready: {init_db().split('@')[-1]}")
+    else:
+        serve(args.host, args.port, args.workers)
+
+
+if __name__ == "__main__":
+    main()

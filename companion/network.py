@@ -1,0 +1,58 @@
+"""Where phones reach this server: the LAN address, never loopback when there is a LAN."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from urllib.parse import urlsplit
+
+import psutil
+
+# Interfaces of containers and VPNs: an address there is not what a phone on the Wi-Fi sees.
+VIRTUAL_PREFIXES = ("docker", "br-", "veth", "virbr", "lxc", "tun", "tap", "zt", "tailscale", "wg")
+
+
+def lan_addresses() -> list[str]:
+    """IPv4 addresses of the interfaces that are up, best candidate first."""
+    stats = psutil.net_if_stats()
+    found: list[tuple[int, str]] = []
+    for name, addresses in psutil.net_if_addrs().items():
+        if name in stats and not stats[name].isup:
+            continue
+        for address in addresses:
+            if address.family != socket.AF_INET:
+                continue
+            ip = ipaddress.ip_address(address.address)
+            if ip.is_loopback or ip.is_link_local or ip.is_unspecified:
+                continue
+            rank = 0 if ip.is_private else 1
+            if name.startswith(VIRTUAL_PREFIXES):
+                rank += 2
+            found.append((rank, address.address))
+    return [address for _rank, address in sorted(found)]
+
+
+def is_loopback_host(host: str) -> bool:
+    host = host.strip("[]")
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def base_url(request_host_url: str, public_url: str | None = None,
+             lan: list[str] | None = None) -> str:
+    """The address phones should open: PUBLIC_URL, else this request's host with loopback
+    swapped for the machine's LAN address (same port)."""
+    if public_url:
+        return public_url.rstrip("/")
+    parts = urlsplit(request_host_url)
+    host = parts.hostname or "localhost"
+    if is_loopback_host(host):
+        candidates = lan_addresses() if lan is None else lan
+        if candidates:
+            port = f":{parts.port}" if parts.port else ""
+            return f"{parts.scheme}://{candidates[0]}{port}"
+    return request_host_url.rstrip("/")

@@ -1,0 +1,474 @@
+"""Table operations shared by the browser views and the JSON API.
+
+Each change runs in one write transaction: lock the table row, check who may do it,
+check the version the phone saw, apply the game's pure rules, append to the log,
+bump the version. Errors are exceptions carrying a sentence for the player.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlalchemy import delete, func
+from sqlmodel import Session, select
+
+from .games import GameError, get_game
+from .games.base import Game
+from .history import replay, stacks
+from .models import Device, GameTable, JoinAttempt, LogEntry, now
+
+# Six characters without look-alikes: no 0/O, no 1/I/L.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+NAME_MAX = 24
+JOIN_LIMIT = 20  # join attempts per client per minute: plenty for a table, useless for guessing
+
+
+class TableProblem(Exception):
+    """A refused request; ``status`` is the HTTP status, ``message`` the sentence to show."""
+
+    status = 400
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class NotFound(TableProblem):
+    status = 404
+
+
+class Forbidden(TableProblem):
+    status = 403
+
+
+class Stale(TableProblem):
+    status = 409
+
+
+class Invalid(TableProblem):
+    status = 422
+
+
+class TooMany(TableProblem):
+    status = 429
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def normalise_code(raw: str) -> str:
+    """Upper-case, drop spaces and dashes; the code box accepts "abc 234" too."""
+    return "".join(ch for ch in (raw or "").upper() if ch not in " -\t")
+
+
+def code_problem(code: str) -> str | None:
+    """Why this text cannot be a table code, or None when it could be one."""
+    if len(code) != CODE_LENGTH:
+        return f"A table code has {CODE_LENGTH} characters; '{code}' has {len(code)}."
+    wrong = sorted({ch for ch in code if ch not in CODE_ALPHABET})
+    if wrong:
+        return (
+            f"'{''.join(wrong)}' never appears in a table code "
+            "(codes use no 0, O, 1, I or L)."
+        )
+    return None
+
+
+def clean_players(game: Game, names: list) -> list[str]:
+    """Validate the seat names for ``game``; raise Invalid with a sentence."""
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise Invalid("Players must be a list of names.")
+    players = [" ".join(name.split()) for name in names]
+    players = [name for name in players if name]
+    if len(players) < len(names):
+        raise Invalid("Every player needs a name; one of them is empty.")
+    if not game.min_players <= len(players) <= game.max_players:
+        span = (
+            f"exactly {game.min_players}"
+            if game.min_players == game.max_players
+            else f"{game.min_players} to {game.max_players}"
+        )
+        raise Invalid(f"{game.name} is played by {span} players, not {len(players)}.")
+    for name in players:
+        if len(name) > NAME_MAX:
+            raise Invalid(f"The name '{name[:30]}…' is longer than {NAME_MAX} characters.")
+    seen: set[str] = set()
+    for name in players:
+        if name.casefold() in seen:
+            raise Invalid(f"Two players are called '{name}'; give each player a different name.")
+        seen.add(name.casefold())
+    return players
+
+
+@dataclass
+class Joined:
+    table: GameTable
+    device: Device
+    token: str
+
+
+# -- reading -------------------------------------------------------------------
+
+
+def find_table(db: Session, code: str, for_update: bool = False) -> GameTable:
+    code = normalise_code(code)
+    query = select(GameTable).where(GameTable.code == code)
+    if for_update:
+        query = query.with_for_update()
+    table = db.exec(query).first()
+    if table is None:
+        raise NotFound(f"There is no table with the code {code or '(empty)'}.")
+    return table
+
+
+def table_version(db: Session, code: str) -> int | None:
+    """The current version alone: the whole cost of a "nothing changed" poll."""
+    return db.exec(select(GameTable.version).where(GameTable.code == normalise_code(code))).first()
+
+
+def find_device(db: Session, table: GameTable, token: str | None) -> Device | None:
+    if not token:
+        return None
+    device = db.exec(select(Device).where(Device.token_hash == hash_token(token))).first()
+    if device is None or device.table_id != table.id:
+        return None  # a token of another table gives no rights here
+    return device
+
+
+def devices(db: Session, table: GameTable) -> list[Device]:
+    return list(db.exec(select(Device).where(Device.table_id == table.id).order_by(Device.id)))
+
+
+def log_entries(db: Session, table: GameTable, limit: int | None = None) -> list[LogEntry]:
+    query = select(LogEntry).where(LogEntry.table_id == table.id).order_by(LogEntry.seq.desc())
+    if limit:
+        query = query.limit(limit)
+    return list(db.exec(query))
+
+
+def game_of(table: GameTable) -> Game:
+    game = get_game(table.game_id)
+    if game is None:  # a game removed from the registry: the table cannot be played here
+        raise NotFound(f"This companion does not know the game '{table.game_id}'.")
+    return game
+
+
+# -- creating and joining ----------------------------------------------------------
+
+
+def new_code(db: Session) -> str:
+    while True:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if db.exec(select(GameTable.id).where(GameTable.code == code)).first() is None:
+            return code
+
+
+def _new_device(table: GameTable, **fields) -> tuple[Device, str]:
+    token = secrets.token_urlsafe(24)
+    return Device(table_id=table.id, token_hash=hash_token(token), **fields), token
+
+
+def _log(db: Session, table: GameTable, kind: str, sentence: str, actor: str | None,
+         payload: dict | None = None) -> LogEntry:
+    table.version += 1
+    table.updated_at = now()
+    entry = LogEntry(table_id=table.id, seq=table.version, kind=kind, payload=payload or {},
+                     actor=actor, sentence=sentence)
+    db.add(entry)
+    return entry
+
+
+def create_table(db: Session, game_id: str, players: list, options: dict | None) -> Joined:
+    """Start a table; the creating device becomes its host."""
+    game = get_game(game_id) if isinstance(game_id, str) else None
+    if game is None:
+        raise Invalid(f"There is no game called '{game_id}' here.")
+    names = clean_players(game, players)
+    if options is not None and not isinstance(options, dict):
+        raise Invalid("Options must be an object of option names and values.")
+    try:
+        parsed = game.parse_options(options)
+        state = game.initial_state(names, parsed)
+    except GameError as exc:
+        raise Invalid(exc.message) from None
+    table = GameTable(code=new_code(db), game_id=game.id, players=names,
+                      options=parsed.model_dump(mode="json"), state=state,
+                      finished=game.is_over(state))
+    db.add(table)
+    db.flush()
+    device, token = _new_device(table, is_host=True, label="Host")
+    db.add(device)
+    _log(db, table, "admin", f"The table was set up for {', '.join(names)}.", None)
+    table.state_version = table.version
+    db.commit()
+    return Joined(table, device, token)
+
+
+def check_join_rate(db: Session, client: str) -> None:
+    """Count this attempt and refuse past the per-minute limit (shared by all workers)."""
+    moment = now()
+    db.exec(delete(JoinAttempt).where(JoinAttempt.at < moment - timedelta(minutes=10)))
+    recent = db.exec(
+        select(func.count()).select_from(JoinAttempt).where(
+            JoinAttempt.client == client, JoinAttempt.at >= moment - timedelta(minutes=1)
+        )
+    ).one()
+    if recent >= JOIN_LIMIT:
+        db.commit()
+        raise TooMany("Too many join attempts from this device; wait a minute and try again.")
+    db.add(JoinAttempt(client=client, at=moment))
+    db.commit()
+
+
+def join_table(db: Session, code: str, seat: str | None, watch: bool) -> Joined:
+    """Take a free seat or watch; refused on a locked table or a taken seat."""
+    table = find_table(db, code, for_update=True)
+    if table.locked:
+        raise Forbidden("The host has locked this table against new phones.")
+    if not watch:
+        if not isinstance(seat, str) or not seat.strip():
+            raise Invalid("Choose a seat, or choose to watch.")
+        seat = _seat_name(table, seat)
+        if _seat_holder(db, table, seat) is not None:
+            raise Forbidden(f"{seat}'s seat is already taken by another phone; "
+                            "the host can free it.")
+    device, token = _new_device(table, seat=None if watch else seat,
+                                label="Watcher" if watch else seat)
+    db.add(device)
+    sentence = "A phone joined to watch." if watch else f"A phone took {seat}'s seat."
+    _log(db, table, "admin", sentence, None if watch else seat)
+    db.commit()
+    return Joined(table, device, token)
+
+
+def _seat_name(table: GameTable, seat: str) -> str:
+    wanted = " ".join(seat.split()).casefold()
+    for name in table.players:
+        if name.casefold() == wanted:
+            return name
+    raise Invalid(f"There is no seat called '{seat[:30]}' at this table.")
+
+
+def _seat_holder(db: Session, table: GameTable, seat: str) -> Device | None:
+    return db.exec(
+        select(Device).where(Device.table_id == table.id, Device.seat == seat)
+    ).first()
+
+
+def take_seat(db: Session, table: GameTable, device: Device, seat: str | None) -> None:
+    """A joined phone changes seat or becomes a watcher (seat None)."""
+    if seat is not None:
+        seat = _seat_name(table, seat)
+        holder = _seat_holder(db, table, seat)
+        if holder is not None and holder.id != device.id:
+            raise Forbidden(f"{seat}'s seat is already taken by another phone; "
+                            "the host can free it.")
+    old = device.seat
+    device.seat = seat
+    device.label = seat or ("Host" if device.is_host else "Watcher")
+    db.add(device)
+    if seat:
+        _log(db, table, "admin", f"A phone took {seat}'s seat.", seat)
+    else:
+        _log(db, table, "admin", f"{old or 'A phone'} now watches.", old)
+    db.commit()
+
+
+# -- host powers --------------------------------------------------------------------
+
+
+def _require_host(device: Device | None) -> None:
+    if device is None or not device.is_host:
+        raise Forbidden("Only the host (the device that started the table) can do that.")
+
+
+def set_locked(db: Session, table: GameTable, device: Device | None, locked: bool) -> None:
+    _require_host(device)
+    if table.locked == locked:
+        return
+    table.locked = locked
+    _log(db, table, "admin",
+         "The host locked the table against new phones." if locked
+         else "The host opened the table to new phones.", None)
+    db.commit()
+
+
+def free_seat(db: Session, table: GameTable, device: Device | None, seat: str) -> None:
+    _require_host(device)
+    seat = _seat_name(table, seat)
+    holder = _seat_holder(db, table, seat)
+    if holder is None:
+        raise Invalid(f"{seat}'s seat is already free.")
+    holder.seat = None
+    holder.label = "Host" if holder.is_host else "Watcher"
+    db.add(holder)
+    _log(db, table, "admin", f"The host freed {seat}'s seat.", None)
+    db.commit()
+
+
+def set_read_only(db: Session, table: GameTable, device: Device | None, target_id: int,
+                  read_only: bool) -> None:
+    _require_host(device)
+    target = db.get(Device, target_id)
+    if target is None or target.table_id != table.id:
+        raise Invalid("That phone is not joined to this table.")
+    if target.is_host:
+        raise Invalid("The host's own device cannot be made read-only.")
+    if target.read_only == read_only:
+        return
+    target.read_only = read_only
+    db.add(target)
+    who = target.seat or "a watching phone"
+    _log(db, table, "admin",
+         f"The host made {who}'s phone read-only." if read_only
+         else f"The host let {who}'s phone make changes again.", None)
+    db.commit()
+
+
+# -- playing ---------------------------------------------------------------------------
+
+
+def can_act(device: Device | None) -> bool:
+    """Seated players and the host change the game; watchers and read-only phones do not."""
+    return device is not None and not device.read_only and (device.is_host or device.seat is not None)
+
+
+def _require_actor(device: Device | None) -> str | None:
+    if device is None:
+        raise Forbidden("Join this table first: scan its QR code or type its code.")
+    if device.read_only:
+        raise Forbidden("The host made this phone read-only.")
+    if not can_act(device):
+        raise Forbidden("You are watching this table; take a seat to make changes.")
+    return device.seat
+
+
+def _check_version(table: GameTable, expected: int | None) -> None:
+    if expected is not None and expected < table.state_version:
+        raise Stale(
+            "The table changed a moment before your tap; here is the fresh state. "
+            "Nothing was recorded: check and tap again if it is still needed."
+        )
+
+
+def parse_expected(raw) -> int | None:
+    """The version a phone saw; absent means "whatever is current" (scripts)."""
+    if raw is None or raw == "":
+        return None
+    if isinstance(raw, bool):
+        raise Invalid("expected_version must be a whole number.")
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        raise Invalid("expected_version must be a whole number.") from None
+
+
+def _stored(table: GameTable, game: Game, state: dict) -> None:
+    table.state = state
+    table.finished = game.is_over(state)
+    table.state_version = table.version
+
+
+def act(db: Session, code: str, device: Device | None, payload: dict,
+        expected: int | None) -> GameTable:
+    """Apply one game action for ``device``; the caller has already authenticated it."""
+    table = find_table(db, code, for_update=True)
+    actor = _require_actor(device)
+    _check_version(table, expected)
+    game = game_of(table)
+    try:
+        action = game.parse_action(payload)
+        new_state = game.apply(table.state, action, actor)
+        sentence = game.describe(table.state, action, actor)
+    except GameError as exc:
+        raise Invalid(exc.message) from None
+    _log(db, table, "action", sentence, actor, action.model_dump(mode="json"))
+    _stored(table, game, new_state)
+    table.undo_depth += 1
+    table.redo_depth = 0
+    db.commit()
+    return table
+
+
+def _entries(db: Session, table: GameTable) -> list[dict]:
+    rows = db.exec(
+        select(LogEntry).where(LogEntry.table_id == table.id).order_by(LogEntry.seq)
+    )
+    return [
+        {"kind": row.kind, "payload": row.payload, "actor": row.actor, "sentence": row.sentence}
+        for row in rows
+    ]
+
+
+def undo_or_redo(db: Session, code: str, device: Device | None, kind: str,
+                 expected: int | None) -> GameTable:
+    """Undo the last action in effect, or redo the last undone one, and replay the log."""
+    table = find_table(db, code, for_update=True)
+    actor = _require_actor(device)
+    _check_version(table, expected)
+    game = game_of(table)
+    entries = _entries(db, table)
+    applied, redoable = stacks(entries)
+    if kind == "undo":
+        if not applied:
+            raise Invalid("There is nothing to undo.")
+        target = applied[-1]
+        sentence = f"{actor or 'The host'} undid: {target['sentence']}"
+    else:
+        if not redoable:
+            raise Invalid("There is nothing to redo.")
+        target = redoable[-1]
+        sentence = f"{actor or 'The host'} redid: {target['sentence']}"
+    entries.append({"kind": kind, "payload": {}, "actor": actor})
+    try:
+        result = replay(game, table.players, table.options, entries)
+    except GameError as exc:
+        raise Invalid(f"That cannot be {kind}ne: {exc.message}") from None
+    _log(db, table, kind, sentence, actor)
+    _stored(table, game, result.state)
+    table.undo_depth = len(result.applied)
+    table.redo_depth = len(result.redoable)
+    db.commit()
+    return table
+
+
+def delete_table(db: Session, table: GameTable, device: Device | None) -> None:
+    _require_host(device)
+    db.exec(delete(LogEntry).where(LogEntry.table_id == table.id))
+    db.exec(delete(Device).where(Device.table_id == table.id))
+    db.delete(table)
+    db.commit()
+
+
+# -- reading for display --------------------------------------------------------------------
+
+
+def snapshot(db: Session, table: GameTable, log_limit: int | None = None) -> dict:
+    """The table as JSON: what the API returns and what tests compare."""
+    game = game_of(table)
+    return {
+        "code": table.code,
+        "game": table.game_id,
+        "version": table.version,
+        "state_version": table.state_version,
+        "players": list(table.players),
+        "options": table.options,
+        "state": table.state,
+        "scores": game.scores(table.state),
+        "finished": table.finished,
+        "winners": game.winners(table.state),
+        "status": game.status(table.state),
+        "locked": table.locked,
+        "can_undo": table.undo_depth > 0,
+        "can_redo": table.redo_depth > 0,
+        "log": [
+            {"seq": e.seq, "kind": e.kind, "actor": e.actor, "text": e.sentence,
+             "at": e.created_at.isoformat()}
+            for e in log_entries(db, table, log_limit)
+        ],
+    }

@@ -1,0 +1,138 @@
+"""Home page, starting a table and joining one."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+
+from ..database import get_db
+from ..games import GAMES, get_game
+from ..tables import (
+    Forbidden,
+    Invalid,
+    NotFound,
+    TooMany,
+    check_join_rate,
+    code_problem,
+    create_table,
+    devices,
+    find_device,
+    find_table,
+    join_table,
+    normalise_code,
+    take_seat,
+)
+from ..web import client_address, device_token, remember_device
+
+bp = Blueprint("pages", __name__)
+
+
+@bp.get("/")
+def home():
+    """The games to start and the box for a table code."""
+    return render_template("home.html", games=list(GAMES.values()))
+
+
+@bp.post("/join")
+def join_by_code():
+    """Typed code from the home page: go to that table's join page."""
+    raw = request.form.get("code", "")
+    code = normalise_code(raw)
+    problem = code_problem(code)
+    if problem:
+        return render_template("home.html", games=list(GAMES.values()), code_error=problem,
+                               code_value=raw[:20]), 422
+    db = get_db(write=True)
+    try:
+        check_join_rate(db, client_address())
+        find_table(db, code)
+    except (NotFound, TooMany) as exc:
+        return render_template("home.html", games=list(GAMES.values()),
+                               code_error=exc.message, code_value=raw[:20]), exc.status
+    return redirect(url_for("pages.join", code=code), 303)
+
+
+def _option_fields(game) -> list[dict]:
+    """Describe a game's options for the setup form, straight from its pydantic model."""
+    fields = []
+    for name, info in game.options_model.model_fields.items():
+        annotation = info.annotation
+        choices = getattr(annotation, "__args__", None)
+        kind = "text"
+        if annotation is bool:
+            kind = "checkbox"
+        elif choices and all(isinstance(c, str) for c in choices):
+            kind = "select"
+        elif annotation in (int, int | None) or "int" in str(annotation):
+            kind = "number"
+        label = (info.title or name.replace("_", " ")).capitalize()
+        fields.append({"name": name, "kind": kind, "label": label, "default": info.default,
+                       "help": info.description or "", "choices": choices or ()})
+    return fields
+
+
+def _options_from_form(game, form) -> dict:
+    options = {}
+    for field in _option_fields(game):
+        name = field["name"]
+        if field["kind"] == "checkbox":
+            # An unticked box sends nothing; the hidden twin says the box was on the form.
+            if f"{name}__present" in form:
+                options[name] = name in form
+        elif form.get(name, "").strip() != "":
+            options[name] = form.get(name).strip()
+    return options
+
+
+@bp.route("/new/<game_id>", methods=["GET", "POST"])
+def new_table(game_id: str):
+    """Set up a table: players and options, then start."""
+    game = get_game(game_id)
+    if game is None:
+        abort(404)
+    fields = _option_fields(game)
+    if request.method == "GET":
+        return render_template("new.html", game=game, fields=fields, players=[],
+                               values={})
+    players = [name for name in request.form.getlist("player")]
+    # Blank rows at the end of the form are just unused slots, not empty names.
+    while players and not players[-1].strip():
+        players.pop()
+    options = _options_from_form(game, request.form)
+    db = get_db(write=True)
+    try:
+        joined = create_table(db, game.id, players, options)
+    except Invalid as exc:
+        return render_template("new.html", game=game, fields=fields, players=players,
+                               values=options, error=exc.message), 422
+    remember_device(joined.table.code, joined.token)
+    return redirect(url_for("table.show", code=joined.table.code), 303)
+
+
+@bp.route("/j/<code>", methods=["GET", "POST"])
+def join(code: str):
+    """The QR code's address: pick a seat or watch."""
+    db = get_db(write=request.method == "POST")
+    normal = normalise_code(code)
+    if normal != code:
+        return redirect(url_for("pages.join", code=normal), 303)
+    table = find_table(db, code)
+    device = find_device(db, table, device_token(table.code))
+    taken = {d.seat for d in devices(db, table) if d.seat}
+    if request.method == "GET":
+        if device is not None and request.args.get("change") is None:
+            return redirect(url_for("table.show", code=table.code), 303)
+        return render_template("join.html", table=table, game=get_game(table.game_id),
+                               taken=taken, device=device)
+    seat = request.form.get("seat") or None
+    watch = request.form.get("watch") is not None or seat == "__watch__"
+    try:
+        if device is not None:  # already joined: this is a change of seat
+            take_seat(db, table, device, None if watch else seat)
+        else:
+            check_join_rate(db, client_address())
+            joined = join_table(db, table.code, None if watch else seat, watch)
+            remember_device(table.code, joined.token)
+    except (Invalid, Forbidden, TooMany) as exc:
+        return render_template("join.html", table=table, game=get_game(table.game_id),
+                               taken=taken, device=device, error=exc.message), exc.status
+    return redirect(url_for("table.show", code=table.code), 303)

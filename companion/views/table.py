@@ -1,0 +1,239 @@
+"""The table page every phone shows, its live updates and the changes made from it."""
+
+from __future__ import annotations
+
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    flash,
+    redirect,
+    request,
+    url_for,
+)
+
+from ..database import get_db
+from ..models import GameTable
+from ..network import base_url
+from ..qr import qr_svg
+from ..tables import (
+    TableProblem,
+    act,
+    can_act,
+    delete_table,
+    devices,
+    find_device,
+    find_table,
+    free_seat,
+    game_of,
+    log_entries,
+    parse_expected,
+    set_locked,
+    set_read_only,
+    table_version,
+    undo_or_redo,
+)
+from ..web import (
+    device_token,
+    forget_device,
+    is_fragment_request,
+    parse_have,
+    render_page_with_regions,
+    render_regions,
+    vary,
+)
+
+bp = Blueprint("table", __name__, url_prefix="/t")
+
+# Regions of templates/table.html shared by every game; each game adds its own.
+COMMON_REGIONS = ("status", "seats", "history", "host")
+LOG_SHOWN = 40
+FORM_CONTROL_FIELDS = {"csrf_token", "expected_version", "have"}
+
+
+def join_url(code: str) -> str:
+    """The address the QR code carries: the LAN address phones can reach."""
+    root = base_url(request.host_url, current_app.config.get("PUBLIC_URL"))
+    return root + url_for("pages.join", code=code)
+
+
+def region_names(table: GameTable) -> list[tuple[str, str]]:
+    """(template, block) of every live region of this table's page."""
+    game = game_of(table)
+    return [("table.html", name) for name in COMMON_REGIONS] + [
+        (game.template, name) for name in game.regions
+    ]
+
+
+def table_context(db, table: GameTable, device) -> dict:
+    """Everything the table template needs, derived from the table row and the phone."""
+    game = game_of(table)
+    joined = devices(db, table)
+    holders = {d.seat: d for d in joined if d.seat}
+    return {
+        "table": table,
+        "game": game,
+        "state": table.state,
+        "view": game.view(table.state),
+        "status": game.status(table.state),
+        "scores": game.scores(table.state),
+        "winners": game.winners(table.state),
+        "device": device,
+        "seat": device.seat if device else None,
+        "can_act": can_act(device),
+        "is_host": bool(device and device.is_host),
+        "seats": [{"name": name, "taken": name in holders,
+                   "mine": bool(device and holders.get(name) is device)}
+                  for name in table.players],
+        "devices": joined,
+        "watchers": sum(1 for d in joined if not d.seat),
+        "log": log_entries(db, table, LOG_SHOWN),
+        "expected_version": table.state_version,
+        "act_url": url_for("table.act_view", code=table.code),
+        "oob": False,
+    }
+
+
+def _page_context(db, table, device) -> dict:
+    context = table_context(db, table, device)
+    url = join_url(table.code)
+    context.update(join_url=url, qr=qr_svg(url),
+                   poll_ms=int(current_app.config["POLL_SECONDS"] * 1000))
+    return context
+
+
+def _me(db, table):
+    return find_device(db, table, device_token(table.code))
+
+
+@bp.get("/<code>")
+def show(code: str):
+    """The live table: board, seats, history; first-time visitors go to the join page."""
+    db = get_db()
+    table = find_table(db, code)
+    if table.code != code:
+        return redirect(url_for("table.show", code=table.code), 303)
+    device = _me(db, table)
+    if device is None:
+        return redirect(url_for("pages.join", code=table.code), 303)
+    game = game_of(table)
+    html = render_page_with_regions(game.template, region_names(table),
+                                    _page_context(db, table, device))
+    return vary(Response(html))
+
+
+def _live_response(db, table, device, status: int = 200, message: str = "") -> Response:
+    """The regions that changed for this phone, the new version, and a message for the form."""
+    game = game_of(table)
+    context = table_context(db, table, device)
+    have = parse_have(request.values.get("have"))
+    body = message + render_regions(region_names(table), context, have)
+    body += (f'<div id="live-meta" hx-swap-oob="true" hidden data-version="{table.version}"'
+             f' data-state-version="{table.state_version}"></div>')
+    return vary(Response(body, status=status))
+
+
+@bp.get("/<code>/live")
+def live(code: str):
+    """The poll: 204 when nothing changed since version ``v``, else the changed regions."""
+    db = get_db()
+    version = table_version(db, code)
+    if version is None:
+        return Response("This table no longer exists.", status=404)
+    if request.args.get("v", type=int) == version:
+        return Response(status=204)
+    table = find_table(db, code)
+    return _live_response(db, table, _me(db, table))
+
+
+def _after_change(db, code: str, problem: TableProblem | None = None):
+    """Answer a change: regions for htmx, a redirect (with any message) for plain forms."""
+    if not is_fragment_request():
+        if problem is not None:
+            flash(problem.message, "error")
+        return redirect(url_for("table.show", code=code), 303)
+    table = find_table(db, code)
+    device = _me(db, table)
+    if problem is None:
+        return _live_response(db, table, device)
+    if problem.status == 409:  # stale: show the fresh state along with the note
+        return _live_response(db, table, device, 409, problem.message)
+    return vary(Response(problem.message, status=problem.status))
+
+
+def _payload(form) -> dict:
+    """The form as an action payload: control fields and empty optional fields left out."""
+    return {key: value for key, value in form.items()
+            if key not in FORM_CONTROL_FIELDS and value.strip() != ""}
+
+
+@bp.post("/<code>/act")
+def act_view(code: str):
+    """One game action from a phone."""
+    db = get_db(write=True)
+    table = find_table(db, code)
+    try:
+        act(db, table.code, _me(db, table), _payload(request.form),
+            parse_expected(request.form.get("expected_version")))
+    except TableProblem as problem:
+        db.rollback()
+        return _after_change(db, table.code, problem)
+    return _after_change(db, table.code)
+
+
+@bp.post("/<code>/<any(undo, redo):kind>")
+def undo_redo(code: str, kind: str):
+    """Undo the last action, or redo the last undone one."""
+    db = get_db(write=True)
+    table = find_table(db, code)
+    try:
+        undo_or_redo(db, table.code, _me(db, table), kind,
+                     parse_expected(request.form.get("expected_version")))
+    except TableProblem as problem:
+        db.rollback()
+        return _after_change(db, table.code, problem)
+    return _after_change(db, table.code)
+
+
+@bp.post("/<code>/host/<any(lock, unlock, free, \"read-only\", \"read-write\"):power>")
+def host(code: str, power: str):
+    """The host's powers over the table and the phones joined to it."""
+    db = get_db(write=True)
+    table = find_table(db, code, for_update=True)
+    me = _me(db, table)
+    try:
+        if power in ("lock", "unlock"):
+            set_locked(db, table, me, power == "lock")
+        elif power == "free":
+            free_seat(db, table, me, request.form.get("seat", ""))
+        else:
+            target = request.form.get("device", type=int)
+            set_read_only(db, table, me, target if target is not None else -1,
+                          power == "read-only")
+    except TableProblem as problem:
+        db.rollback()
+        return _after_change(db, table.code, problem)
+    return _after_change(db, table.code)
+
+
+@bp.post("/<code>/delete")
+def delete(code: str):
+    """The host deletes the table and its whole history."""
+    db = get_db(write=True)
+    table = find_table(db, code, for_update=True)
+    delete_table(db, table, _me(db, table))
+    forget_device(code)
+    flash(f"Table {code} and its history were deleted.", "info")
+    response = redirect(url_for("pages.home"), 303)
+    if is_fragment_request():
+        response = Response(status=204, headers={"HX-Redirect": url_for("pages.home")})
+    return response
+
+
+@bp.get("/<code>/qr.svg")
+def qr(code: str):
+    """The join QR code alone, e.g. to show on a second screen."""
+    db = get_db()
+    table = find_table(db, code)
+    return Response(str(qr_svg(join_url(table.code))), mimetype="image/svg+xml")
+

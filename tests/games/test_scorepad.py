@@ -1,0 +1,99 @@
+"""The score pad's rules, replayed from action lists with no app."""
+
+import pytest
+
+from companion.games import GameError, get_game
+from companion.history import replay
+
+pad = get_game("scorepad")
+
+
+def score(player, rnd, points, actor=None):
+    return {"kind": "action", "payload": {"type": "enter_score", "player": player,
+                                          "round": rnd, "points": points}, "actor": actor}
+
+
+def play(entries, players=("Ann", "Ben"), **options):
+    return replay(pad, list(players), options, entries).state
+
+
+def test_totals_add_up_rounds_including_negative_points():
+    state = play([score("Ann", 1, 10), score("Ben", 1, -4), score("Ann", 2, 5)])
+    assert pad.scores(state) == {"Ann": 15, "Ben": -4}
+    assert pad.view(state)["rows"][0]["cells"][1] == {"player": "Ben", "points": -4, "running": -4}
+
+
+def test_second_entry_for_the_same_cell_replaces_the_first():
+    state = play([score("Ann", 1, 10), score("Ann", 1, 7)])
+    assert pad.scores(state)["Ann"] == 7
+
+
+@pytest.mark.parametrize("winning, winners", [("highest", ["Ann"]), ("lowest", ["Ben"])])
+def test_highest_or_lowest_total_wins(winning, winners):
+    state = play([score("Ann", 1, 10), score("Ben", 1, 3),
+                  {"kind": "action", "payload": {"type": "finish_game"}}], winning=winning)
+    assert pad.winners(state) == winners
+    assert pad.is_over(state)
+
+
+def test_a_tie_is_a_shared_win():
+    state = play([score("Ann", 1, 3), score("Ben", 1, 3),
+                  {"kind": "action", "payload": {"type": "finish_game"}}])
+    assert pad.winners(state) == ["Ann", "Ben"]
+    assert "share" in pad.status(state)
+
+
+def test_planned_rounds_end_the_game_when_the_last_round_is_full():
+    state = play([score("Ann", 1, 1), score("Ben", 1, 2), score("Ann", 2, 1)], rounds=2)
+    assert not pad.is_over(state)
+    state = play([score("Ann", 1, 1), score("Ben", 1, 2), score("Ann", 2, 1), score("Ben", 2, 5)],
+                 rounds=2)
+    assert pad.is_over(state) and pad.winners(state) == ["Ben"]
+
+
+def test_no_winner_while_the_game_runs():
+    assert pad.winners(play([score("Ann", 1, 3)])) == []
+
+
+def test_undo_and_redo_replay_the_log():
+    entries = [score("Ann", 1, 10), score("Ann", 1, 4), {"kind": "undo"}]
+    assert pad.scores(play(entries))["Ann"] == 10
+    assert pad.scores(play(entries + [{"kind": "redo"}]))["Ann"] == 4
+    # A new action after an undo ends the redo chain.
+    result = replay(pad, ["Ann", "Ben"], {}, entries + [score("Ben", 1, 2), {"kind": "redo"}])
+    assert pad.scores(result.state) == {"Ann": 10, "Ben": 2}
+    assert result.redoable == []
+
+
+@pytest.mark.parametrize("payload, message", [
+    ({"type": "enter_score", "player": "Cy", "round": 1, "points": 1}, "no player called 'Cy'"),
+    ({"type": "enter_score", "player": "Ann", "round": 0, "points": 1}, "'round'"),
+    ({"type": "enter_score", "player": "Ann", "round": 1, "points": "ten"}, "'points'"),
+    ({"type": "enter_score", "player": "Ann", "round": 1, "points": True}, "not true/false"),
+    ({"type": "enter_score", "player": "Ann", "round": 1}, "'points' is missing"),
+    ({"type": "jump"}, "knows: enter_score, finish_game"),
+])
+def test_bad_entries_are_refused_with_a_sentence(payload, message):
+    state = play([])
+    with pytest.raises(GameError) as refused:
+        pad.apply(state, pad.parse_action(payload), None)
+    assert message in refused.value.message
+
+
+def test_rounds_beyond_the_plan_and_scores_after_the_finish_are_refused():
+    state = play([score("Ann", 1, 1), score("Ben", 1, 4)], rounds=1)
+    with pytest.raises(GameError, match="over"):
+        pad.apply(state, pad.parse_action({"type": "enter_score", "player": "Ben", "round": 1,
+                                           "points": 2}), None)
+    state = play([], rounds=3)
+    with pytest.raises(GameError, match="no round 4"):
+        pad.apply(state, pad.parse_action({"type": "enter_score", "player": "Ben", "round": 4,
+                                           "points": 2}), None)
+
+
+def test_the_log_sentence_says_what_changed():
+    state = play([score("Ann", 2, 7)])
+    action = pad.parse_action({"type": "enter_score", "player": "Ann", "round": 2, "points": 9})
+    assert pad.describe(state, action, "Ben") == "Ben changed Ann's round 2 from 7 to 9 points."
+    first = pad.parse_action({"type": "enter_score", "player": "Ben", "round": 1, "points": 1})
+    assert pad.describe(state, first, None) == "The host wrote 1 point for Ben in round 1."

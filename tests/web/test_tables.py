@@ -1,0 +1,282 @@
+"""Starting, joining and playing a table through the pages, as phones do."""
+
+import re
+from html import unescape
+
+import pytest
+
+from companion.network import base_url
+from companion.tables import CODE_ALPHABET
+
+
+def text(response):
+    """The response as a reader sees it (entities decoded)."""
+    return unescape(response.get_data(as_text=True))
+
+
+def regions_in(html):
+    return re.findall(r'<section id="(\w+)" data-region="\w+" data-hash="(\w+)"', html)
+
+
+def test_home_offers_the_games_and_a_code_box(client):
+    html = text(client.get("/"))
+    assert "Score pad" in html
+    assert 'name="code"' in html
+
+
+def test_starting_a_table_makes_this_device_the_host(phone):
+    host = phone()
+    code = host.start(players=("Ann", "Ben", "Cy"))
+    assert len(code) == 6 and set(code) <= set(CODE_ALPHABET)
+    html = text(host.get(f"/t/{code}"))
+    assert "You are the host" in html
+    assert f">{code}<" in html
+    assert "<svg" in html and "QR code of the join address" in html
+    snap = host.snapshot()
+    assert snap["players"] == ["Ann", "Ben", "Cy"] and snap["scores"] == {"Ann": 0, "Ben": 0, "Cy": 0}
+
+
+@pytest.mark.parametrize("players, message", [
+    ([], "1 to 12 players, not 0"),
+    ([f"P{i}" for i in range(13)], "1 to 12 players, not 13"),
+    (["Ann", "ann"], "Two players are called 'ann'"),
+    (["Ann", "x" * 25], "longer than 24 characters"),
+    (["Ann", "   ", "Ben"], "one of them is empty"),
+])
+def test_bad_player_lists_are_refused_and_nothing_is_created(phone, players, message):
+    host = phone()
+    response = host.post("/new/scorepad", {"player": players})
+    assert response.status_code == 422
+    assert message in text(response)
+    assert host.client.get("/api/tables/AAAAAA").status_code == 404
+
+
+def test_an_unknown_game_is_a_friendly_not_found(client):
+    response = client.get("/new/chess")
+    assert response.status_code == 404
+    assert "no page at this address" in text(response)
+
+
+def test_bad_option_is_refused_with_the_field_named(phone):
+    host = phone()
+    response = host.post("/new/scorepad", {"player": ["Ann"], "rounds": "zero"})
+    assert response.status_code == 422
+    assert "rounds" in text(response)
+
+
+def test_joining_by_qr_address_takes_a_seat_that_survives_a_reload(phone):
+    host = phone()
+    code = host.start()
+    ann = phone("10.0.0.3")
+    picker = text(ann.get(f"/j/{code}"))
+    assert 'value="Ann"' in picker and "Watch only" in picker
+    assert ann.join(code, "Ann").status_code == 303
+    # Reloading the join address or the table returns the same seat.
+    assert ann.get(f"/j/{code}").headers["Location"].endswith(f"/t/{code}")
+    assert "You are <strong>Ann</strong>" in text(ann.get(f"/t/{code}"))
+    # The seat is taken for everybody else.
+    other = phone("10.0.0.4")
+    response = other.join(code, "Ann")
+    assert response.status_code == 403
+    assert "already taken" in text(response)
+
+
+def test_typing_the_code_joins_and_is_case_insensitive(phone):
+    host = phone()
+    code = host.start()
+    guest = phone("10.0.0.5")
+    response = guest.post("/join", {"code": f" {code.lower()[:3]} {code.lower()[3:]} "})
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith(f"/j/{code}")
+
+
+@pytest.mark.parametrize("typed, message", [
+    ("ABC", "has 6 characters; 'ABC' has 3"),
+    ("ABCDE0", "'0' never appears in a table code"),
+    ("ABCDEI", "'I' never appears"),
+])
+def test_impossible_codes_are_explained(phone, typed, message):
+    response = phone().post("/join", {"code": typed})
+    assert response.status_code == 422
+    assert message in text(response)
+
+
+def test_an_unknown_code_gets_a_friendly_page_with_the_code_box(phone):
+    guest = phone()
+    response = guest.post("/join", {"code": "ZZZZZZ"})
+    html = text(response)
+    assert response.status_code == 404
+    assert "There is no table with the code ZZZZZZ" in html and 'name="code"' in html
+    page = guest.get("/t/ZZZZZZ")
+    assert page.status_code == 404 and "no table with the code ZZZZZZ" in text(page)
+
+
+def test_join_attempts_are_rate_limited_per_client(phone):
+    guesser = phone("10.9.9.9")
+    statuses = [guesser.post("/join", {"code": "ZZZZZZ"}).status_code for _ in range(21)]
+    assert statuses[:20] == [404] * 20
+    assert statuses[20] == 429
+    # Another phone at the table is not affected.
+    assert phone("10.0.0.8").post("/join", {"code": "ZZZZZZ"}).status_code == 404
+
+
+def test_a_score_shows_on_the_other_phone_by_polling(phone):
+    host = phone()
+    code = host.start()
+    ben = phone("10.0.0.3")
+    ben.join(code, "Ben")
+    page = text(ben.get(f"/t/{code}"))
+    version = int(re.search(r'data-version="(\d+)"', page).group(1))
+    have = ",".join(f"{name}:{digest}" for name, digest in regions_in(page))
+    # Nothing changed: an empty 204.
+    assert ben.get(f"/t/{code}/live?v={version}&have={have}").status_code == 204
+    assert host.act(type="enter_score", player="Ann", round=1, points=12).status_code == 200
+    update = ben.get(f"/t/{code}/live?v={version}&have={have}", headers={"HX-Request": "true"})
+    html = text(update)
+    swapped = {name for name, _ in re.findall(r'<section id="(\w+)" data-region="\w+" data-hash="(\w+)" hx-swap-oob', html)}
+    # Only the regions that changed are sent: the sheet and the history, not the seats.
+    assert swapped == {"scoresheet", "history"}
+    assert "12" in html and "The host wrote 12 points for Ann in round 1." in html
+    assert "HX-Request" in update.headers["Vary"]
+
+
+def test_a_stale_tap_is_refused_with_the_fresh_state_and_recorded_once(phone):
+    host = phone()
+    code = host.start()
+    ann, ben = phone("10.0.0.3"), phone("10.0.0.4")
+    ann.join(code, "Ann")
+    ben.join(code, "Ben")
+    seen = ann.version()
+    first = ann.act(type="enter_score", player="Ann", round=1, points=5, expected=seen)
+    second = ben.act(type="enter_score", player="Ann", round=1, points=5, expected=seen)
+    assert first.status_code == 200
+    assert second.status_code == 409
+    body = text(second)
+    assert "changed a moment before your tap" in body
+    assert 'id="scoresheet"' in body  # the fresh state comes with the note
+    actions = [e for e in host.snapshot()["log"] if e["kind"] == "action"]
+    assert len(actions) == 1
+
+
+def test_watchers_and_read_only_phones_cannot_change_anything(phone):
+    host = phone()
+    code = host.start()
+    watcher = phone("10.0.0.6")
+    watcher.join(code)
+    assert "You are watching" in text(watcher.get(f"/t/{code}"))
+    for url, data in [(f"/t/{code}/act", {"type": "enter_score", "player": "Ann", "round": 1, "points": 3}),
+                      (f"/t/{code}/undo", {}), (f"/t/{code}/redo", {}),
+                      (f"/t/{code}/host/lock", {}), (f"/t/{code}/host/free", {"seat": "Ann"})]:
+        response = watcher.post(url, data, htmx=True)
+        assert response.status_code == 403, url
+    assert host.snapshot()["scores"] == {"Ann": 0, "Ben": 0}
+
+    ann = phone("10.0.0.7")
+    ann.join(code, "Ann")
+    host_page = text(host.get(f"/t/{code}"))
+    device_id = re.search(r'<span>Ann</span>.*?name="device" value="(\d+)"', host_page, re.S).group(1)
+    assert host.post(f"/t/{code}/host/read-only", {"device": device_id}, htmx=True).status_code == 200
+    refused = ann.act(type="enter_score", player="Ann", round=1, points=3)
+    assert refused.status_code == 403
+    assert "read-only" in text(refused)
+
+
+def test_the_host_locks_the_table_and_frees_a_seat(phone):
+    host = phone()
+    code = host.start()
+    ann = phone("10.0.0.3")
+    ann.join(code, "Ann")
+    assert host.post(f"/t/{code}/host/lock", htmx=True).status_code == 200
+    late = phone("10.0.0.9")
+    response = late.join(code, "Ben")
+    assert response.status_code == 403 and "locked" in text(response)
+    host.post(f"/t/{code}/host/unlock", htmx=True)
+    assert host.post(f"/t/{code}/host/free", {"seat": "Ann"}, htmx=True).status_code == 200
+    assert phone("10.0.0.10").join(code, "Ann").status_code == 303
+    log = [e["text"] for e in host.snapshot()["log"]]
+    assert "The host freed Ann's seat." in log and "The host locked the table against new phones." in log
+
+
+def test_undo_and_redo_from_the_page(phone):
+    host = phone()
+    code = host.start()
+    ann = phone("10.0.0.3")
+    ann.join(code, "Ann")
+    ann.act(type="enter_score", player="Ann", round=1, points=4)
+    ann.act(type="enter_score", player="Ann", round=1, points=9)
+    assert ann.post(f"/t/{code}/undo", {"expected_version": ann.version()}, htmx=True).status_code == 200
+    assert host.snapshot()["scores"]["Ann"] == 4
+    assert ann.post(f"/t/{code}/redo", {"expected_version": ann.version()}, htmx=True).status_code == 200
+    snap = host.snapshot()
+    assert snap["scores"]["Ann"] == 9
+    assert snap["log"][0]["text"] == "Ann redid: Ann changed Ann's round 1 from 4 to 9 points."
+    nothing = ann.post(f"/t/{code}/redo", {}, htmx=True)
+    assert nothing.status_code == 422 and "nothing to redo" in text(nothing)
+
+
+def test_a_form_without_javascript_redirects_back_with_the_message(phone):
+    host = phone()
+    code = host.start()
+    response = host.act(htmx=False, type="enter_score", player="Ann", round=0, points=1)
+    assert response.status_code == 303
+    page = text(host.get(f"/t/{code}"))
+    assert "The field 'round' is not valid" in page
+
+
+def test_a_post_without_the_csrf_token_is_refused_and_changes_nothing(phone):
+    host = phone()
+    code = host.start()
+    response = host.client.post(f"/t/{code}/act", data={"type": "enter_score", "player": "Ann",
+                                                          "round": 1, "points": 5})
+    assert response.status_code == 400
+    assert "Reload the page" in text(response)
+    assert host.snapshot()["scores"]["Ann"] == 0
+
+
+def test_player_names_are_escaped_everywhere(phone):
+    host = phone()
+    code = host.start(players=("<b>Ann</b>", "Ben"))
+    html = host.get(f"/t/{code}").get_data(as_text=True)
+    assert "<b>Ann</b>" not in html
+    assert "&lt;b&gt;Ann&lt;/b&gt;" in html
+
+
+def test_a_restarted_server_resumes_the_table(make_app, phone):
+    first = make_app()
+    from tests.conftest import Phone
+
+    host = Phone(first)
+    code = host.start()
+    host.act(type="enter_score", player="Ben", round=1, points=7)
+    cookie = host.client.get_cookie("session")
+    second = make_app()  # a new app process on the same database
+    again = Phone(second)
+    again.client.set_cookie("session", cookie.value)
+    again.code = code
+    assert again.snapshot()["scores"] == {"Ann": 0, "Ben": 7}
+    html = text(again.get(f"/t/{code}"))
+    assert "You are the host" in html  # the same cookie is the same device after the restart
+
+
+def test_the_host_deletes_a_table(phone):
+    host = phone()
+    code = host.start()
+    response = host.post(f"/t/{code}/delete")
+    assert response.status_code == 303
+    assert host.client.get(f"/api/tables/{code}").status_code == 404
+
+
+def test_the_join_address_uses_the_lan_not_loopback():
+    assert base_url("http://127.0.0.1:5000/", lan=["192.168.1.20"]) == "http://192.168.1.20:5000"
+    assert base_url("http://localhost:8000/", lan=["10.0.0.5"]) == "http://10.0.0.5:8000"
+    assert base_url("http://192.168.1.20:5000/", lan=["10.0.0.5"]) == "http://192.168.1.20:5000"
+    assert base_url("http://127.0.0.1:5000/", "https://games.example.org/") == "https://games.example.org"
+    assert base_url("http://127.0.0.1:5000/", lan=[]) == "http://127.0.0.1:5000"
+
+
+def test_public_url_goes_into_the_qr_address(make_app):
+    from tests.conftest import Phone
+
+    host = Phone(make_app(PUBLIC_URL="https://table.example.org"))
+    code = host.start()
+    assert f"https://table.example.org/j/{code}" in text(host.get(f"/t/{code}"))
