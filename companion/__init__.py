@@ -41,6 +41,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         DATABASE_URL=None,
         PUBLIC_URL=os.environ.get("PUBLIC_URL") or None,
         POLL_SECONDS=1,
+        # Join attempts per client address per minute (the bench raises it: all its phones
+        # come from one address).
+        JOIN_LIMIT=int(os.environ.get("JOIN_LIMIT", "20")),
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=timedelta(days=30),

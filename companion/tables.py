@@ -209,7 +209,7 @@ def create_table(db: Session, game_id: str, players: list, options: dict | None)
     return Joined(table, device, token)
 
 
-def check_join_rate(db: Session, client: str) -> None:
+def check_join_rate(db: Session, client: str, limit: int = JOIN_LIMIT) -> None:
     """Count this attempt and refuse past the per-minute limit (shared by all workers)."""
     moment = now()
     db.exec(delete(JoinAttempt).where(JoinAttempt.at < moment - timedelta(minutes=10)))
@@ -218,7 +218,7 @@ def check_join_rate(db: Session, client: str) -> None:
             JoinAttempt.client == client, JoinAttempt.at >= moment - timedelta(minutes=1)
         )
     ).one()
-    if recent >= JOIN_LIMIT:
+    if recent >= limit:
         db.commit()
         raise TooMany("Too many join attempts from this device; wait a minute and try again.")
     db.add(JoinAttempt(client=client, at=moment))

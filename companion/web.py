@@ -119,11 +119,12 @@ def parse_have(raw: str | None) -> dict[str, str]:
 
 
 def init_web(app: Flask) -> None:
-    from .views import api, health, pages, table
+    from .views import api, health, pages, rules, table
 
     csrf.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(table.bp)
+    app.register_blueprint(rules.bp)
     app.register_blueprint(health.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # the API takes bearer tokens only, never the cookie

@@ -154,7 +154,18 @@
     const opener = event.target.closest("[data-open-dialog]");
     if (opener) {
       const dialog = document.getElementById(opener.dataset.openDialog);
-      if (dialog && !dialog.open) dialog.showModal();
+      if (!dialog) return;
+      // Plain links to the rules stay links without JavaScript; with it they open in place.
+      if (opener.matches("a:not([hx-get])")) event.preventDefault();
+      if (!dialog.open) dialog.showModal();
+      const focus = opener.dataset.focus && dialog.querySelector(opener.dataset.focus);
+      if (focus) focus.focus();
+      return;
+    }
+    const back = event.target.closest("[data-rules-back]");
+    if (back) {
+      const input = document.getElementById("rules-q");
+      if (input && window.htmx) htmx.trigger(input, "search");
       return;
     }
     const closer = event.target.closest("[data-close-dialog]");

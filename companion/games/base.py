@@ -169,6 +169,10 @@ class Game:
         """Score final piles without a table; raise GameError when they are impossible."""
         raise GameError(f"{self.name} has no quick score.")
 
+    def quick_score_payload(self, form: dict[str, list[str]]) -> dict:
+        """Turn the quick-score page's form (field -> values) into a quick_score payload."""
+        raise GameError(f"{self.name} has no quick score.")
+
     # -- helpers for subclasses ------------------------------------------------
     @staticmethod
     def copy(state: dict) -> dict:

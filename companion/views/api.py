@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, request
+from flask import Blueprint, current_app, request
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..database import get_db
@@ -119,7 +119,7 @@ def join(code: str):
     request_body = parse(JoinTable, body())
     db = get_db(write=True)
     find_table(db, code)
-    check_join_rate(db, client_address())
+    check_join_rate(db, client_address(), current_app.config["JOIN_LIMIT"])
     joined = join_table(db, code, request_body.seat, request_body.watch)
     return {"token": joined.token, "seat": joined.device.seat, "version": joined.table.version}
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, abort, redirect, render_template, request, url_for
 
 from ..database import get_db
-from ..games import GAMES, get_game
+from ..games import GAMES, GameError, get_game
 from ..tables import (
     Forbidden,
     Invalid,
@@ -43,7 +43,7 @@ def join_by_code():
                                code_value=raw[:20]), 422
     db = get_db(write=True)
     try:
-        check_join_rate(db, client_address())
+        check_join_rate(db, client_address(), current_app.config["JOIN_LIMIT"])
         find_table(db, code)
     except (NotFound, TooMany) as exc:
         return render_template("home.html", games=list(GAMES.values()),
@@ -129,10 +129,28 @@ def join(code: str):
         if device is not None:  # already joined: this is a change of seat
             take_seat(db, table, device, None if watch else seat)
         else:
-            check_join_rate(db, client_address())
+            check_join_rate(db, client_address(), current_app.config["JOIN_LIMIT"])
             joined = join_table(db, table.code, None if watch else seat, watch)
             remember_device(table.code, joined.token)
     except (Invalid, Forbidden, TooMany) as exc:
         return render_template("join.html", table=table, game=get_game(table.game_id),
                                taken=taken, device=device, error=exc.message), exc.status
     return redirect(url_for("table.show", code=table.code), 303)
+
+
+@bp.route("/games/<game_id>/score", methods=["GET", "POST"])
+def quick_score(game_id: str):
+    """Score a game played without tracking: enter the final piles, see the full scoring."""
+    game = get_game(game_id)
+    if game is None or game.quick_score_model is None:
+        abort(404)
+    template = f"games/{game.id}/score.html"
+    if request.method == "GET":
+        return render_template(template, game=game, result=None, form={})
+    form = request.form.to_dict(flat=False)
+    try:
+        result = game.quick_score(game.quick_score_payload(form))
+    except GameError as exc:
+        return render_template(template, game=game, result=None, form=form,
+                               error=exc.message), 422
+    return render_template(template, game=game, result=result, form=form)

@@ -1,0 +1,99 @@
+"""Rules lookup: the rules pages, the search, the overlay's fragments and the JSON."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, render_template, request
+from jinja2_fragments.flask import render_block
+from markupsafe import Markup
+
+from ..rules import RulesError, UnknownGame, UnknownSection, load_library
+from ..web import is_fragment_request, vary
+
+bp = Blueprint("rules", __name__)
+
+
+def _results(query: str, game: str | None):
+    """Search hits, or the sentence that says why the query was not searched."""
+    library = load_library()
+    if game and game not in {g.id for g in library.games()}:
+        game = None  # a page about a game without rules: search everything
+    try:
+        return library.search(query, game=game, limit=12), None
+    except RulesError as problem:
+        return [], str(problem)
+
+
+@bp.get("/rules")
+def index():
+    """Every game's rules, and the search box."""
+    return render_template("rules/index.html", games=load_library().games())
+
+
+@bp.get("/rules/search")
+def search():
+    """Search results: a page, or the overlay's list when htmx asks."""
+    query = request.args.get("q", "")
+    game = request.args.get("game") or None
+    hits, problem = _results(query, game)
+    context = {"query": query, "game_id": game or "", "hits": hits, "problem": problem,
+               "games": load_library().games()}
+    if is_fragment_request():
+        return vary(Response(render_block("rules/search.html", "results", **context)))
+    return vary(Response(render_template("rules/search.html", **context)))
+
+
+@bp.get("/rules/<game_id>")
+def game(game_id: str):
+    """One game's rules as a page of sections with a table of contents."""
+    try:
+        rules = load_library().game(game_id)
+    except UnknownGame:
+        abort(404)
+    return render_template("rules/game.html", rules=rules)
+
+
+@bp.get("/rules/<game_id>/<section_id>")
+def section(game_id: str, section_id: str):
+    """One section, to read in place (the overlay) or on its own page."""
+    try:
+        found = load_library().section(game_id, section_id)
+        rules = load_library().game(game_id)
+    except (UnknownGame, UnknownSection) as problem:
+        return _section_response({"section": None, "message": str(problem)}, 404)
+    return _section_response({"section": found, "rules": rules, "body": Markup(found.html)})
+
+
+def _section_response(context: dict, status: int = 200) -> Response:
+    """The section block alone for the overlay, or the whole page for a plain link."""
+    if is_fragment_request():
+        return vary(Response(render_block("rules/section.html", "section", **context), status))
+    return vary(Response(render_template("rules/section.html", **context), status))
+
+
+@bp.get("/api/rules/search")
+def api_search():
+    """JSON search: best first, the given game's sections before the others."""
+    query = request.args.get("q", "")
+    game = request.args.get("game") or None
+    library = load_library()
+    try:
+        hits = library.search(query, game=game, limit=request.args.get("limit", 10, type=int))
+    except UnknownGame as problem:
+        return {"error": str(problem)}, 404
+    except RulesError as problem:
+        return {"error": str(problem)}, 422
+    return [hit.as_dict() for hit in hits]
+
+
+@bp.get("/api/rules/<game_id>")
+def api_game(game_id: str):
+    """One game's sections as JSON."""
+    try:
+        sections = load_library().sections(game_id)
+    except UnknownGame as problem:
+        return {"error": str(problem)}, 404
+    return [
+        {"section": s.id, "title": s.title, "tags": list(s.tags), "aliases": list(s.aliases),
+         "markdown": s.body, "html": s.html, "url": s.url_path}
+        for s in sections
+    ]

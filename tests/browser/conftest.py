@@ -1,0 +1,159 @@
+"""Real-browser fixtures: a production server (gunicorn) on loopback and headless Chromium.
+
+Chromium comes from Debian's package (/usr/bin/chromium); nothing is downloaded. Locally the
+tests skip when it is missing; under CI (CI=true) a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+]
+PHONE = {"width": 360, "height": 740}
+
+
+def pytest_collection_modifyitems(config, items):
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(item.fspath).parents:
+            item.add_marker(pytest.mark.browser)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until_up(url: str, process: subprocess.Popen, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server stopped at start-up: {process.stdout.read()}")
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("the server did not answer /healthz in time")
+
+
+class Server:
+    """gunicorn serving the companion on a fresh database; can be stopped and restarted."""
+
+    def __init__(self, instance: Path):
+        self.instance = instance
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        env = {**os.environ, "COMPANION_INSTANCE": str(self.instance)}
+        env.pop("DATABASE_URL", None)
+        if os.environ.get("TEST_DATABASE_URL"):
+            env["DATABASE_URL"] = os.environ["TEST_DATABASE_URL"]
+        companion = str(Path(sys.executable).with_name("companion"))
+        self.process = subprocess.Popen(
+            [companion, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--workers", "2"],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )
+        wait_until_up(self.url, self.process)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.process and self.process.stdout:
+            self.process.stdout.close()
+        self.process = None
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    if os.environ.get("TEST_DATABASE_URL"):
+        pytest.skip("browser tests run against the SQLite server")
+    srv = Server(tmp_path_factory.mktemp("browser-instance"))
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="session")
+def live_server(server) -> str:
+    return server.url
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
+        if os.environ.get("CI"):
+            pytest.fail(f"Chromium is missing at {CHROMIUM}; .ci/run installs it.")
+        pytest.skip(f"Chromium is not installed at {CHROMIUM}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def new_phone(browser):
+    """Make a phone: a fresh browser context (its own cookies) 360 px wide."""
+    contexts = []
+
+    def make():
+        context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                                      has_touch=True)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def api(live_server: str, method: str, path: str, body: dict | None = None,
+        token: str | None = None) -> dict:
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(live_server + path, data=data, method=method)
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def create_table(live_server: str, game: str, players: list[str], options: dict | None = None) -> dict:
+    """Start a table through the JSON API: {"code", "url", "token", "version"}."""
+    return api(live_server, "POST", "/api/tables",
+               {"game": game, "players": list(players), "options": options or {}})
+
+
+def join(page, live_server: str, code: str, seat: str | None = None) -> None:
+    """Open the table's join page and take ``seat`` (None: watch only)."""
+    page.goto(f"{live_server}/j/{code}")
+    if seat is None:
+        page.get_by_role("button", name="Watch only").click()
+    else:
+        page.locator(f'button[name="seat"][value="{seat}"]').click()
+    page.wait_for_url(f"**/t/{code}")

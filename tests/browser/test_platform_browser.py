@@ -1,0 +1,92 @@
+"""What only a browser shows: live updates between phones, undo, the offline banner, the QR."""
+
+import re
+import subprocess
+
+from playwright.sync_api import expect
+
+from tests.browser.conftest import create_table, join
+
+
+def test_two_phones_share_a_score_and_an_undo(live_server, new_phone):
+    table = create_table(live_server, "scorepad", ["Ann", "Ben"])
+    ann, ben = new_phone(), new_phone()
+    join(ann, live_server, table["code"], "Ann")
+    join(ben, live_server, table["code"], "Ben")
+
+    # Ben starts typing in the entry form: a live update must not wipe it.
+    ben.locator("form.score-entry input[name=points]").fill("3")
+
+    ann.locator("form.score-entry select[name=player]").select_option("Ann")
+    ann.locator("form.score-entry input[name=round]").fill("1")
+    ann.locator("form.score-entry input[name=points]").fill("17")
+    ann.get_by_role("button", name="Save score").click()
+
+    # Within 1.5 s, without a reload, Ben's sheet shows it.
+    expect(ben.locator("#scoresheet tfoot")).to_contain_text("17", timeout=1500)
+    expect(ben.locator("#history .log")).to_contain_text("Ann wrote 17 points for Ann in round 1")
+    assert ben.locator("form.score-entry input[name=points]").input_value() == "3"
+
+    # Undo on Ben's phone reverts it on Ann's.
+    ben.get_by_role("button", name="↶ Undo").click()
+    expect(ann.locator("#scoresheet tfoot")).not_to_contain_text("17", timeout=1500)
+    expect(ann.locator("#history .log")).to_contain_text("Ben undid")
+    ann.screenshot(path="/tmp/scorepad-ann.png", full_page=True)
+
+
+def test_the_page_says_when_the_server_is_gone_and_recovers(server, new_phone):
+    table = create_table(server.url, "scorepad", ["Ann"])
+    page = new_phone()
+    join(page, server.url, table["code"], "Ann")
+    banner = page.locator("#connection")
+    expect(banner).to_be_hidden()
+    server.stop()
+    try:
+        expect(banner).to_be_visible(timeout=8000)
+        expect(banner).to_contain_text("No connection")
+    finally:
+        server.start()
+    expect(banner).to_be_hidden(timeout=8000)
+    # The table survived the restart and the page carries on.
+    page.locator("form.score-entry input[name=points]").fill("4")
+    page.get_by_role("button", name="Save score").click()
+    expect(page.locator("#scoresheet tfoot")).to_contain_text("4", timeout=3000)
+
+
+def test_the_qr_code_on_the_table_page_carries_the_join_address(live_server, new_phone, tmp_path):
+    table = create_table(live_server, "scorepad", ["Ann"])
+    page = new_phone()
+    join(page, live_server, table["code"], "Ann")
+    qr = page.locator("#invite .qr svg")
+    qr.scroll_into_view_if_needed()
+    shot = tmp_path / "qr.png"
+    qr.screenshot(path=str(shot))
+    decoded = subprocess.run(["zbarimg", "--quiet", "--raw", str(shot)], capture_output=True,
+                             text=True, check=True).stdout.strip()
+    assert re.fullmatch(rf"http://[\d.]+:\d+/j/{table['code']}", decoded), decoded
+    assert not decoded.startswith("http://127.")
+    assert page.locator("#invite .big-code").inner_text() == table["code"]
+
+
+def test_the_rules_overlay_searches_and_reads_without_leaving_the_table(live_server, new_phone):
+    table = create_table(live_server, "scorepad", ["Ann", "Ben"])
+    ann, ben = new_phone(), new_phone()
+    join(ann, live_server, table["code"], "Ann")
+    join(ben, live_server, table["code"], "Ben")
+    ann.get_by_role("link", name="Rules").click()
+    dialog = ann.locator("#rules-dialog")
+    expect(dialog).to_be_visible()
+    ann.locator("#rules-q").fill("zenturio tie")
+    hits = ann.locator("#rules-dialog-body .hits a")
+    expect(hits.first).to_be_visible(timeout=3000)
+    expect(ann.locator("#rules-dialog-body mark").first).to_be_visible()
+    hits.first.click()
+    expect(ann.locator("#rules-dialog-body article.rule h2")).to_be_visible()
+    # While Ann reads, Ben scores: Ann's board updates behind the overlay.
+    ben.locator("form.score-entry input[name=points]").fill("9")
+    ben.get_by_role("button", name="Save score").click()
+    expect(ann.locator("#scoresheet tfoot")).to_contain_text("9", timeout=3000)
+    assert ann.url.endswith(f"/t/{table['code']}")
+    dialog.get_by_role("button", name="Close").click()
+    expect(dialog).to_be_hidden()
+    expect(ann.locator("#scoresheet tfoot")).to_contain_text("9")
