@@ -54,9 +54,10 @@ def init_db(engine: Engine) -> None:
 def get_db(write: bool = False) -> Session:
     """The request's session; ask for ``write=True`` before the first query of a change."""
     if "db" not in g:
-        g.db = Session(current_app.extensions["engine"], expire_on_commit=False)
-        if write:
-            g.db.connection(execution_options=WRITE)
+        engine = current_app.extensions["engine"]
+        # Every transaction of a writing request (there may be several) locks early.
+        bind = engine.execution_options(**WRITE) if write else engine
+        g.db = Session(bind, expire_on_commit=False)
     return g.db
 
 

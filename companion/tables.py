@@ -119,7 +119,8 @@ def find_table(db: Session, code: str, for_update: bool = False) -> GameTable:
     code = normalise_code(code)
     query = select(GameTable).where(GameTable.code == code)
     if for_update:
-        query = query.with_for_update()
+        # Lock the row and re-read it: an object loaded earlier in this request may be stale.
+        query = query.with_for_update().execution_options(populate_existing=True)
     table = db.exec(query).first()
     if table is None:
         raise NotFound(f"There is no table with the code {code or '(empty)'}.")
