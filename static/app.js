@@ -92,7 +92,11 @@
     if (xhr.status === 200 && form && form.matches(".action")) {
       const dialog = form.closest("dialog");
       if (dialog && dialog.open && !form.querySelector(".form-error:not(:empty)")) dialog.close();
-      if (form.matches("[data-reset-on-success]")) form.reset();
+      // Fields listed in data-clear-on-success start empty for the next entry.
+      (form.dataset.clearOnSuccess || "").split(" ").filter(Boolean).forEach((name) => {
+        if (form.elements[name]) form.elements[name].value = "";
+      });
+      if (form.querySelector("[data-next-round-target]")) suggestRound(form);
     }
     if (xhr.status === 404 && event.detail.elt.matches("[data-poll]")) {
       showNotice("This table no longer exists.");
@@ -176,12 +180,25 @@
   });
 
   // The score form suggests the first round the chosen player has no score for.
+  function suggestRound(form) {
+    const sheet = document.querySelector("[data-next-rounds]");
+    const select = form.querySelector("[data-next-round-target]");
+    if (!sheet || !select) return;
+    const next = JSON.parse(sheet.dataset.nextRounds || "{}");
+    if (next[select.value]) form.elements.round.value = next[select.value];
+  }
   document.addEventListener("change", (event) => {
     const select = event.target.closest("[data-next-round-target]");
-    if (!select) return;
-    const sheet = document.querySelector("[data-next-rounds]");
-    if (!sheet) return;
-    const next = JSON.parse(sheet.dataset.nextRounds || "{}");
-    if (next[select.value]) select.form.elements.round.value = next[select.value];
+    if (select) suggestRound(select.form);
   });
+
+  // Times in the log are written by the server in UTC; show them in the phone's own time.
+  function localTimes(root) {
+    root.querySelectorAll("time[datetime]").forEach((el) => {
+      const when = new Date(el.getAttribute("datetime"));
+      if (!isNaN(when)) el.textContent = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    });
+  }
+  document.addEventListener("DOMContentLoaded", () => localTimes(document));
+  document.addEventListener("htmx:oobAfterSwap", (event) => localTimes(event.detail.target || document));
 })();

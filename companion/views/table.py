@@ -86,7 +86,7 @@ def table_context(db, table: GameTable, device) -> dict:
                    "mine": bool(device and holders.get(name) is device)}
                   for name in table.players],
         "devices": joined,
-        "watchers": sum(1 for d in joined if not d.seat),
+        "watchers": sum(1 for d in joined if not d.seat and not d.is_host),
         "log": log_entries(db, table, LOG_SHOWN),
         "expected_version": table.state_version,
         "act_url": url_for("table.act_view", code=table.code),
