@@ -166,6 +166,15 @@
       if (focus) focus.focus();
       return;
     }
+    // A link to another section inside the overlay opens that section in the overlay too.
+    const inner = event.target.closest("#rules-dialog-body article[data-game] a[href^='#']");
+    if (inner && window.htmx) {
+      event.preventDefault();
+      const game = inner.closest("article").dataset.game;
+      const section = inner.getAttribute("href").slice(1);
+      htmx.ajax("GET", `/rules/${encodeURIComponent(game)}/${encodeURIComponent(section)}`, "#rules-dialog-body");
+      return;
+    }
     const back = event.target.closest("[data-rules-back]");
     if (back) {
       const input = document.getElementById("rules-q");

@@ -280,3 +280,18 @@ def test_public_url_goes_into_the_qr_address(make_app):
     host = Phone(make_app(PUBLIC_URL="https://table.example.org"))
     code = host.start()
     assert f"https://table.example.org/j/{code}" in text(host.get(f"/t/{code}"))
+
+
+def test_the_seat_cookie_is_httponly_and_samesite_lax(phone):
+    host = phone()
+    response = host.post("/new/scorepad", {"player": ["Ann"]})
+    cookie = response.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+
+
+def test_the_secret_key_is_generated_into_the_instance_folder(make_app, tmp_path):
+    app = make_app(SECRET_KEY=None)
+    key_file = tmp_path / "instance" / "secret_key"
+    assert key_file.read_text().strip() == app.config["SECRET_KEY"]
+    assert len(app.config["SECRET_KEY"]) == 64
+    assert make_app(SECRET_KEY=None).config["SECRET_KEY"] == app.config["SECRET_KEY"]
