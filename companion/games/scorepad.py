@@ -14,14 +14,17 @@ MAX_POINTS = 1_000_000
 
 class ScorePadOptions(Options):
     winning: Literal["highest", "lowest"] = Field(
-        "highest", description="Who wins: the highest or the lowest total."
+        "highest", title="Who wins",
+        json_schema_extra={"choice_labels": {"highest": "The highest total wins",
+                                             "lowest": "The lowest total wins (golf, Hearts…)"}},
     )
     rounds: int | None = Field(
         None,
         ge=1,
         le=MAX_ROUNDS,
-        description="Planned number of rounds; the game ends when every player has a score "
-        "for the last one. Empty: play until someone taps 'Finish'.",
+        title="Number of rounds (optional)",
+        description="The game ends when every player has a score for the last round. "
+        "Leave empty to play until someone taps 'Finish the game'.",
     )
 
 

@@ -64,9 +64,12 @@ def _option_fields(game) -> list[dict]:
             kind = "select"
         elif annotation in (int, int | None) or "int" in str(annotation):
             kind = "number"
-        label = (info.title or name.replace("_", " ")).capitalize()
+        label = info.title or name.replace("_", " ").capitalize()
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        names = extra.get("choice_labels", {})
         fields.append({"name": name, "kind": kind, "label": label, "default": info.default,
-                       "help": info.description or "", "choices": choices or ()})
+                       "help": info.description or "",
+                       "choices": [(c, names.get(c, c)) for c in choices or ()]})
     return fields
 
 
