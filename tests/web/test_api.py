@@ -152,3 +152,30 @@ def test_openapi_documents_every_route_and_every_action_of_every_game(client):
 
 def test_healthz(client):
     assert client.get("/healthz").get_json() == {"ok": True}
+
+
+def test_phones_tapping_at_the_same_moment_record_the_event_once(app, table):
+    """Eight phones send the same tap against the same version at once: one lands."""
+    import threading
+
+    code, token = table["code"], table["token"]
+    seen = app.test_client().get(f"/api/tables/{code}").get_json()["state_version"]
+    start = threading.Barrier(8)
+    statuses = []
+
+    def tap():
+        client = app.test_client()
+        start.wait()
+        response = client.post(f"/api/tables/{code}/actions", headers=bearer(token),
+                               json={"type": "enter_score", "player": "Ann", "round": 1,
+                                     "points": 6, "expected_version": seen})
+        statuses.append(response.status_code)
+
+    threads = [threading.Thread(target=tap) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(statuses) == [200] + [409] * 7
+    log = app.test_client().get(f"/api/tables/{code}").get_json()["log"]
+    assert [entry["kind"] for entry in log].count("action") == 1
