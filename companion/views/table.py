@@ -136,12 +136,12 @@ def _live_response(db, table, device, status: int = 200, message: str = "") -> R
 @bp.get("/<code>/live")
 def live(code: str):
     """The poll: 204 when nothing changed since version ``v``, else the changed regions."""
-    db = get_db()
-    version = table_version(db, code)
+    version = table_version(current_app.extensions["engine"], code)
     if version is None:
         return Response("This table no longer exists.", status=404)
     if request.args.get("v", type=int) == version:
         return Response(status=204)
+    db = get_db()
     table = find_table(db, code)
     return _live_response(db, table, _me(db, table))
 
