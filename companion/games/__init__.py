@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from .asterix_obelix import AsterixObelix
 from .base import Action, Game, GameError, Options
 from .scorepad import ScorePad
+from .zaubertrank import Zaubertrank
 
 GAMES: dict[str, Game] = {}
 
@@ -13,7 +15,7 @@ def register(game: Game) -> Game:
     return game
 
 
-for _game in (ScorePad(),):
+for _game in (AsterixObelix(), Zaubertrank(), ScorePad()):
     register(_game)
 
 

@@ -519,6 +519,22 @@ def quick_score(payload: dict) -> dict:
     return {key: result[key] for key in ("tokens", "points", "winners", "explanation")}
 
 
+def _form_value(form: dict[str, list[str]], field: str) -> str:
+    values = form.get(field) or [""]
+    return values[0].strip()
+
+
+def _form_count(form: dict[str, list[str]], field: str, what: str) -> int:
+    """A count typed on the quick-score page: blank is 0, anything else a whole number."""
+    raw = _form_value(form, field)
+    if raw == "":
+        return 0
+    try:
+        return int(raw)
+    except ValueError:
+        raise GameError(f"The number of {what} must be a whole number, not '{raw[:20]}'.") from None
+
+
 # -- the game ------------------------------------------------------------------------
 def line_label(line: str, number: int) -> str:
     return f"{line} {number}"
@@ -547,6 +563,7 @@ class AsterixObelix(Game):
     actions = (StartGame, ChooseLine, LookAtLastCard, RevealCard, NoMatchingCard, EndAttack,
                FurtherAttack, FillHole, BlockLine, SkipBlock, CorrectPile, CorrectFeasts)
     regions = ("board", "piles", "odds", "scoring")
+    quick_score_model = QuickScoreRequest
 
     def initial_state(self, players: list[str], options: AsterixObelixOptions) -> dict:
         if len(players) != 2:
@@ -596,6 +613,19 @@ class AsterixObelix(Game):
              "face_down": self.face_down_in(state, line, number)}
             for line, number in ALL_LINES
             if self.face_down_in(state, line, number) and not self.is_blocked(state, line, number)
+        ]
+
+    def further_lines(self, state: dict) -> list[dict]:
+        """Lines a further attack may take now (a one-attack block no longer holds then)."""
+        if not self.formation_broken(state):
+            return []
+        block_holds = state["options"]["block_lasts"] == "turn"
+        return [
+            {"line": line, "number": number, "label": line_label(line, number),
+             "face_down": self.face_down_in(state, line, number)}
+            for line, number in ALL_LINES
+            if self.face_down_in(state, line, number)
+            and not (block_holds and self.is_blocked(state, line, number))
         ]
 
     def next_in_line(self, state: dict) -> tuple[int, int, int] | None:
@@ -1074,6 +1104,18 @@ class AsterixObelix(Game):
             sentence += " The formation is broken: a further attack is possible."
         return sentence
 
+    def _line_offer(self, state: dict) -> dict:
+        """Which rows and columns the figure may be placed before now, and by which action."""
+        if state["phase"] == "choose_line":
+            action, lines = "choose_line", self.open_lines(state)
+        elif state["phase"] == "attack" and self.formation_broken(state):
+            action, lines = "further_attack", self.further_lines(state)
+        else:
+            return {"action": None, "row": [], "column": []}
+        return {"action": action,
+                "row": [entry["number"] for entry in lines if entry["line"] == "row"],
+                "column": [entry["number"] for entry in lines if entry["line"] == "column"]}
+
     # -- results ---------------------------------------------------------------------------
     def scores(self, state: dict) -> dict[str, int]:
         """Tokens per player: final once over, the tokens as they would fall now while running."""
@@ -1083,6 +1125,27 @@ class AsterixObelix(Game):
         if not state["finished"]:
             return []
         return self.scoring(state)["winners"]
+
+    def quick_score(self, payload: dict) -> dict:
+        """Score two piles entered by hand (see the module function)."""
+        return quick_score(payload)
+
+    def quick_score_payload(self, form: dict[str, list[str]]) -> dict:
+        """The quick-score page's fields (name_1, legionaries_1_red, centurion_1, pirates_1,
+        traitor_1, and the same with _2) as a quick_score payload; blank counts are 0."""
+        players = []
+        for seat in (1, 2):
+            name = _form_value(form, f"name_{seat}") or f"Player {seat}"
+            players.append({
+                "name": name,
+                "legionaries": {colour: _form_count(form, f"legionaries_{seat}_{colour}",
+                                                    f"{name}'s {colour} legionaries")
+                                for colour in COLOURS},
+                "centurions": [value for value in form.get(f"centurion_{seat}", []) if value.strip()],
+                "pirates": _form_count(form, f"pirates_{seat}", f"{name}'s pirates"),
+                "traitor": bool(_form_value(form, f"traitor_{seat}")),
+            })
+        return {"players": players}
 
     def status(self, state: dict) -> str:
         phase = state["phase"]
@@ -1176,11 +1239,20 @@ class AsterixObelix(Game):
                 "figure": attack["last"],  # the figure stands on the last card it beat (None: in front)
                 "fight_cards_spent": attack["spent"],
                 "next_known": (self.cell(state, upcoming[1], upcoming[2])["card"] if upcoming else None),
+                "next_cell": ({"row": upcoming[1], "column": upcoming[2]} if upcoming else None),
+                "last_card": (self.cell(state, attack["last"]["row"], attack["last"]["column"])["card"]
+                              if attack["last"] else None),
+                "defeated": len(self._defeated_cards(state)),
                 "formation_broken": self.formation_broken(state),
             }
 
         unseen = self.unseen(state)
         total_unseen = sum(unseen.values())
+        if attack_view is not None:
+            # A card tap is possible while such a card is unseen, or if it names the known next card.
+            known_next = attack_view["next_known"]
+            attack_view["possible"] = [key for key in COMPOSITION
+                                       if unseen[key] or (known_next and card_key(known_next) == key)]
         groups = [("feast", "a village feast", unseen["feast"])]
         groups += [(colour, f"{colour} (legionary or centurion)",
                     unseen[f"legionary:{colour}"] + unseen[f"centurion:{colour}"]) for colour in COLOURS]
@@ -1224,6 +1296,8 @@ class AsterixObelix(Game):
             "holes": [{"row": r, "column": c} for r, c in self.holes(state)] if state["phase"] == "refill" else [],
             "attack": attack_view,
             "open_lines": self.open_lines(state) if state["phase"] == "choose_line" else [],
+            "further_lines": self.further_lines(state) if state["phase"] == "attack" else [],
+            "line_offer": self._line_offer(state),
             "blocked_line": ({**blocked, "label": line_label(blocked["line"], blocked["number"])}
                              if blocked else None),
             "block_choices": ([{"line": line, "number": number, "label": line_label(line, number)}

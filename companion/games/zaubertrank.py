@@ -10,20 +10,27 @@ What the cards say exactly (a location's advantage, a helper card's text, a task
 not known to the app, so the gains they grant are separate free taps (take ingredients, draw
 helper cards, remove a mishap marker, refill a potion) that cost no action; the app refuses
 only what the components make impossible (an empty supply, an empty draw pile, a fresh potion).
+
+The bag is kept as 16 markers, 4 per symbol, each drawn marker counted by the symbol seen and
+returned as the symbol of the space it lay on. The markers are two-sided and only the drawn side
+is seen, so that split is bookkeeping, not a fact: a symbol whose count is 0 can still come out.
+Such a draw is accepted (never refused, a real table must not be blocked) and counted against
+the symbol with most markers left, which keeps the bag's total exact; the page says so.
 """
 
 from __future__ import annotations
 
-from typing import Literal, Optional
+from typing import Annotated, Literal, Optional
 
-from pydantic import Field, create_model, model_validator
+from pydantic import (
+    BeforeValidator, Field, StringConstraints, create_model, model_validator,
+)
 
 from .base import Action, Game, GameError, Options, Whole
 
 Character = Literal["asterix", "obelix", "getafix", "dogmatix"]
 Ingredient = Literal["mistletoe", "strawberries", "fish"]
 Symbol = Literal["knife", "skull", "lightning", "fist"]
-Difficulty = Literal["one_roman", "small_patrol", "cohort", "caesars_army", "conquer_rome"]
 PotionOutcome = Literal[
     "ingredient_or_card", "two_ingredients", "three_ingredients",
     "remove_one_mishap", "remove_two_mishaps",
@@ -33,20 +40,51 @@ CHARACTERS: tuple[str, ...] = ("asterix", "obelix", "getafix", "dogmatix")
 CHARACTER_NAMES = {character: character.capitalize() for character in CHARACTERS}
 INGREDIENTS: tuple[str, ...] = ("mistletoe", "strawberries", "fish")
 SYMBOLS: tuple[str, ...] = ("knife", "skull", "lightning", "fist")
-# Task cards dealt face down for each difficulty, named after the rulebook's challenges.
+# Task cards dealt face down for each difficulty, named after the rulebook's challenges. The
+# names are the option values themselves, so the generated setup form shows them as they read.
 TASK_CARDS = {
-    "one_roman": 4, "small_patrol": 5, "cohort": 6, "caesars_army": 7, "conquer_rome": 8,
+    "one Roman": 4, "a small patrol": 5, "a cohort": 6, "Caesar's army": 7, "conquer Rome": 8,
 }
-DIFFICULTY_NAMES = {
+DIFFICULTY_NAMES = {name: name for name in TASK_CARDS}
+# Also accepted from scripts: short ids and the number of task cards.
+DIFFICULTY_ALIASES = {
     "one_roman": "one Roman", "small_patrol": "a small patrol", "cohort": "a cohort",
     "caesars_army": "Caesar's army", "conquer_rome": "conquer Rome",
+    **{str(count): name for name, count in TASK_CARDS.items()},
+    **{name.lower(): name for name in TASK_CARDS},
 }
+
+
+def _difficulty_alias(value):
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if isinstance(value, str):
+        return DIFFICULTY_ALIASES.get(value.strip().lower(), value.strip())
+    return value
+
+
+Difficulty = Annotated[
+    Literal["one Roman", "a small patrol", "a cohort", "Caesar's army", "conquer Rome"],
+    BeforeValidator(_difficulty_alias),
+]
 POTION_OUTCOMES = {
     "ingredient_or_card": "take 1 ingredient or draw 1 helper card",
     "two_ingredients": "take 2 ingredients of any kinds",
     "three_ingredients": "take 3 ingredients of any kinds",
     "remove_one_mishap": "remove 1 mishap marker",
     "remove_two_mishaps": "remove 2 mishap markers",
+}
+
+# The colour of each ingredient on the task cards' sub-tasks.
+INGREDIENT_COLOURS = {"mistletoe": "green", "strawberries": "red", "fish": "blue"}
+
+# The die's faces as printed, short enough for a button.
+POTION_FACES = {
+    "ingredient_or_card": "+1 ingredient or card",
+    "two_ingredients": "+2 ingredients",
+    "three_ingredients": "+3 ingredients",
+    "remove_one_mishap": "1 mishap marker off",
+    "remove_two_mishaps": "2 mishap markers off",
 }
 
 SUPPLY_PER_INGREDIENT = 10
@@ -76,16 +114,21 @@ DEFAULT_LOCATIONS = (
 )
 
 
+LocationName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+
+
 class _TableBasics(Options):
     """The difficulty of the game; the location fields are added below."""
 
     difficulty: Difficulty = Field(
-        "one_roman",
-        description="How many task cards are dealt: one Roman 4, a small patrol 5, a cohort 6, "
-        "Caesar's army 7, conquer Rome 8.",
+        "one Roman",
+        title="Difficulty",
+        description="Task cards dealt: one Roman 4, a small patrol 5, a cohort 6, Caesar's army 7, "
+        "conquer Rome 8.",
     )
     challenge: bool = Field(
-        False, description="The challenge: one task card more than the difficulty deals."
+        False, title="Challenge: one task card more",
+        description="Adds one task card to the difficulty's stack.",
     )
 
     @model_validator(mode="after")
@@ -98,22 +141,33 @@ class _TableBasics(Options):
 
 
 def _location_fields() -> dict:
-    """Four flat option fields per location card, numbered as the cards are (1 = Forest)."""
+    """Four flat option fields per location card, numbered as the cards are (1 = Forest).
+
+    The setup form is generated from these fields, so the titles read as form labels and only
+    card 1's fields carry an explanation (it holds for every card)."""
     fields: dict = {}
     for number, (name, spaces, first, second) in enumerate(DEFAULT_LOCATIONS, start=1):
-        card = f"location card {number}"
+        first_card = number == 1
         fields[f"location{number}_name"] = (
-            str, Field(name, min_length=1, max_length=40, description=f"Name of {card}."),
+            LocationName, Field(
+                name, title=f"Card {number}: name",
+                description="Cards lie clockwise by the number at their bottom right; card 1 "
+                "holds the Roman camp." if first_card else None),
         )
         fields[f"location{number}_spaces"] = (
-            Whole, Field(spaces, ge=1, le=12,
-                         description=f"Timeline spaces printed on {card} (default a guess)."),
+            Whole, Field(
+                spaces, ge=1, le=12, title=f"Card {number}: timeline spaces",
+                description="Squares of the Roman's track on the card, the camp included. "
+                "The default 4 is a guess: count yours." if first_card else None),
         )
         fields[f"location{number}_symbol_1"] = (
-            Symbol, Field(first, description=f"Mishap symbol of the first space of {card}."),
+            Symbol, Field(
+                first, title=f"Card {number}: mishap symbol 1",
+                description="The symbols on the card's two hexagonal mishap spaces (lower left)."
+                if first_card else None),
         )
         fields[f"location{number}_symbol_2"] = (
-            Symbol, Field(second, description=f"Mishap symbol of the second space of {card}."),
+            Symbol, Field(second, title=f"Card {number}: mishap symbol 2"),
         )
     return fields
 
@@ -411,10 +465,10 @@ class Zaubertrank(Game):
             raise GameError(
                 "A mishap marker is drawn at the end of the turn, after the Roman steps."
             )
-        if state["bag"][action.symbol] == 0:
-            raise GameError(f"The bag holds no {action.symbol} marker; check the symbol drawn.")
+        if sum(state["bag"].values()) == 0:
+            raise GameError("The bag is empty: every mishap marker lies on a location.")
         if self.legal_spaces(state, action.symbol):
-            state["bag"][action.symbol] -= 1
+            state["bag"][self.bag_symbol_taken(state, action.symbol)] -= 1
             state["drawn"] = action.symbol
             if state["phase"] == "draw":
                 state["phase"] = "place"
@@ -743,6 +797,18 @@ class Zaubertrank(Game):
             steps -= location["spaces"]
         raise AssertionError("the lap length is the sum of the spaces")
 
+    @staticmethod
+    def bag_symbol_taken(state: dict, symbol: str) -> str:
+        """The bag count a drawn ``symbol`` is taken from.
+
+        Markers show a symbol on each side and the player sees only the side drawn, so the
+        bag's "4 of each symbol" is the app's bookkeeping, not a fact: a fifth knife can come
+        out. Rather than refuse what lies on the table, such a draw is counted against the
+        symbol with the most markers left, which keeps the bag's total exact."""
+        if state["bag"][symbol] > 0:
+            return symbol
+        return max(SYMBOLS, key=lambda other: state["bag"][other])
+
     def roman_location(self, state: dict) -> int:
         """The number of the location card the Roman stands on."""
         return self.roman_position(state)[0]
@@ -791,6 +857,10 @@ class Zaubertrank(Game):
                             "back into the bag.")
                 return (f"A {action.symbol} marker was drawn and fitted nowhere: back into "
                         f"the bag, and the Roman marched {UNPLACEABLE_PENALTY} spaces on.")
+            counted = self.bag_symbol_taken(state, action.symbol)
+            if counted != action.symbol:
+                return (f"A {action.symbol} marker was drawn from the bag (the other side of "
+                        f"a marker counted as {counted}).")
             return f"A {action.symbol} marker was drawn from the bag."
         if isinstance(action, PlaceMishap):
             name = state["locations"][action.location - 1]["name"]
@@ -882,34 +952,62 @@ class Zaubertrank(Game):
     def view(self, state: dict) -> dict:
         """The ring, the bag, the tasks, the players and the turn, ready for the templates."""
         roman_location, roman_space = self.roman_position(state)
+        drawn = state["drawn"]
+        legal = self.legal_spaces(state, drawn) if drawn else []
+        legal_keys = {(space["location"], space["slot"]) for space in legal}
+        figures = {None: []}
+        for name in state["players"]:
+            seat = state["seats"][name]
+            figures.setdefault(seat["location"], []).append({
+                "name": name, "character": seat["character"],
+                "character_name": CHARACTER_NAMES[seat["character"]],
+            })
         ring = []
         step = 0
+        here = state["roman_steps"] % state["lap_length"]
         for location in state["locations"]:
             spaces = []
             for space in range(1, location["spaces"] + 1):
                 spaces.append({
                     "space": space,
                     "camp": step == 0,
-                    "roman": step == state["roman_steps"] % state["lap_length"],
-                    "passed": step < state["roman_steps"],
+                    "roman": step == here,
+                    "passed": step < state["roman_steps"] and step != here,
                     "to_camp": state["lap_length"] - step,
                 })
                 step += 1
+            number = location["number"]
             ring.append({
                 **location,
                 "shut": all(location["covered"]),
-                "roman_space": roman_space if location["number"] == roman_location else None,
-                "figures": [name for name in state["players"]
-                            if state["seats"][name]["location"] == location["number"]],
+                "markers": sum(location["covered"]),
+                "roman_here": number == roman_location,
+                "roman_space": roman_space if number == roman_location else None,
+                "figures": figures.get(number, []),
+                "slots": [{"slot": slot + 1, "symbol": location["symbols"][slot],
+                           "covered": location["covered"][slot],
+                           "legal": (number, slot + 1) in legal_keys} for slot in (0, 1)],
+                "timeline": spaces,
             })
-            ring[-1]["timeline"] = spaces
-        drawn = state["drawn"]
+        draw_choices = []
+        for symbol in SYMBOLS:
+            fits = self.legal_spaces(state, symbol)
+            draw_choices.append({"symbol": symbol, "in_bag": state["bag"][symbol],
+                                 "spaces": len(fits),
+                                 "places": [space["name"] for space in fits],
+                                 "counted_as": self.bag_symbol_taken(state, symbol)})
+        covered_spaces = [
+            {"location": loc["number"], "slot": slot + 1, "symbol": loc["symbols"][slot],
+             "name": loc["name"]}
+            for loc in state["locations"] for slot in (0, 1) if loc["covered"][slot]
+        ]
         tasks = state["tasks"]
         current = tasks["current"]
         subtasks = []
         if current:
             subtasks = [
-                {**sub, "covered": index < tasks["covered"], "next": index == tasks["covered"]}
+                {**sub, "number": index + 1, "covered": index < tasks["covered"],
+                 "next": index == tasks["covered"]}
                 for index, sub in enumerate(current["subtasks"])
             ]
         face_down = max(tasks["total"] - tasks["completed"] - 1, 0)
@@ -918,6 +1016,7 @@ class Zaubertrank(Game):
         for name in state["players"]:
             seat = state["seats"][name]
             character = seat["character"]
+            pile = state["draw_piles"][character]
             players.append({
                 "name": name,
                 "character": character,
@@ -926,50 +1025,139 @@ class Zaubertrank(Game):
                 "location": seat["location"],
                 "ingredients": dict(seat["ingredients"]),
                 "hand": {c: n for c, n in seat["hand"].items() if n},
+                "hand_cards": [{"character": c, "name": CHARACTER_NAMES[c], "count": n}
+                               for c, n in seat["hand"].items() if n],
                 "hand_size": sum(seat["hand"].values()),
-                "draw_pile": state["draw_piles"][character],
+                "draw_pile": pile,
+                "draw_extra": self.extra_draws(character),
+                "draw_sizes": [n for n in (1, 2, 3) if n <= pile],
                 "discards": state["discards"][character],
                 "potion_fresh": seat["potion_fresh"] if character != "obelix" else None,
                 "roast_boars": seat["roast_boars"] if character == "obelix" else None,
+                "can_refill": character != "obelix" and not seat["potion_fresh"],
                 "on_turn": bool(turn) and turn["player"] == name,
             })
-        turn_view = None
-        if turn:
-            seat = state["seats"][turn["player"]]
-            turn_view = {
-                "player": turn["player"],
-                "character": seat["character"],
-                "actions_left": ACTIONS_PER_TURN - turn["actions_used"],
-                "moves_left": MOVES_PER_TURN - turn["moves_used"],
-                "used_locations": list(turn["used_locations"]),
-                "subtasks_left": self.subtask_limit(seat["character"]) - turn["subtasks_done"],
-                "potion_outcome": turn["potion_outcome"],
-                "potion_hint": POTION_OUTCOMES.get(turn["potion_outcome"] or ""),
-                "partners": [name for name in state["players"] if name != turn["player"]
-                             and state["seats"][name]["location"] == seat["location"]],
-            }
         return {
             "phase": state["phase"],
+            "playing": state["phase"] in ("actions", "draw", "place"),
             "result": state["result"],
             "ring": ring,
+            "stack_figures": figures[None],
             "roman": {"location": roman_location, "space": roman_space,
                       "name": state["locations"][roman_location - 1]["name"],
                       "steps": state["roman_steps"], "lap_length": state["lap_length"],
-                      "spaces_to_camp": self.spaces_to_camp(state)},
+                      "spaces_to_camp": self.spaces_to_camp(state),
+                      "at_camp": state["roman_steps"] >= state["lap_length"]},
             "bag": dict(state["bag"]),
             "bag_size": sum(state["bag"].values()),
+            "bag_out": [symbol for symbol in SYMBOLS if state["bag"][symbol] == 0],
             "drawn": drawn,
-            "legal_spaces": self.legal_spaces(state, drawn) if drawn else [],
+            "legal_spaces": legal,
             "drawable_symbols": [s for s in SYMBOLS if state["bag"][s]],
+            "draw_choices": draw_choices,
+            "covered_spaces": covered_spaces,
             "shut_locations": [loc["number"] for loc in state["locations"] if all(loc["covered"])],
             "opening_placed": state["opening_placed"],
+            "opening_total": OPENING_MARKERS,
+            "can_begin": state["phase"] == "setup" and drawn is None
+            and state["opening_placed"] >= OPENING_MARKERS,
             "supply": dict(state["supply"]),
+            "supply_max": SUPPLY_PER_INGREDIENT,
+            "ingredient_colours": dict(INGREDIENT_COLOURS),
             "tasks": {"total": tasks["total"], "completed": tasks["completed"],
+                      "left": tasks["total"] - tasks["completed"],
                       "face_down": face_down, "current": current, "subtasks": subtasks,
+                      "next_subtask": subtasks[tasks["covered"]] if current else None,
                       "menhirs_placed": tasks["covered"], "awaiting_entry": current is None
                       and tasks["completed"] < tasks["total"], "last_reward": tasks["last_reward"]},
             "players": players,
-            "turn": turn_view,
+            "characters": [{"id": c, "name": CHARACTER_NAMES[c]} for c in CHARACTERS],
+            "places": [{"location": None, "name": "the task stack"}] + [
+                {"location": loc["number"], "name": loc["name"]} for loc in state["locations"]
+            ],
+            "turn": self._turn_view(state) if turn else None,
             "difficulty": DIFFICULTY_NAMES[state["difficulty"]],
+            "challenge": state["challenge"],
             "potion_outcomes": dict(POTION_OUTCOMES),
+            "potion_faces": dict(POTION_FACES),
+        }
+
+    def _turn_view(self, state: dict) -> dict:
+        """Whose turn, what is left of it, and whether each action is open (with why not)."""
+        turn = state["turn"]
+        player = turn["player"]
+        seat = state["seats"][player]
+        character = seat["character"]
+        where = seat["location"]
+        actions_left = ACTIONS_PER_TURN - turn["actions_used"]
+        acting = state["phase"] == "actions"
+        no_action = f"{player} has used both actions." if not actions_left else ""
+
+        use_why = no_action
+        if where is None:
+            use_why = use_why or f"{player} stands at the task stack."
+        else:
+            location = state["locations"][where - 1]
+            if all(location["covered"]):
+                use_why = use_why or f"The {location['name']} is shut by two mishap markers."
+            elif where in turn["used_locations"]:
+                use_why = use_why or f"The {location['name']} was already used this turn."
+
+        if character == "obelix":
+            drink_why = no_action or ("" if seat["roast_boars"] else "All three roast boars "
+                                      "are gnawed.")
+        else:
+            drink_why = no_action or ("" if seat["potion_fresh"] else f"{player}'s potion is "
+                                      "used; refill it at the Druid's Cave or by a card.")
+
+        subtasks_left = self.subtask_limit(character) - turn["subtasks_done"]
+        tasks = state["tasks"]
+        complete_why = no_action
+        if not complete_why and where is not None:
+            complete_why = f"{player} must stand at the task stack."
+        if not complete_why and tasks["current"] is None:
+            complete_why = "Enter the face-up task card first."
+        if not complete_why and subtasks_left <= 0:
+            complete_why = ("Obelix has completed two sub-tasks this turn." if character ==
+                            "obelix" else "One sub-task per turn is done.")
+        if not complete_why:
+            subtask = tasks["current"]["subtasks"][tasks["covered"]]
+            held = seat["ingredients"][subtask["ingredient"]]
+            if held < subtask["quantity"]:
+                complete_why = (f"It needs {subtask['quantity']} {subtask['ingredient']}; "
+                                f"{player} has {held}.")
+
+        partners = [name for name in state["players"] if name != player
+                    and state["seats"][name]["location"] == where]
+        return {
+            "player": player,
+            "character": character,
+            "character_name": CHARACTER_NAMES[character],
+            "actions_left": actions_left,
+            "actions_used": turn["actions_used"],
+            "moves_left": MOVES_PER_TURN - turn["moves_used"],
+            "moves_used": turn["moves_used"],
+            "used_locations": list(turn["used_locations"]),
+            "used_names": [state["locations"][n - 1]["name"] for n in turn["used_locations"]],
+            "here": where,
+            "here_name": self._place_name(state, where),
+            "at_stack": where is None,
+            "subtasks_left": subtasks_left,
+            "use_why": "" if acting and not use_why else use_why,
+            "can_use": acting and not use_why,
+            "drink": "gnaw a roast boar" if character == "obelix" else "drink the magic potion",
+            "can_drink": acting and not drink_why,
+            "drink_why": drink_why,
+            "double_roll": character == "getafix",
+            "can_complete": acting and not complete_why,
+            "complete_why": complete_why,
+            "can_play": acting and bool(actions_left) and any(seat["hand"].values()),
+            "can_pass": acting and bool(actions_left) and bool(partners),
+            "can_move": acting and turn["moves_used"] < MOVES_PER_TURN,
+            "hand_cards": [{"character": c, "name": CHARACTER_NAMES[c], "count": n}
+                           for c, n in seat["hand"].items() if n],
+            "ingredients_held": [i for i in INGREDIENTS if seat["ingredients"][i]],
+            "potion_outcome": turn["potion_outcome"],
+            "potion_hint": POTION_OUTCOMES.get(turn["potion_outcome"] or ""),
+            "partners": partners,
         }

@@ -601,3 +601,47 @@ def test_quick_score_request_has_an_openapi_schema():
     schema = QuickScoreRequest.model_json_schema()
     assert schema["required"] == ["players"]
     assert "QuickScorePile" in schema["$defs"]
+
+
+# -- what the board offers ---------------------------------------------------------------------
+def test_line_offer_follows_the_phase_and_the_block():
+    state = play(start(), line("row", 1), leg("red"), END, act("block_line", line="column", number=2))
+    offer = GAME.view(state)["line_offer"]
+    assert offer == {"action": "choose_line", "row": [1, 2, 3, 4], "column": [1, 3, 4]}
+    state = play(start(), line("row", 1), leg("red"))
+    assert GAME.view(state)["line_offer"] == {"action": None, "row": [], "column": []}
+    # After breaking row 1 every other line is open, a one-attack block included.
+    state = play(start(), line("row", 1), leg("red"), END, act("block_line", line="column", number=4),
+                 line("row", 2), *FULL_ROW)
+    assert GAME.view(state)["line_offer"] == {"action": "further_attack", "row": [1, 3, 4], "column": [1, 2, 3, 4]}
+    state = play(start(), line("row", 1), leg("red"), END, act("block_line", line="column", number=4),
+                 line("row", 2), *FULL_ROW, options={"block_lasts": "turn"})
+    assert GAME.view(state)["further_lines"][-1]["label"] == "column 3"
+
+
+def test_the_attack_view_names_the_next_and_last_card_and_what_is_still_possible():
+    state = play(start(), line("row", 1, "right"), card("boar"), SKIP, line("row", 2), cent("red"))
+    attack = GAME.view(state)["attack"]
+    assert attack["next_cell"] == {"row": 2, "column": 2}
+    assert attack["last_card"] == {"kind": "centurion", "colour": "red"}
+    assert attack["defeated"] == 1
+    assert "boar" not in attack["possible"] and "centurion:red" not in attack["possible"]
+    assert "legionary:red" in attack["possible"] and "feast" in attack["possible"]
+    # A known card stays possible for its own place even when no other like it is unseen.
+    state = play(start(), line("row", 1), leg("red"), card("traitor"), FAIL, SKIP, line("column", 2))
+    attack = GAME.view(state)["attack"]
+    assert attack["next_known"] == {"kind": "traitor", "colour": None} and "traitor" in attack["possible"]
+
+
+def test_quick_score_payload_from_the_page_form():
+    form = {"name_1": ["Ann"], "legionaries_1_red": ["3"], "legionaries_1_blue": [""], "centurion_1": ["red", "green"],
+            "pirates_1": ["2"], "name_2": [""], "traitor_2": ["1"], "pirates_2": [" "]}
+    payload = GAME.quick_score_payload(form)
+    assert payload["players"][0] == {
+        "name": "Ann", "legionaries": {"red": 3, "blue": 0, "yellow": 0, "green": 0, "purple": 0},
+        "centurions": ["red", "green"], "pirates": 2, "traitor": False}
+    assert payload["players"][1]["name"] == "Player 2" and payload["players"][1]["traitor"] is True
+    assert GAME.quick_score(payload)["tokens"]["traitor"] == "Player 2"
+    with pytest.raises(GameError, match="The number of Ann's pirates must be a whole number, not '2.5'."):
+        GAME.quick_score_payload({"name_1": ["Ann"], "pirates_1": ["2.5"]})
+    assert GAME.quick_score_model is QuickScoreRequest

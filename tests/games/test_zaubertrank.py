@@ -168,7 +168,7 @@ def test_play_taps_wait_for_the_setup():
 def test_the_roman_wraps_to_the_next_card_after_its_last_space():
     table = started(options={"location1_spaces": 2})
     assert table.view["roman"] == {"location": 1, "space": 1, "name": "Forest", "steps": 0,
-                                   "lap_length": 22, "spaces_to_camp": 22}
+                                   "lap_length": 22, "spaces_to_camp": 22, "at_camp": False}
     table.end_turn()
     assert (table.view["roman"]["location"], table.view["roman"]["space"]) == (1, 2)
     table.end_turn()
@@ -267,7 +267,9 @@ def test_a_location_with_both_spaces_covered_is_shut_until_one_is_cleared():
     table.refused("remove_mishap", "no mishap marker on the Forest", location=1)
 
 
-def test_the_bag_runs_out_of_a_symbol():
+def test_a_symbol_counted_out_of_the_bag_can_still_be_drawn():
+    # Markers are two-sided: a fifth knife can show up. The table is never blocked by the count;
+    # the marker is counted against the symbol with most left, so the bag's total stays exact.
     every_knife = {f"location{n}_symbol_{s}": "knife" for n in range(1, 7) for s in (1, 2)}
     table = started(options=every_knife, opening=[
         act("draw_mishap", symbol="knife"), act("place_mishap", location=2),
@@ -276,9 +278,21 @@ def test_the_bag_runs_out_of_a_symbol():
     table.end_turn()
     table.end_turn()
     assert table.state["bag"] == {"knife": 0, "skull": 4, "lightning": 4, "fist": 4}
+    assert table.view["bag_out"] == ["knife"]
     assert table.view["drawable_symbols"] == ["skull", "lightning", "fist"]
+    choice = table.view["draw_choices"][0]
+    assert choice["symbol"] == "knife" and choice["in_bag"] == 0 and choice["counted_as"] == "skull"
     table.do("advance_roman")
-    table.refused("draw_mishap", "The bag holds no knife marker", symbol="knife")
+    before = table.state
+    said = GAME.describe(before, GAME.parse_action({"type": "draw_mishap", "symbol": "knife"}), None)
+    assert said == ("A knife marker was drawn from the bag (the other side of a marker counted "
+                    "as skull).")
+    table.do("draw_mishap", symbol="knife")
+    assert table.state["bag"] == {"knife": 0, "skull": 3, "lightning": 4, "fist": 4}
+    assert table.view["bag_size"] == 11
+    table.do("place_mishap", location=table.view["legal_spaces"][0]["location"])
+    table.do("remove_mishap", location=2, slot=1)
+    assert table.state["bag"]["knife"] == 1  # it goes back as the symbol it lay on
     table.refused("place_mishap", "draw one from the bag first", location=3)
 
 
@@ -513,3 +527,51 @@ def test_a_whole_game_lost_when_time_runs_out():
     assert state["result"] == "lost" and GAME.winners(state) == []
     assert state["tasks"]["completed"] == 0
     assert table.view["roman"]["spaces_to_camp"] == 0
+
+
+# -- what the page is given -------------------------------------------------------------------
+@pytest.mark.parametrize("raw, name", [("one_roman", "one Roman"), ("Caesar's army", "Caesar's army"),
+                                       ("CONQUER ROME", "conquer Rome"), (5, "a small patrol")])
+def test_the_difficulty_is_named_as_the_rulebook_does_and_short_forms_are_accepted(raw, name):
+    assert GAME.parse_options({"difficulty": raw}).difficulty == name
+
+
+def test_the_turn_view_says_why_each_action_is_closed():
+    table = started(opening=[act("draw_mishap", symbol="skull"), act("place_mishap", location=4),
+                             act("draw_mishap", symbol="fist"), act("place_mishap", location=4)])
+    turn = table.view["turn"]
+    assert turn["here_name"] == "the task stack" and turn["at_stack"]
+    assert not turn["can_use"] and turn["use_why"] == "Ann stands at the task stack."
+    assert not turn["can_complete"] and turn["complete_why"] == "Enter the face-up task card first."
+    assert turn["can_drink"] and turn["drink"] == "drink the magic potion"
+    assert turn["can_pass"] and turn["partners"] == ["Bob"]  # both at the task stack
+    table.do("enter_task", **FISH_TASK)
+    assert table.view["turn"]["complete_why"] == "It needs 2 fish; Ann has 0."
+    table.do("move", location=4)
+    turn = table.view["turn"]
+    assert turn["use_why"] == "The Mistletoe grove is shut by two mishap markers."
+    assert turn["complete_why"] == "Ann must stand at the task stack."
+    assert not turn["can_pass"] and turn["partners"] == []
+    table.do("remove_mishap", location=4).do("use_location").do("drink_potion", outcome="two_ingredients")
+    turn = table.view["turn"]
+    assert turn["actions_left"] == 0 and not turn["can_use"] and not turn["can_drink"]
+    assert turn["use_why"] == "Ann has used both actions."
+    assert turn["moves_left"] == 1 and turn["can_move"]
+    table.do("advance_roman")
+    assert table.view["turn"]["can_move"] is False and table.view["turn"]["can_use"] is False
+
+
+def test_the_ring_marks_where_the_drawn_marker_may_go():
+    table = Table()
+    table.do("draw_mishap", symbol="knife")
+    ring = table.view["ring"]
+    legal = [(loc["number"], slot["slot"]) for loc in ring for slot in loc["slots"] if slot["legal"]]
+    assert legal == [(3, 1), (5, 1)]
+    assert ring[0]["roman_here"] and ring[0]["slots"][0] == {"slot": 1, "symbol": "knife",
+                                                              "covered": False, "legal": False}
+    choices = {c["symbol"]: c["spaces"] for c in table.view["draw_choices"]}
+    assert choices == {"knife": 2, "skull": 2, "lightning": 3, "fist": 3}
+    assert table.view["stack_figures"] == [
+        {"name": "Ann", "character": "asterix", "character_name": "Asterix"},
+        {"name": "Bob", "character": "obelix", "character_name": "Obelix"},
+    ]

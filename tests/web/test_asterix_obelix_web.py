@@ -1,0 +1,573 @@
+"""Asterix & Obelix on the phones: the JSON API game, the board page, its regions and the quick score."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+
+GAME = "asterix-obelix"
+HELP_SECTIONS = {"turn", "setup", "attack", "soldiers", "pirates", "traitor", "wild-boar", "village-feast",
+                 "looking", "failed-attack", "formation-broken", "end-of-attack", "blocking", "end-of-game",
+                 "scoring", "tie-breaks", "card-counting"}
+
+
+def bearer(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def text(response):
+    return unescape(response.get_data(as_text=True))
+
+
+def region(html: str, name: str) -> str:
+    """One live region of a page, as the phone shows it."""
+    found = re.search(rf'<section id="{name}" data-region="{name}".*?</section>', html, re.S)
+    assert found, f"region {name} is missing"
+    return found.group(0)
+
+
+def offered(html: str) -> set[str]:
+    """The action types the board offers as forms."""
+    return set(re.findall(r'name="type" value="(\w+)"', region(html, "board")))
+
+
+def offered_lines(html: str, action: str) -> set[tuple[str, int, str]]:
+    """(line, number, start) of every arrow the board offers for ``action``."""
+    arrows = set()
+    for form in re.findall(rf'value="{action}">.*?</form>', region(html, "board"), re.S):
+        line = re.search(r'name="line" value="(\w+)"', form).group(1)
+        number = int(re.search(r'name="number" value="(\d)"', form).group(1))
+        for start in re.findall(r'name="start" value="(\w+)"', form):
+            arrows.add((line, number, start))
+    return arrows
+
+
+def helps(html: str) -> set[str]:
+    return set(re.findall(r'href="/rules/asterix-obelix#([\w-]+)"', html))
+
+
+class ApiTable:
+    """A table driven through the JSON API, with one token per seat, as a script would."""
+
+    def __init__(self, client, options=None):
+        self.client = client
+        created = client.post("/api/tables", json={"game": GAME, "players": ["Ann", "Ben"],
+                                                   "options": options or {}})
+        assert created.status_code == 201, created.get_json()
+        self.code = created.get_json()["code"]
+        self.tokens = {name: client.post(f"/api/tables/{self.code}/join", json={"seat": name}).get_json()["token"]
+                       for name in ("Ann", "Ben")}
+
+    def post(self, who: str, **payload):
+        return self.client.post(f"/api/tables/{self.code}/actions", headers=bearer(self.tokens[who]), json=payload)
+
+    def ok(self, who: str, **payload) -> dict:
+        response = self.post(who, **payload)
+        assert response.status_code == 200, (payload, response.get_json())
+        return response.get_json()
+
+    def refused(self, who: str, **payload) -> str:
+        response = self.post(who, **payload)
+        assert response.status_code == 422, (payload, response.get_json())
+        return response.get_json()["error"]
+
+    def play(self, who: str, *actions: dict) -> dict:
+        snap = None
+        for action in actions:
+            snap = self.ok(who, **action)
+        return snap
+
+    def undo(self, who: str) -> dict:
+        return self.client.post(f"/api/tables/{self.code}/undo", headers=bearer(self.tokens[who])).get_json()
+
+    def redo(self, who: str) -> dict:
+        return self.client.post(f"/api/tables/{self.code}/redo", headers=bearer(self.tokens[who])).get_json()
+
+
+def a(action_type: str, **fields) -> dict:
+    return {"type": action_type, **fields}
+
+
+def line(which: str, number: int, start: str | None = None) -> dict:
+    return a("choose_line", line=which, number=number, **({"start": start} if start else {}))
+
+
+def leg(colour: str) -> dict:
+    return a("reveal_card", kind="legionary", colour=colour)
+
+
+def cent(colour: str) -> dict:
+    return a("reveal_card", kind="centurion", colour=colour)
+
+
+def card(kind: str) -> dict:
+    return a("reveal_card", kind=kind)
+
+
+END, SKIP, FAIL = a("end_attack"), a("skip_block"), a("no_matching_card")
+
+
+@pytest.fixture
+def api_table(client):
+    return ApiTable(client)
+
+
+@pytest.fixture
+def watch(phone):
+    """A phone that watches a table's page: every phone sees the same board."""
+    def watcher(code):
+        viewer = phone("10.0.0.40")
+        assert viewer.join(code).status_code == 303
+        return lambda: text(viewer.get(f"/t/{code}"))
+    return watcher
+
+
+# -- a whole game through the JSON API ------------------------------------------------------
+def test_a_whole_game_through_the_api_from_setup_to_the_fifth_feast(api_table, watch):
+    t = api_table
+    page = watch(t.code)
+    seen_helps = set()
+
+    html = page()
+    assert "Who attacks first?" in html and "put the pile with 2 feasts on top" in html
+    assert offered(html) == {"start_game"}
+    seen_helps |= helps(html)
+    assert t.refused("Ann", **line("row", 1)) == "Finish the setup first: tap who attacks first."
+
+    t.ok("Ann", type="start_game", starter="Ann")
+    html = page()
+    assert len(offered_lines(html, "choose_line")) == 16  # every row and column from both ends
+    seen_helps |= helps(html)
+
+    # 1 Ann: two reds, then blocks row 2 for Ben.
+    t.play("Ann", line("row", 1), leg("red"), leg("red"), END)
+    html = page()
+    assert offered(html) >= {"block_line", "skip_block"}
+    seen_helps |= helps(html)
+    snap = t.ok("Ann", type="block_line", line="row", number=2)
+    assert snap["state"]["secured"]["Ann"]["legionaries"]["red"] == 2
+    assert snap["status"] == "Ben's attack: choose a row or column (row 2 is blocked) · feasts 0/5"
+    assert t.refused("Ben", **line("row", 2)) == "Row 2 is blocked for Ben's attack; choose another line."
+    html = page()
+    assert not any(entry[:2] == ("row", 2) for entry in offered_lines(html, "choose_line"))
+    assert "Row 2 is blocked for Ben's next attack." in html
+
+    # 2 Ben: a blue legionary, a feast and the blue centurion.
+    t.play("Ben", line("row", 3, "right"), leg("blue"), card("feast"), cent("blue"), END, SKIP)
+    # 3 Ann: pirate and traitor, then a yellow she cannot beat.
+    t.play("Ann", line("column", 1), card("pirate"), card("traitor"), leg("yellow"))
+    html = page()
+    assert {"no_matching_card", "end_attack", "reveal_card"} <= offered(html)
+    seen_helps |= helps(html)
+    t.play("Ann", FAIL, a("block_line", line="column", number=4))
+    # 4 Ben: breaks the formation on row 4, then column 1 from the bottom (3 cards, one known).
+    t.play("Ben", line("row", 4), leg("green"), leg("green"), cent("green"), leg("purple"))
+    html = page()
+    assert "further_attack" in offered(html) and "Formation broken!" in html
+    seen_helps |= helps(html)
+    t.play("Ben", a("further_attack", line="column", number=1, start="bottom"))
+    html = page()
+    assert "It is the known card: yellow legionary" in html
+    t.play("Ben", a("reveal_card"), card("pirate"), card("feast"), END, a("block_line", line="row", number=4))
+    # 5 Ann: the wild boar at once.
+    t.play("Ann", line("row", 2), card("boar"), SKIP)
+    # 6 Ben: a feast and a red.
+    t.play("Ben", line("row", 1), card("feast"), leg("red"), END, a("block_line", line="column", number=2))
+    # 7 Ann: looks at the last card first.
+    t.play("Ann", line("column", 3))
+    html = page()
+    assert "look_at_last_card" in offered(html)
+    seen_helps |= helps(html)
+    t.play("Ann", a("look_at_last_card"), leg("red"), cent("red"), card("pirate"), END, SKIP)
+    # 8 Ben: the fourth feast and a yellow.
+    t.play("Ben", line("row", 2), card("feast"), leg("yellow"), END, SKIP)
+    # 9 Ann: two purples and the fifth feast.
+    t.play("Ann", line("row", 3), leg("purple"), leg("purple"))
+    assert "4/5" in page()
+    snap = t.ok("Ann", **card("feast"))
+
+    assert snap["finished"] is True
+    assert snap["winners"] == ["Ben"]
+    assert snap["scores"] == {"Ann": 2, "Ben": 3}
+    assert snap["status"] == "Game over after the fifth feast: Ben wins with 3 tokens to 2."
+    assert snap["log"][0]["text"] == ("Ann turned over the fifth village feast: the game is over and Ann "
+                                      "keeps 2 defeated cards of this attack.")
+    assert t.refused("Ben", **line("row", 1)) == "The game is over; only a secured pile can still be corrected."
+
+    html = page()
+    seen_helps |= helps(html)
+    scoring = region(html, "scoring")
+    assert "Final scoring, token by token" in scoring
+    for sentence in ("Traitor: nobody secured the traitor, so nobody takes his token.",
+                     "Pirates: Ann and Ben have 1 pirate each, a tie, so nobody takes the pirate token.",
+                     "Red: Ann has 4 cards to Ben's 1 and takes the red token.",
+                     "Green: Ben has 3 cards to Ann's 0 and takes the green token.",
+                     "Ben wins with 3 tokens to 2."):
+        assert sentence in scoring
+    assert "🏆 Ben wins!" in region(html, "status")
+    assert offered(html) == set()  # the board offers nothing once the game is over
+    assert "5/5" in region(html, "board")
+    piles = region(html, "piles")
+    assert "Out of the game (3)" in piles and "wild boar" in piles and "(failed attack, Ann)" in piles
+    assert seen_helps == HELP_SECTIONS  # every rule a control depends on has its "?"
+
+
+def test_every_help_section_exists_in_the_rules(client, phone):
+    for section in sorted(HELP_SECTIONS):
+        response = client.get(f"/rules/{GAME}/{section}", headers={"HX-Request": "true"})
+        assert response.status_code == 200, section
+    assert helps(text(phone().get(f"/games/{GAME}/score"))) <= HELP_SECTIONS
+
+
+def test_the_game_over_board_points_to_the_end_of_game_rule(api_table, watch):
+    t = api_table
+    t.ok("Ann", type="start_game", starter="Ann")
+    t.ok("Ann", type="correct_feasts", count=4, reason="feasts laid out before we started tracking")
+    t.play("Ann", line("row", 1), leg("blue"), card("feast"))
+    html = watch(t.code)()
+    assert "end-of-game" in helps(region(html, "board"))
+    assert "the fifth village feast was turned over" in html
+
+
+# -- the page: regions, offered controls, refusals ---------------------------------------------
+def test_every_region_renders_alone_exactly_as_in_the_page(phone):
+    host = phone()
+    code = host.start(game=GAME)
+    for step in ({"type": "start_game", "starter": "Ben"}, {"type": "choose_line", "line": "column", "number": 2},
+                 {"type": "reveal_card", "kind": "centurion", "colour": "yellow"}):
+        assert host.act(**step).status_code == 200
+        page = text(host.get(f"/t/{code}"))
+        in_page = dict(re.findall(r'<section id="(\w+)" data-region="\w+" data-hash="(\w+)"', page))
+        live = host.get(f"/t/{code}/live?v=0", headers={"HX-Request": "true"})
+        assert live.status_code == 200
+        alone = dict(re.findall(r'<section id="(\w+)" data-region="\w+" data-hash="(\w+)" hx-swap-oob',
+                                text(live)))
+        for name in ("board", "piles", "odds", "scoring"):
+            assert alone[name] == in_page[name], name
+
+
+def test_the_board_offers_only_what_the_rules_allow(phone):
+    host = phone()
+    code = host.start(game=GAME)
+    html = text(host.get(f"/t/{code}"))
+    assert offered(html) == {"start_game"}
+    assert 'hidden' in re.search(r'<section id="odds"[^>]*>', html).group(0)  # nothing to count yet
+
+    host.act(type="start_game", starter="Ann")
+    html = text(host.get(f"/t/{code}"))
+    assert offered(html) == {"choose_line"}
+    assert ("row", 3, "right") in offered_lines(html, "choose_line")
+    assert ("column", 2, "bottom") in offered_lines(html, "choose_line")
+
+    host.act(type="choose_line", line="row", number=1, start="right")
+    html = text(host.get(f"/t/{code}"))
+    assert offered(html) == {"look_at_last_card", "reveal_card"}
+    assert "Turn the next card (row 1, column 4): what is it?" in html
+
+    host.act(type="reveal_card", kind="legionary", colour="green")
+    html = text(host.get(f"/t/{code}"))
+    assert offered(html) == {"reveal_card", "end_attack", "no_matching_card"}
+    assert "No matching fight card for the green legionary: the attack fails" in html
+    assert "End attack and secure 1 card" in html
+
+    host.act(type="reveal_card", kind="feast")
+    html = text(host.get(f"/t/{code}"))
+    assert offered(html) == {"reveal_card", "end_attack"}  # a feast needs no fight card
+    assert "1/5" in region(html, "board") and "1 feast this attack" in html
+
+    host.act(type="reveal_card", kind="boar")
+    html = text(host.get(f"/t/{code}"))
+    assert offered(html) == {"block_line", "skip_block"}
+    assert region(html, "piles").count("(wild boar, Ann)") == 1
+    # The boar is gone: on the next attack its button is shown but cannot be tapped.
+    host.act(type="skip_block")
+    host.act(type="choose_line", line="row", number=2)
+    board = region(text(host.get(f"/t/{code}")), "board")
+    assert re.search(r'value="boar" class="kind-boar" disabled', board)
+    assert re.search(r'value="pirate" class="kind-pirate"\s*>', board)
+
+
+def test_one_tap_cards_post_what_the_model_expects_and_refusals_come_back_as_sentences(phone):
+    host = phone()
+    code = host.start(game=GAME)
+    host.act(type="start_game", starter="Ann")
+    host.act(type="choose_line", line="row", number=1)
+    html = text(host.get(f"/t/{code}"))
+    form = re.search(r'<form[^>]*class="action ao-reveal-colour">.*?</form>', html, re.S).group(0)
+    assert 'name="colour" value="red"' in form and 'name="kind" value="legionary"' in form
+    refused = host.act(type="end_attack")
+    assert refused.status_code == 422
+    assert text(refused) == "Turn over the first card of row 1 before ending the attack."
+    refused = host.act(type="reveal_card", kind="legionary")
+    assert refused.status_code == 422 and "Say which colour the legionary is" in text(refused)
+    assert host.act(type="reveal_card", kind="legionary", colour="red").status_code == 200
+    assert host.snapshot()["state"]["grid"][0][0]["card"] == {"kind": "legionary", "colour": "red"}
+
+
+def test_watchers_see_the_board_but_cannot_tap(phone):
+    host = phone()
+    code = host.start(game=GAME)
+    host.act(type="start_game", starter="Ann")
+    watcher = phone("10.0.0.8")
+    watcher.join(code)
+    html = text(watcher.get(f"/t/{code}"))
+    assert "Ann" in region(html, "board") and "attacks" in region(html, "board")
+    assert "<fieldset disabled>" in region(html, "board")
+    assert watcher.act(type="choose_line", line="row", number=1).status_code == 403
+
+
+def test_colours_carry_their_name_and_letter_everywhere(phone):
+    host = phone()
+    code = host.start(game=GAME)
+    host.act(type="start_game", starter="Ann")
+    host.act(type="choose_line", line="row", number=1)
+    host.act(type="reveal_card", kind="centurion", colour="purple")
+    html = text(host.get(f"/t/{code}"))
+    board, piles, odds = region(html, "board"), region(html, "piles"), region(html, "odds")
+    for colour, letter in (("red", "R"), ("blue", "B"), ("yellow", "Y"), ("green", "G"), ("purple", "P")):
+        chip = f'<span class="ao-chip col-{colour}"><b>{letter}</b> {colour.capitalize()}</span>'
+        assert chip in board and chip in piles and chip in odds
+    assert 'aria-label="Row 1, column 1: defeated: the purple centurion' in board
+    assert "<b>P</b><small>cent.</small>" in board
+
+
+# -- failed attack, undo, formation broken ------------------------------------------------------
+def test_a_failed_attack_loses_the_catch_and_turns_the_card_back(api_table, watch):
+    t = api_table
+    t.ok("Ann", type="start_game", starter="Ann")
+    snap = t.play("Ann", line("row", 1), leg("red"), leg("blue"), card("feast"), leg("yellow"), FAIL)
+    state = snap["state"]
+    assert [entry["card"] for entry in state["out_of_game"]] == [
+        {"kind": "legionary", "colour": "red"}, {"kind": "legionary", "colour": "blue"}]
+    assert state["secured"]["Ann"]["legionaries"] == {c: 0 for c in ("red", "blue", "yellow", "green", "purple")}
+    assert state["feasts_set_aside"] == 1 and state["supply"] == 21
+    assert snap["log"][0]["text"] == (
+        "Ann had no fight card for a yellow legionary: the attack failed and the card went back face "
+        "down; 2 defeated cards left the game. 3 supply cards refilled the formation (21 left).")
+    html = watch(t.code)()
+    piles = region(html, "piles")
+    assert "Out of the game (2)" in piles and piles.count("(failed attack, Ann)") == 2
+    board = region(html, "board")
+    assert "face down: a yellow legionary" in board and "Y leg." in board
+    assert "Supply: <strong>21</strong>" in board
+    odds = region(html, "odds")
+    assert "Still unseen: <strong>36</strong> of 40" in odds and "4/36" in odds  # 4 feasts of 36
+
+
+def test_undo_in_the_middle_of_an_attack(api_table, watch):
+    t = api_table
+    t.ok("Ann", type="start_game", starter="Ann")
+    t.play("Ann", line("row", 1), leg("red"), leg("blue"))
+    snap = t.undo("Ben")
+    attack = snap["state"]["attack"]
+    assert attack["revealed_in_line"] == 1 and snap["state"]["grid"][0][1] == {"state": "down", "card": None}
+    html = watch(t.code)()
+    assert "beaten so far: 1" in html and "Turn the next card (row 1, column 2)" in html
+    assert "↶ Undo" in html
+    snap = t.redo("Ann")
+    assert snap["state"]["attack"]["revealed_in_line"] == 2
+    snap = t.undo("Ann")
+    snap = t.play("Ann", leg("green"), END)
+    assert snap["state"]["secured"]["Ann"]["legionaries"]["green"] == 1
+    assert snap["state"]["secured"]["Ann"]["legionaries"]["blue"] == 0
+
+
+def test_undo_from_the_page_in_the_middle_of_an_attack(phone):
+    host = phone()
+    code = host.start(game=GAME)
+    for step in ({"type": "start_game", "starter": "Ann"}, {"type": "choose_line", "line": "row", "number": 2},
+                 {"type": "reveal_card", "kind": "pirate"}, {"type": "reveal_card", "kind": "traitor"}):
+        host.act(**step)
+    response = host.post(f"/t/{code}/undo", {"expected_version": host.version()}, htmx=True)
+    assert response.status_code == 200
+    board = region(text(response), "board")
+    assert "beaten so far: 1" in board and "Turn the next card (row 2, column 2)" in board
+
+
+FULL_ROW = (leg("red"), leg("blue"), cent("red"), card("pirate"))
+
+
+def test_breaking_the_formation_offers_a_further_attack_on_the_other_lines(api_table, watch):
+    t = api_table
+    t.ok("Ann", type="start_game", starter="Ann")
+    t.play("Ann", line("row", 1), *FULL_ROW)
+    html = watch(t.code)()
+    arrows = offered_lines(html, "further_attack")
+    assert ("column", 3, "bottom") in arrows and not any(entry[:2] == ("row", 1) for entry in arrows)
+    assert "reveal_card" not in offered(html)
+    snap = t.ok("Ann", **a("further_attack", line="column", number=3, start="bottom"))
+    assert snap["state"]["attack"]["attacks_this_turn"] == 2
+    assert snap["log"][0]["text"] == ("Ann broke the formation and took a further attack on column 3 "
+                                      "from the bottom with a full hand.")
+
+
+def test_no_further_attack_when_the_boar_is_the_fourth_card(api_table, watch):
+    t = api_table
+    t.ok("Ann", type="start_game", starter="Ann")
+    snap = t.play("Ann", line("row", 1), leg("red"), leg("blue"), card("pirate"), card("boar"))
+    assert snap["state"]["phase"] == "block" and snap["state"]["secured"]["Ann"]["pirates"] == 1
+    assert "Ann is in the middle" not in t.refused("Ann", **a("further_attack", line="row", number=2))
+    html = watch(t.code)()
+    assert "Formation broken!" not in html and "further_attack" not in offered(html)
+
+
+def test_no_further_attack_after_a_short_line(api_table, watch):
+    t = api_table
+    t.ok("Ann", type="start_game", starter="Ann")
+    t.play("Ann", line("row", 1), *FULL_ROW, a("further_attack", line="column", number=1),
+           leg("green"), leg("green"), leg("yellow"))
+    message = t.refused("Ann", **a("further_attack", line="row", number=2))
+    assert message == ("The line had fewer than four face-down cards when the attack on it began, "
+                       "so the formation is not broken.")
+    html = watch(t.code)()
+    assert "Every card of column 1 is turned" in html and "further_attack" not in offered(html)
+    assert "this line had fewer than 4 face-down cards" in html
+
+
+def test_no_further_attack_once_the_supply_cannot_refill_and_the_last_cards_fill_holes(client, watch):
+    t = ApiTable(client, options={"blocking": False})
+    t.ok("Ann", type="start_game", starter="Ann")
+    colours = ["red", "blue", "yellow", "green", "purple"]
+    pool = [leg(c) for c in colours for _ in range(4)] + [leg(c) for c in colours]
+    who = "Ann"
+    for number in range(5):
+        t.play(who, line("row", number % 4 + 1), *pool[:4], END)
+        pool = pool[4:]
+        who = "Ben" if who == "Ann" else "Ann"
+    snap = t.play(who, line("row", 2), pool.pop(0), END)
+    assert snap["state"]["supply"] == 3
+    who = "Ben" if who == "Ann" else "Ann"
+    t.play(who, line("row", 3), cent("red"), cent("blue"), cent("yellow"), cent("green"))
+    assert "can no longer fill every hole" in t.refused(who, **a("further_attack", line="row", number=1))
+    page = watch(t.code)
+    assert "further_attack" not in offered(page())
+    t.ok(who, **END)
+    html = page()
+    assert offered(html) == {"fill_hole"}
+    assert len(re.findall(r'aria-label="Put a supply card into row 3, column \d"', html)) == 4
+    assert "the supply has only 3 cards for 4 holes" in html
+    assert t.refused(who, type="fill_hole", row=1, column=1) == (
+        "Row 1, column 1 is not a hole; pick an empty place.")
+    snap = t.play(who, a("fill_hole", row=3, column=1), a("fill_hole", row=3, column=2),
+                  a("fill_hole", row=3, column=4))
+    assert snap["state"]["supply"] == 0 and snap["state"]["phase"] == "choose_line"
+    assert "Supply: <strong>0</strong>" in page()
+
+
+# -- corrections -------------------------------------------------------------------------------------
+def test_corrections_are_logged_with_their_reason_and_undoable(phone):
+    host = phone()
+    code = host.start(game=GAME)
+    for step in ({"type": "start_game", "starter": "Ann"}, {"type": "choose_line", "line": "row", "number": 1},
+                 {"type": "reveal_card", "kind": "legionary", "colour": "red"}, {"type": "end_attack"},
+                 {"type": "skip_block"}):
+        host.act(**step)
+    html = text(host.get(f"/t/{code}"))
+    fix = re.search(r'<section class="card ao-fix">.*?</section>', html, re.S).group(0)
+    assert 'value="correct_pile"' in fix and 'value="correct_feasts"' in fix and 'name="reason"' in fix
+
+    missing = host.act(type="correct_pile", player="Ann", item="legionary", colour="red", count="0")
+    assert missing.status_code == 422 and text(missing) == "The field 'reason' is missing."
+    response = host.act(type="correct_pile", player="Ann", item="legionary", colour="blue", count="1",
+                        reason="it was blue, not red")
+    assert response.status_code == 200
+    host.act(type="correct_pile", player="Ann", item="legionary", colour="red", count="0",
+             reason="it was blue, not red")
+    html = text(host.get(f"/t/{code}"))
+    assert ("The host corrected Ann's red legionaries from 1 to 0 (reason: it was blue, not red)."
+            in region(html, "history"))
+    assert host.snapshot()["state"]["secured"]["Ann"]["legionaries"]["blue"] == 1
+
+    host.act(type="correct_feasts", count="2", reason="two feasts were missed")
+    board = region(text(host.get(f"/t/{code}")), "board")
+    assert "2/5" in board
+    assert host.post(f"/t/{code}/undo", {"expected_version": host.version()}, htmx=True).status_code == 200
+    assert "0/5" in region(text(host.get(f"/t/{code}")), "board")
+    assert host.snapshot()["state"]["feasts_set_aside"] == 0
+
+
+# -- quick score: the page and the JSON -------------------------------------------------------------
+ISSUE_EXAMPLE = {"players": [
+    {"name": "Ann", "legionaries": {"red": 3, "blue": 0, "yellow": 1, "green": 2, "purple": 0},
+     "centurions": ["red"], "pirates": 2, "traitor": False},
+    {"name": "Ben", "legionaries": {"yellow": 1, "black": 1}, "centurions": [], "pirates": 1, "traitor": True},
+]}
+
+
+def test_quick_score_json(client):
+    response = client.post(f"/api/games/{GAME}/score", json=ISSUE_EXAMPLE)
+    assert response.status_code == 200
+    result = response.get_json()
+    assert result["tokens"] == {"traitor": "Ben", "pirates": "Ann", "red": "Ann", "blue": None,
+                                "yellow": None, "green": "Ann", "purple": "Ben"}
+    assert result["points"] == {"Ann": 3, "Ben": 2} and result["winners"] == ["Ann"]
+    assert result["explanation"][0] == "Traitor: Ben secured the traitor and takes his token."
+    assert len(result["explanation"]) == 7
+    shared = client.post(f"/api/games/{GAME}/score", json={"players": [
+        {"name": "Ann", "legionaries": {"red": 1}}, {"name": "Ben", "legionaries": {"green": 1}}]}).get_json()
+    assert shared["winners"] == ["Ann", "Ben"]
+
+
+def pair(ann: dict, ben: dict | None = None) -> dict:
+    return {"players": [{"name": "Ann", **ann}, {"name": "Ben", **(ben or {})}]}
+
+
+@pytest.mark.parametrize(("payload", "sentence"), [
+    ({"players": [{"name": "Ann"}]}, "Asterix & Obelix is scored for exactly two players, not 1."),
+    (pair({"legionaries": {"red": -1}}), "Ann cannot have a negative number of red legionaries (-1)."),
+    (pair({"pirates": -1}), "Ann cannot have a negative number of pirates (-1)."),
+    (pair({"legionaries": {"blue": 4}}, {"legionaries": {"blue": 2}}),
+     "There are only 5 blue legionaries, but the piles hold 6 between them."),
+    (pair({"centurions": ["green"]}, {"centurions": ["green"]}),
+     "There is only one green centurion, but both Ann and Ben list it."),
+    (pair({"pirates": 2}, {"pirates": 2}), "There are only 3 pirates, but the piles hold 4 between them."),
+    (pair({"traitor": True}, {"traitor": True}), "There is only one traitor, but both Ann and Ben claim him."),
+    (pair({"legionaries": {"orange": 1}}),
+     "'orange' is not a legion colour; use red, blue, yellow, green or purple (black is purple)."),
+])
+def test_quick_score_json_refuses_impossible_piles(client, payload, sentence):
+    response = client.post(f"/api/games/{GAME}/score", json=payload)
+    assert response.status_code == 422
+    assert response.get_json() == {"error": sentence}
+
+
+def test_quick_score_page(phone):
+    scorer = phone()
+    page = text(scorer.get(f"/games/{GAME}/score"))
+    for field in ("name_1", "name_2", "legionaries_1_red", "legionaries_2_purple", "pirates_2", "traitor_1"):
+        assert f'name="{field}"' in page
+    assert page.count('name="centurion_1"') == 5
+    form = {"name_1": "Ann", "legionaries_1_red": "3", "legionaries_1_yellow": "1", "legionaries_1_green": "2",
+            "centurion_1": ["red"], "pirates_1": "2",
+            "name_2": "Ben", "legionaries_2_yellow": "1", "legionaries_2_purple": "1", "pirates_2": "1",
+            "traitor_2": "1"}
+    response = scorer.post(f"/games/{GAME}/score", form)
+    html = text(response)
+    assert response.status_code == 200
+    assert "Traitor: Ben secured the traitor and takes his token." in html
+    assert ("Yellow: Ann and Ben have 1 card each and nobody holds the yellow centurion, "
+            "so nobody takes the yellow token.") in html
+    assert "🏆 Ann wins!" in html
+    assert 'value="3"' in html and re.search(r'name="centurion_1" value="red" checked', html)
+
+
+@pytest.mark.parametrize(("form", "sentence"), [
+    ({"name_1": "Ann", "name_2": "Ben", "pirates_1": "2", "pirates_2": "2"},
+     "There are only 3 pirates, but the piles hold 4 between them."),
+    ({"name_1": "Ann", "name_2": "Ben", "legionaries_1_red": "many"},
+     "The number of Ann's red legionaries must be a whole number, not 'many'."),
+    ({"name_1": "Ann", "name_2": "Ben", "centurion_1": ["blue"], "centurion_2": ["blue"]},
+     "There is only one blue centurion, but both Ann and Ben list it."),
+    ({"name_1": "Ann", "name_2": "Ann"}, "The two players need different names."),
+])
+def test_quick_score_page_refuses_impossible_piles(phone, form, sentence):
+    response = phone().post(f"/games/{GAME}/score", form)
+    assert response.status_code == 422
+    assert sentence in text(response)
+
+
+def test_quick_score_page_names_blank_players(phone):
+    html = text(phone().post(f"/games/{GAME}/score", {"legionaries_2_red": "1"}))
+    assert "Red: Player 2 has 1 card to Player 1's 0 and takes the red token." in html

@@ -1,0 +1,627 @@
+"""Mission Zaubertrank! through the table API and through the page's own forms, as phones use it."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from html.parser import HTMLParser
+
+import pytest
+
+GAME = "zaubertrank"
+FISH_SOUP = {"first_ingredient": "fish", "first_quantity": 2, "second_ingredient": "mistletoe",
+             "second_quantity": 1, "third_ingredient": "strawberries", "third_quantity": 3,
+             "title": "Fish soup", "reward": "Two players draw a helper card each"}
+ONE_MISTLETOE_EACH = {"first_ingredient": "mistletoe", "first_quantity": 1,
+                      "second_ingredient": "mistletoe", "second_quantity": 1,
+                      "third_ingredient": "mistletoe", "third_quantity": 1}
+# Default cards: 1 Forest knife/skull, 2 Fishmonger's stall lightning/fist, 3 Druid's Cave
+# knife/lightning, 4 Mistletoe grove skull/fist, 5 Bard's Hut knife/fist, 6 Strawberry patch
+# skull/lightning; four timeline spaces each.
+OPENING = [{"type": "draw_mishap", "symbol": "lightning"}, {"type": "place_mishap", "location": 2},
+           {"type": "draw_mishap", "symbol": "knife"}, {"type": "place_mishap", "location": 3}]
+HELP_SECTIONS = ("turn setup difficulty goal actions moving use-location locations ingredients "
+                 "magic-potion potion-die pass-on helper-cards sub-task tasks roman-timeline "
+                 "mishaps characters winning-losing").split()
+
+
+def bearer(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+class ApiTable:
+    """One table driven through the JSON API with the host's token."""
+
+    def __init__(self, client, players=("Ann", "Bob"), options=None):
+        self.client = client
+        created = client.post("/api/tables", json={"game": GAME, "players": list(players),
+                                                   "options": options or {}})
+        assert created.status_code == 201, created.get_json()
+        self.code, self.token = created.get_json()["code"], created.get_json()["token"]
+
+    def send(self, payload: dict):
+        return self.client.post(f"/api/tables/{self.code}/actions", json=payload,
+                                headers=bearer(self.token))
+
+    def do(self, type, **fields) -> dict:
+        response = self.send({"type": type, **fields})
+        assert response.status_code == 200, (type, fields, response.get_json())
+        return response.get_json()
+
+    def refused(self, fragment: str, type, **fields) -> str:
+        before = self.snap()["version"]
+        response = self.send({"type": type, **fields})
+        assert response.status_code == 422, response.get_json()
+        error = response.get_json()["error"]
+        assert fragment in error
+        assert error.endswith(".") and error[0].isupper()  # a sentence, not a code
+        assert self.snap()["version"] == before  # nothing changed
+        return error
+
+    def snap(self) -> dict:
+        return self.client.get(f"/api/tables/{self.code}").get_json()
+
+    @property
+    def state(self) -> dict:
+        return self.snap()["state"]
+
+    def start(self, opening=OPENING, starting_player=None) -> "ApiTable":
+        for payload in opening:
+            self.do(**payload)
+        self.do("begin_play", **({"starting_player": starting_player} if starting_player else {}))
+        return self
+
+    def end_turn(self) -> None:
+        """The Roman steps; a marker that fits somewhere goes on its first legal space."""
+        if self.do("advance_roman")["finished"]:
+            return
+        state = self.state
+        roman = roman_location(state)
+        for symbol in ("knife", "skull", "lightning", "fist"):
+            for location in state["locations"]:
+                for slot in (0, 1):
+                    if (location["number"] != roman and location["symbols"][slot] == symbol
+                            and not location["covered"][slot]):
+                        self.do("draw_mishap", symbol=symbol)
+                        self.do("place_mishap", location=location["number"], slot=slot + 1)
+                        return
+        self.do("draw_mishap", symbol="knife")
+
+
+def roman_location(state: dict) -> int:
+    steps = state["roman_steps"] % state["lap_length"]
+    for location in state["locations"]:
+        if steps < location["spaces"]:
+            return location["number"]
+        steps -= location["spaces"]
+    raise AssertionError
+
+
+# -- reading the page's forms the way a browser submits them ------------------------------------
+class Forms(HTMLParser):
+    """Every action form of a page: its fields' values and its submit buttons."""
+
+    def __init__(self, html: str):
+        super().__init__(convert_charrefs=True)
+        self.forms: list[dict] = []
+        self._form = self._button = self._select = None
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form" and "action" in (attrs.get("class") or "").split():
+            self._form = {"fields": {}, "buttons": [], "disabled": False,
+                          "class": attrs["class"]}
+        if self._form is None:
+            return
+        if tag == "fieldset" and "disabled" in attrs:
+            self._form["disabled"] = True
+        elif tag == "input" and attrs.get("name") and "disabled" not in attrs:
+            self._form["fields"][attrs["name"]] = attrs.get("value") or ""
+        elif tag == "select":
+            self._select = attrs["name"]
+            self._form["fields"].setdefault(self._select, None)
+        elif tag == "option" and self._select:
+            value = attrs.get("value")
+            if self._form["fields"][self._select] is None or "selected" in attrs:
+                self._form["fields"][self._select] = value if value is not None else ""
+                self._option_text = value is None
+            else:
+                self._option_text = False
+        elif tag == "button":
+            self._button = {"name": attrs.get("name"), "value": attrs.get("value"), "text": "",
+                            "disabled": "disabled" in attrs}
+
+    def handle_data(self, data):
+        if self._button is not None:
+            self._button["text"] += data
+        elif self._select and getattr(self, "_option_text", False):
+            self._form["fields"][self._select] += data.strip()
+
+    def handle_endtag(self, tag):
+        if tag == "select":
+            self._select = None
+        elif tag == "option":
+            self._option_text = False
+        elif tag == "button" and self._form is not None and self._button is not None:
+            self._button["text"] = " ".join(self._button["text"].split())
+            self._form["buttons"].append(self._button)
+            self._button = None
+        elif tag == "form" and self._form is not None:
+            self.forms.append(self._form)
+            self._form = None
+
+    def find(self, action: str, label: str, **hidden) -> tuple[dict, dict]:
+        """The form of ``action`` with a button whose text holds ``label`` (and these fields)."""
+        for form in self.forms:
+            if form["fields"].get("type") != action:
+                continue
+            if any(str(form["fields"].get(k)) != str(v) for k, v in hidden.items()):
+                continue
+            for button in form["buttons"]:
+                if label in button["text"]:
+                    return form, button
+        shown = [(f["fields"].get("type"), [b["text"] for b in f["buttons"]]) for f in self.forms]
+        raise AssertionError(f"no {action} button '{label}' on the page: {shown}")
+
+
+class Player:
+    """A phone at the table that taps the buttons its page shows."""
+
+    def __init__(self, phone, code=None, seat=None):
+        self.phone = phone
+        if code is not None:
+            phone.join(code, seat)
+
+    @property
+    def code(self):
+        return self.phone.code
+
+    def page(self) -> str:
+        response = self.phone.get(f"/t/{self.code}")
+        assert response.status_code == 200
+        return response.get_data(as_text=True)
+
+    def tap(self, action: str, label: str, fill: dict | None = None, where: dict | None = None):
+        """Tap the button ``label`` of the ``action`` form, with typed-in ``fill`` values."""
+        form, button = Forms(self.page()).find(action, label, **(where or {}))
+        assert not form["disabled"] and not button["disabled"], (action, label)
+        data = {k: v for k, v in form["fields"].items() if v is not None}
+        data.update(fill or {})
+        if button["name"]:
+            data[button["name"]] = button["value"]
+        return self.phone.post(f"/t/{self.code}/act", data, htmx=True)
+
+    def taps(self, action: str, label: str, fill: dict | None = None, where: dict | None = None):
+        response = self.tap(action, label, fill, where)
+        assert response.status_code == 200, response.get_data(as_text=True)[:300]
+        return response
+
+
+def region(html: str, name: str) -> str:
+    """The HTML of one live region of a page or of a live answer."""
+    start = html.index(f'id="{name}" data-region="{name}"')
+    end = html.index("</section>", start)
+    return html[start:end]
+
+
+def text(html: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+@pytest.fixture
+def host(phone):
+    """The host's phone with a fresh two-player table (Ann: Asterix, Bob: Obelix)."""
+    device = phone()
+    device.start(game=GAME, players=("Ann", "Bob"))
+    return Player(device)
+
+
+# -- setup --------------------------------------------------------------------------------------
+def test_the_setup_form_is_generated_from_the_options(phone):
+    device = phone()
+    page = device.get(f"/new/{GAME}").get_data(as_text=True)
+    for label in ("Difficulty", "Challenge: one task card more", "Card 1: name",
+                  "Card 1: timeline spaces", "Card 1: mishap symbol 1", "Card 6: mishap symbol 2"):
+        assert label in page
+    assert '<option value="a cohort"' in page and '<option value="conquer Rome"' in page
+    code = device.start(game=GAME, players=("Ann", "Bob", "Cy"), difficulty="Caesar's army",
+                        challenge="on", challenge__present="1", location3_name="Cave",
+                        location3_spaces="6", location3_symbol_2="fist")
+    state = device.snapshot()["state"]
+    assert state["tasks"]["total"] == 8  # Caesar's army 7, and the challenge
+    assert state["locations"][2] == {"number": 3, "name": "Cave", "spaces": 6,
+                                     "symbols": ["knife", "fist"], "covered": [False, False]}
+    page = text(device.get(f"/t/{code}").get_data(as_text=True))
+    assert "26 spaces left until the Roman is back at his camp" in page
+    assert "3 Cave" in page and "Caesar's army + challenge" in page
+
+
+def test_bad_setup_options_are_refused_with_a_sentence(client):
+    response = client.post("/api/tables", json={"game": GAME, "players": ["Ann", "Bob"],
+                                                "options": {"location2_name": "Forest"}})
+    assert response.status_code == 422
+    assert response.get_json()["error"] == "Each of the six locations needs its own name."
+    response = client.post("/api/tables", json={"game": GAME, "players": ["Ann"]})
+    assert response.status_code == 422 and "2" in response.get_json()["error"]
+    # Scripts may name the difficulty by its short id or by its number of task cards.
+    table = ApiTable(client, options={"difficulty": "caesars_army"})
+    assert table.state["tasks"]["total"] == 7
+    assert ApiTable(client, options={"difficulty": 6}).state["tasks"]["total"] == 6
+
+
+def test_setup_with_the_apps_help_characters_places_markers_and_the_starter(host):
+    ann = host
+    assert "Setup" in text(region(ann.page(), "turn"))
+    ann.taps("choose_character", "Getafix", where={"player": "Bob"})
+    ann.taps("place_figure", "Set", fill={"location": "5"}, where={"player": "Bob"})
+    ann.taps("take_ingredients", "Take", fill={"player": "Bob", "fish": "2", "mistletoe": "1"})
+    # Begin is offered but cannot be tapped before the opening markers lie.
+    form, button = Forms(ann.page()).find("begin_play", "Bob starts")
+    assert button["disabled"]
+    # A skull is drawn: its legal spaces are offered, never the Roman's Forest.
+    ann.taps("draw_mishap", "skull")
+    turn = region(ann.page(), "turn")
+    assert "Place the" in turn and "skull marker" in text(turn)
+    placements = [f["fields"]["location"] for f in Forms(turn).forms
+                  if f["fields"].get("type") == "place_mishap"]
+    assert placements == ["4", "6"]
+    ann.taps("place_mishap", "6 · Strawberry patch")
+    ann.taps("draw_mishap", "fist")
+    ann.taps("place_mishap", "4 · Mistletoe grove")
+    page = text(ann.page())
+    assert "Opening mishap markers: 2 of 2 placed" in page and "Both are on the board" in page
+    ann.taps("begin_play", "Bob starts")
+    snap = ann.phone.snapshot()
+    seats = snap["state"]["seats"]
+    assert seats["Bob"]["character"] == "getafix" and seats["Ann"]["character"] == "asterix"
+    assert seats["Bob"]["location"] == 5 and seats["Bob"]["ingredients"]["fish"] == 2
+    assert snap["state"]["turn"]["player"] == "Bob"
+    page = ann.page()
+    assert "Bob's turn" in text(region(page, "turn"))
+    assert "Bob (Getafix)'s turn: 2 actions left · 24 spaces to the camp" in text(page)
+    ring = region(page, "timeline")
+    assert 'aria-label="skull space: covered by a marker"' in ring
+    assert "Shut: both spaces covered" not in ring  # one marker each on two cards
+
+
+# -- the ring and the Roman ---------------------------------------------------------------------
+def test_the_ring_shows_the_roman_and_wraps_to_the_next_card(client, phone):
+    table = ApiTable(client, options={"location1_spaces": 2}).start()
+    host = Player(phone(), table.code, "Ann")
+    ring = region(host.page(), "timeline")
+    assert "22 spaces left until the Roman is back at his camp" in text(ring)
+    assert re.search(r'zt-loc-1 roman-here"', ring)
+    table.end_turn()
+    table.end_turn()  # past the Forest's last space: the first space of card 2
+    ring = region(host.page(), "timeline")
+    assert re.search(r'zt-loc-2 roman-here"', ring) and not re.search(r'zt-loc-1 roman-here', ring)
+    assert "Fishmonger's stall, space 1" in text(ring)
+    assert "20 spaces left until the Roman is back at his camp" in text(ring)
+    assert ring.count('class="zt-space passed') == 2
+
+
+def test_end_of_turn_moves_the_roman_and_the_mishap_draw_ends_the_turn(host):
+    host.taps("draw_mishap", "lightning")
+    host.taps("place_mishap", "2 · Fishmonger")
+    host.taps("draw_mishap", "knife")
+    host.taps("place_mishap", "3 · Druid")
+    host.taps("begin_play", "Ann starts")
+    host.taps("advance_roman", "Move the Roman 1 space (23 left after)")
+    turn = text(region(host.page(), "turn"))
+    assert "The Roman stepped on. Draw a mishap marker" in turn
+    assert "23 spaces left" in text(region(host.page(), "timeline"))
+    host.taps("draw_mishap", "fist")
+    host.taps("place_mishap", "5 · Bard's Hut")
+    assert "Bob's turn" in text(region(host.page(), "turn"))
+    # Each step is undoable: the marker comes off again and it is Ann's turn once more.
+    undo = host.phone.post(f"/t/{host.code}/undo", {"expected_version": host.phone.version()},
+                           htmx=True)
+    assert undo.status_code == 200
+    assert "Place the" in text(region(host.page(), "turn"))
+
+
+def test_a_marker_that_fits_nowhere_moves_the_roman_two_more(client, phone):
+    table = ApiTable(client).start(opening=[
+        {"type": "draw_mishap", "symbol": "skull"}, {"type": "place_mishap", "location": 4},
+        {"type": "draw_mishap", "symbol": "skull"}, {"type": "place_mishap", "location": 6}])
+    table.do("advance_roman")
+    watcher = Player(phone("10.0.0.9"), table.code)
+    skull = Forms(region(watcher.page(), "turn")).find("draw_mishap", "skull")[1]
+    assert "fits nowhere: Roman +2" in skull["text"]
+    snap = table.do("draw_mishap", symbol="skull")
+    assert snap["state"]["roman_steps"] == 3 and snap["state"]["turn"]["player"] == "Bob"
+    assert "fitted nowhere" in snap["log"][0]["text"] and "2 spaces on" in snap["log"][0]["text"]
+    assert "21 spaces left" in text(region(watcher.page(), "timeline"))
+
+
+def test_a_location_shut_by_two_markers_shows_and_refuses_until_one_is_cleared(client, phone):
+    table = ApiTable(client).start(opening=[
+        {"type": "draw_mishap", "symbol": "skull"}, {"type": "place_mishap", "location": 4},
+        {"type": "draw_mishap", "symbol": "fist"}, {"type": "place_mishap", "location": 4}])
+    ann = Player(phone(), table.code, "Ann")
+    ring = region(ann.page(), "timeline")
+    assert "zt-loc-4 shut" in ring and "Shut: both spaces covered" in ring
+    ann.taps("move", "4 · Mistletoe grove (shut)")
+    form, button = Forms(ann.page()).find("use_location", "Use the Mistletoe grove")
+    assert button["disabled"]
+    assert "The Mistletoe grove is shut by two mishap markers." in text(region(ann.page(), "turn"))
+    table.refused("The Mistletoe grove is shut: both of its mishap spaces are covered.",
+                  "use_location")
+    bag_before = table.state["bag"]["fist"]
+    ann.taps("remove_mishap", "fist off 4 · Mistletoe grove")
+    assert table.state["bag"]["fist"] == bag_before + 1
+    assert "Shut: both spaces covered" not in region(ann.page(), "timeline")
+    ann.taps("use_location", "Use the Mistletoe grove")
+    assert table.state["turn"]["actions_used"] == 1
+
+
+def test_a_symbol_counted_out_is_still_accepted_and_explained(client, phone):
+    every_knife = {f"location{n}_symbol_{s}": "knife" for n in range(1, 7) for s in (1, 2)}
+    table = ApiTable(client, options=every_knife).start(opening=[
+        {"type": "draw_mishap", "symbol": "knife"}, {"type": "place_mishap", "location": 2},
+        {"type": "draw_mishap", "symbol": "knife"}, {"type": "place_mishap", "location": 2}])
+    table.end_turn()
+    table.end_turn()
+    assert table.state["bag"]["knife"] == 0
+    ann = Player(phone(), table.code, "Ann")
+    assert "no knife marker is left" in text(region(ann.page(), "timeline"))
+    ann.taps("advance_roman", "Move the Roman")
+    ann.taps("draw_mishap", "knife")
+    state = table.state
+    assert state["drawn"] == "knife" and sum(state["bag"].values()) == 11
+    assert "other side of a marker" in table.snap()["log"][0]["text"]
+
+
+# -- tasks --------------------------------------------------------------------------------------
+def test_tasks_are_entered_from_the_card_and_sub_tasks_are_limited(client, phone):
+    table = ApiTable(client).start()
+    ann = Player(phone(), table.code, "Ann")
+    fill = {k: str(v) for k, v in FISH_SOUP.items()}
+    ann.taps("enter_task", "Enter the task card", fill=fill)
+    tasks = text(region(ann.page(), "tasks"))
+    assert "Fish soup" in tasks and "2 fish (blue 2) next" in tasks
+    assert "1 mistletoe (green 1)" in tasks and "3 strawberries (red 3)" in tasks
+    assert "0 of 4 done · face-down stack: 3" in tasks
+    assert "Reward: Two players draw a helper card each" in tasks
+    ann.taps("take_ingredients", "Take", fill={"fish": "2", "mistletoe": "1"})
+    ann.taps("complete_subtask", "Complete a sub-task: hand in 2 fish")
+    tasks = text(region(ann.page(), "tasks"))
+    assert "2 fish (blue 2) done" in tasks and "Menhirs placed: 1 of 3" in tasks
+    assert table.state["supply"]["fish"] == 10  # the fish went back
+    table.refused("Only one sub-task may be completed per turn (Obelix may do two).",
+                  "complete_subtask")
+    assert "One sub-task per turn is done." in text(region(ann.page(), "turn"))
+    table.end_turn()
+    # Bob plays Obelix: two sub-tasks in one turn, each an action.
+    table.do("take_ingredients", mistletoe=1, strawberries=3)
+    table.do("complete_subtask")
+    table.do("complete_subtask")
+    snap = table.snap()
+    assert snap["state"]["tasks"]["completed"] == 1
+    tasks = text(region(ann.page(), "tasks"))
+    assert "1 of 4 done" in tasks and "Turn up the next card and enter it" in tasks
+    assert "Reward of the task just done: Two players draw a helper card each" in tasks
+
+
+def test_obelix_may_not_complete_a_third_sub_task(client):
+    table = ApiTable(client, players=("Ann", "Bob", "Cy")).start(starting_player="Bob")
+    table.do("enter_task", **ONE_MISTLETOE_EACH)
+    table.do("take_ingredients", mistletoe=3)
+    table.do("complete_subtask")
+    table.do("complete_subtask")
+    assert table.state["tasks"]["covered"] == 2
+    table.refused("Obelix may complete at most two sub-tasks per turn.", "complete_subtask")
+
+
+# -- supplies -----------------------------------------------------------------------------------
+def test_supply_limits_and_the_draw_pile_running_out(client, phone):
+    table = ApiTable(client).start()
+    ann = Player(phone(), table.code, "Ann")
+    ann.taps("take_ingredients", "Take", fill={"fish": "9"})
+    table.refused("The supply has only 1 fish left.", "take_ingredients", fish=2)
+    table.do("take_ingredients", player="Bob", fish=1)
+    table.refused("The supply has no fish left until a sub-task brings some back.",
+                  "take_ingredients", fish=1)
+    village = region(ann.page(), "village")
+    assert "0 fish · empty" in text(village)
+    assert re.search(r'name="fish"[^>]*disabled', village)
+    # Asterix draws one extra card each time; the pile of 12 is not reshuffled.
+    ann.taps("draw_helpers", "Draw 3 (2 + extra)", where={"player": "Ann"})
+    assert "draw pile 9 of 12" in text(region(ann.page(), "village"))
+    table.do("draw_helpers", count=9)
+    table.refused("Ann's draw pile is empty; played helper cards are not shuffled back.",
+                  "draw_helpers")
+    village = text(region(ann.page(), "village"))
+    assert "Draw pile empty: played cards are not reshuffled." in village
+    assert "12 Asterix" in village
+
+
+def test_passing_playing_cards_and_the_potion(client, phone):
+    table = ApiTable(client, players=("Ann", "Bob", "Cy")).start()
+    ann = Player(phone(), table.code, "Ann")
+    table.do("take_ingredients", fish=2)
+    table.do("draw_helpers")
+    ann.taps("pass_items", "Pass on", fill={"to_player": "Cy", "ingredient": "fish",
+                                          "card": "asterix"})
+    cy = table.state["seats"]["Cy"]
+    assert cy["ingredients"]["fish"] == 1 and cy["hand"]["asterix"] == 1
+    table.refused("At most two items in total may be passed in one action.", "pass_items",
+                  to_player="Bob", ingredient="fish", card="asterix", second_card="asterix")
+    ann.taps("drink_potion", "+2 ingredients")
+    page = text(ann.page())
+    assert "Die result this turn: take 2 ingredients of any kinds" in page
+    assert "Both actions are used" in page and "potion: used" in page
+    table.refused("Ann has used both actions; move the Roman on to end them.", "play_helpers")
+    ann.taps("refill_potion", "Refill Ann's potion")
+    table.end_turn()
+    table.refused("Only Getafix rolls the potion die twice.", "drink_potion",
+                  outcome="two_ingredients", other_roll="remove_one_mishap")
+    table.do("drink_potion", outcome="three_ingredients")
+    assert table.state["seats"]["Bob"]["roast_boars"] == 2
+    assert "roast boars: 2 of 3" in text(ann.page())
+    table.end_turn()
+    # Getafix: the page asks for the other roll too.
+    ann.taps("drink_potion", "1 mishap marker off", fill={"other_roll": "two_ingredients"})
+    assert "Getafix" in table.snap()["log"][0]["text"]
+    assert "(the other roll: take 2 ingredients of any kinds)" in table.snap()["log"][0]["text"]
+
+
+# -- refusals -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("payload, message", [
+    ({"type": "move", "location": 2}, "Play has not begun; finish the setup and tap begin."),
+    ({"type": "begin_play"}, "Place the two opening mishap markers before play begins."),
+    ({"type": "place_mishap", "location": 3}, "No mishap marker is waiting; draw one from the bag first."),
+    ({"type": "draw_mishap", "symbol": "sword"}, "The field 'symbol' is not valid"),
+    ({"type": "choose_character", "player": "Zed", "character": "obelix"}, "There is no player called 'Zed' at this table."),
+    ({"type": "feast"}, "The action type is 'feast'; Mission Zaubertrank! knows:"),
+])
+def test_setup_refusals_name_the_problem(client, payload, message):
+    ApiTable(client).refused(message, **payload)
+
+
+@pytest.mark.parametrize("payload, message", [
+    ({"type": "move"}, "Ann is already at the task stack."),
+    ({"type": "use_location"}, "Ann stands at the task stack, not on a location."),
+    ({"type": "complete_subtask"}, "Enter the face-up task card's sub-tasks first."),
+    ({"type": "draw_mishap", "symbol": "knife"}, "A mishap marker is drawn at the end of the turn, after the Roman steps."),
+    ({"type": "pass_items", "to_player": "Ann", "ingredient": "fish"}, "Items are passed to another player, not to oneself."),
+    ({"type": "pass_items", "to_player": "Bob"}, "Choose at least one ingredient or helper card to pass."),
+    ({"type": "play_helpers"}, "Ann holds not enough Asterix helper cards."),
+    ({"type": "refill_potion"}, "Ann's magic potion is still fresh."),
+    ({"type": "refill_potion", "player": "Bob"}, "Obelix has roast boars, and a gnawed bone cannot be refilled."),
+    ({"type": "remove_mishap", "location": 1}, "There is no mishap marker on the Forest."),
+    ({"type": "take_ingredients"}, "Choose at least one ingredient to take."),
+    ({"type": "choose_character", "player": "Ann", "character": "getafix"}, "Characters are chosen only during setup, before play begins."),
+])
+def test_play_refusals_name_the_problem(client, payload, message):
+    ApiTable(client).start().refused(message, **payload)
+
+
+def test_placing_on_the_romans_location_is_refused(client):
+    table = ApiTable(client)
+    table.do("draw_mishap", symbol="knife")
+    table.refused("The Roman stands on the Forest; no mishap marker may go there.",
+                  "place_mishap", location=1)
+    table.refused("Space 2 of the Druid's Cave shows a lightning, not a knife.",
+                  "place_mishap", location=3, slot=2)
+
+
+def test_a_refused_tap_from_the_page_answers_with_its_sentence(host):
+    response = host.phone.act(type="complete_subtask")
+    assert response.status_code == 422
+    assert response.get_data(as_text=True) == "Play has not begun; finish the setup and tap begin."
+
+
+# -- whole games --------------------------------------------------------------------------------
+def test_a_whole_cooperative_game_won_through_the_api(client, phone):
+    table = ApiTable(client).start()
+    bob = Player(phone("10.0.0.5"), table.code, "Bob")
+    while not table.snap()["finished"]:
+        state = table.state
+        if state["tasks"]["current"] is None:
+            table.do("enter_task", **ONE_MISTLETOE_EACH)
+        limit = 2 if state["seats"][state["turn"]["player"]]["character"] == "obelix" else 1
+        table.do("take_ingredients", mistletoe=limit)
+        for _ in range(limit):
+            if table.state["tasks"]["current"] is None:
+                table.do("enter_task", **ONE_MISTLETOE_EACH)
+            if table.do("complete_subtask")["finished"]:
+                break
+        else:
+            table.end_turn()
+    snap = table.snap()
+    assert snap["winners"] == ["Ann", "Bob"] and snap["state"]["result"] == "won"
+    assert snap["state"]["supply"] == {"mistletoe": 10, "strawberries": 10, "fish": 10}
+    page = bob.page()
+    assert "You won together!" in text(region(page, "status"))
+    assert "All 4 tasks are done: you won together!" in text(region(page, "tasks"))
+    assert "the village wins together" in text(region(page, "turn"))
+    table.refused("The game is over; undo the last step to play on.", "advance_roman")
+
+
+def test_a_whole_game_lost_is_announced_on_every_phone(client, phone):
+    table = ApiTable(client).start()
+    table.do("enter_task", **ONE_MISTLETOE_EACH)
+    ann = Player(phone("10.0.0.4"), table.code, "Ann")
+    watcher = Player(phone("10.0.0.6"), table.code)
+    seen = ann.phone.client.get(f"/api/tables/{table.code}").get_json()["version"]
+    while not table.snap()["finished"]:
+        table.end_turn()
+    snap = table.snap()
+    assert snap["winners"] == [] and snap["state"]["result"] == "lost"
+    assert snap["state"]["tasks"]["completed"] == 0
+    for device in (ann, watcher):
+        live = device.phone.get(f"/t/{table.code}/live?v={seen}", headers={"HX-Request": "true"})
+        body = live.get_data(as_text=True)
+        assert "The game is lost." in text(region(body, "status"))
+        assert "The Roman is back at his camp: the game is lost." in text(region(body, "timeline"))
+        assert "The Roman got back to his camp" in text(region(body, "turn"))
+
+
+# -- the page -----------------------------------------------------------------------------------
+def phases(client):
+    """One table per moment of the game that shows different controls."""
+    setup = ApiTable(client)
+    drawn = ApiTable(client)
+    drawn.do("draw_mishap", symbol="knife")
+    acting = ApiTable(client).start()
+    acting.do("enter_task", **FISH_SOUP)
+    acting.do("draw_helpers")
+    acting.do("take_ingredients", fish=1)
+    drawing = ApiTable(client).start()
+    drawing.do("advance_roman")
+    placing = ApiTable(client).start()
+    placing.do("advance_roman")
+    placing.do("draw_mishap", symbol="fist")
+    over = ApiTable(client, options={f"location{n}_spaces": 1 for n in range(1, 7)}).start()
+    while not over.snap()["finished"]:
+        over.end_turn()
+    return {"setup": setup, "drawn": drawn, "actions": acting, "draw": drawing,
+            "place": placing, "over": over}
+
+
+def test_every_region_renders_alone_in_every_phase(client, phone):
+    for name, table in phases(client).items():
+        device = Player(phone(), table.code, "Ann")
+        live = device.phone.get(f"/t/{table.code}/live?v=0", headers={"HX-Request": "true"})
+        assert live.status_code == 200, name
+        body = live.get_data(as_text=True)
+        for block in ("timeline", "tasks", "village", "turn"):
+            assert f'id="{block}" data-region="{block}"' in body, (name, block)
+            assert 'hx-swap-oob="true"' in region(body, block).split(">")[0], (name, block)
+        full = device.page()
+        assert "Ann" in text(region(full, "village")) and "Bob" in text(region(full, "village"))
+
+
+def test_every_rules_section_the_controls_need_is_linked_and_exists(client, phone):
+    linked = set()
+    for table in phases(client).values():
+        page = Player(phone(), table.code, "Ann").page()
+        linked |= set(re.findall(rf'/rules/{GAME}/([\w-]+)"', page))
+        linked |= set(re.findall(rf'/rules/{GAME}#([\w-]+)"', page))
+    assert set(HELP_SECTIONS) <= linked, set(HELP_SECTIONS) - linked
+    ids = {section["section"] for section in client.get(f"/api/rules/{GAME}").get_json()}
+    assert set(HELP_SECTIONS) <= ids
+
+
+def test_symbols_are_named_and_drawn_not_told_by_colour(client, phone):
+    table = phases(client)["place"]
+    page = Player(phone(), table.code, "Ann").page()
+    ring = region(page, "timeline")
+    for symbol in ("knife", "skull", "lightning", "fist"):
+        assert f'href="#zt-{symbol}"' in ring and f"{symbol}" in text(ring)
+        assert f'<symbol id="zt-{symbol}"' in page
+    assert 'aria-label="fist space: free, the drawn marker may go here"' in ring
+    assert ring.count("◀") >= 2  # the legal spaces are marked by a sign too
+
+
+def test_a_watcher_sees_everything_and_can_tap_nothing(client, phone):
+    table = phases(client)["actions"]
+    watcher = Player(phone("10.0.0.7"), table.code)
+    forms = Forms(watcher.page()).forms
+    assert forms and all(form["disabled"] for form in forms)
+    page = text(watcher.page())
+    assert "Ann's turn" in page and "Fish soup" in page and "9 fish of 10" in page
+    response = watcher.phone.act(type="advance_roman")
+    assert response.status_code == 403
