@@ -91,7 +91,8 @@ def render_regions(regions: list[tuple[str, str]], context: dict,
     for template, name in regions:
         html, digest = _finish(render_block(template, name, **context), name, oob=True)
         if have is None or have.get(name) != digest:
-            parts.append(html)
+            # Stripped, so that nothing but the message is left for the form's error line.
+            parts.append(html.strip())
     return "".join(parts)
 
 

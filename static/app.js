@@ -91,7 +91,13 @@
     }
     if (xhr.status === 200 && form && form.matches(".action")) {
       const dialog = form.closest("dialog");
-      if (dialog && dialog.open && !form.querySelector(".form-error:not(:empty)")) dialog.close();
+      const error = form.querySelector(".form-error");
+      if (dialog && dialog.open && !(error && error.textContent.trim())) {
+        dialog.close();
+        // The region around the dialog was held back while it was open: fetch it now.
+        const poller = document.querySelector("[data-poll]");
+        if (deferred.size && poller && window.htmx) htmx.trigger(poller, "poll-now");
+      }
       // Fields listed in data-clear-on-success start empty for the next entry.
       (form.dataset.clearOnSuccess || "").split(" ").filter(Boolean).forEach((name) => {
         if (form.elements[name]) form.elements[name].value = "";

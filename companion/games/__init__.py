@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .asterix_co import AsterixCo
 from .asterix_obelix import AsterixObelix
 from .base import Action, Game, GameError, Options
 from .scorepad import ScorePad
@@ -15,7 +16,7 @@ def register(game: Game) -> Game:
     return game
 
 
-for _game in (AsterixObelix(), Zaubertrank(), ScorePad()):
+for _game in (AsterixObelix(), AsterixCo(), Zaubertrank(), ScorePad()):
     register(_game)
 
 

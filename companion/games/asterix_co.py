@@ -52,22 +52,28 @@ def sesterces(albums: int, centurion_helmets: int, legionary_helmets: int) -> in
     )
 
 
-def _stock_field(what: str):
+def _stock_field(things: str, starting: str):
+    """A stockpile count option; ``things`` as in a sentence ("legionary helmets")."""
     return Field(
         None,
         ge=0,
         le=MAX_STOCK,
-        description=f"{what} left in the stockpile once everyone has their starting tokens. "
-        "Empty: unlimited.",
+        title=f"{things[0].upper()}{things[1:]} in the stockpile",
+        description=f"How many {things} are left in the stockpile once {starting}. "
+        "Leave empty for unlimited; with a number, taking from an empty pile is refused.",
     )
 
 
 class AsterixCoOptions(Options):
-    legionary_helmets: Whole | None = _stock_field("Legionary helmets")
-    centurion_helmets: Whole | None = _stock_field("Centurion helmets")
-    potion_tokens: Whole | None = _stock_field("Potion tokens")
-    fish_tokens: Whole | None = _stock_field("Fish tokens")
-    boar_tokens: Whole | None = _stock_field("Boar tokens")
+    legionary_helmets: Whole | None = _stock_field(
+        "legionary helmets", "everyone has their starting helmet"
+    )
+    centurion_helmets: Whole | None = _stock_field("centurion helmets", "the game is set up")
+    potion_tokens: Whole | None = _stock_field(
+        "Potion tokens", "everyone has their starting Potion"
+    )
+    fish_tokens: Whole | None = _stock_field("Fish tokens", "everyone has their starting Fish")
+    boar_tokens: Whole | None = _stock_field("Boar tokens", "everyone has their starting Boar")
 
 
 # -- turn moves: each one ends the player's turn ------------------------------------------
@@ -803,7 +809,7 @@ class AsterixCo(Game):
                     "player": slot[faction],
                     "total": self.faction_total(slot, faction),
                     "characters": [
-                        dict(c, counted=self.character_strength(c))
+                        self._character_view(state, slot, c)
                         for c in slot["characters"]
                         if c["faction"] == faction
                     ],
@@ -859,18 +865,35 @@ class AsterixCo(Game):
             for c in slot["characters"]
         ]
         pending = state["pending"]
+        pending_view = None
+        if pending:
+            slot = state["slots"][pending["slot"]]
+            pending_view = dict(
+                pending,
+                opponent=next(p for p in slot["pair"] if p != pending["player"]),
+                album=state["next_album"],
+            )
         return {
             "albums": albums,
             "seats": seats,
             "ledger": ledger,
             "stock": dict(state["stock"]),
             "turn": state["turn"],
-            "pending": dict(pending) if pending else None,
+            "pending": pending_view,
             "consolation_choices": (
                 self.consolation_choices(state, pending["player"])
                 if pending and pending["step"] == "consolation"
                 else []
             ),
+            "consolation": (
+                self._consolation_view(state, pending["player"])
+                if pending and pending["step"] == "consolation"
+                else []
+            ),
+            "facing": {seat["player"]: seat["albums"] for seat in seats},
+            # Nothing played and no album decided yet: the moment to show how the albums lie.
+            "fresh": state["resolutions"] == 0 and not characters,
+            "stock_set": any(left is not None for left in state["stock"].values()),
             "next_album": state["next_album"],
             "last_resolution": state["last_resolution"],
             "characters": characters,
@@ -882,3 +905,50 @@ class AsterixCo(Game):
             "colours": list(COLOURS),
             "bonus_labels": dict(BONUS_LABELS),
         }
+
+    def _character_view(self, state: dict, slot: dict, character: dict) -> dict:
+        """A character as the page shows it: what it counts and which one-tap moves fit it."""
+        visible = not character["knocked_out"]
+        unprotected = visible and not character["potion"]
+        # Who could call it on, and to which album: a player's albums, unless it already
+        # fights on that player's side.
+        call_on_to = {}
+        if unprotected:
+            for name in state["players"]:
+                if slot[character["faction"]] == name:
+                    continue
+                targets = [
+                    other["album"]
+                    for other in state["slots"]
+                    if other["album"] is not None and name in other["pair"]
+                ]
+                if targets:
+                    call_on_to[name] = targets
+        return dict(
+            character,
+            counted=self.character_strength(character),
+            moves={
+                "potion": unprotected,
+                "knock_out": unprotected,
+                "reinvigorate": not visible,
+                "eliminate": visible,
+                "call_on": unprotected,
+            },
+            call_on_to=call_on_to,
+        )
+
+    def _consolation_view(self, state: dict, player: str) -> list[dict]:
+        """Every bonus kind with what the loser holds and whether they may take one."""
+        held = state["ledger"][player]["bonuses"]
+        choices = self.consolation_choices(state, player)
+        return [
+            {
+                "kind": kind,
+                "label": BONUS_LABELS[kind],
+                "held": held[kind],
+                "allowed": kind in choices,
+                "full": held[kind] >= MAX_SAME_BONUS,
+                "stock": state["stock"][kind],
+            }
+            for kind in BONUS_KINDS
+        ]

@@ -866,3 +866,95 @@ def test_describe_sentences():
         )
         == "Matthew won a legionary helmet."
     )
+
+
+# -- what the page is given --------------------------------------------------------------------
+
+
+def character_view(state, character_id):
+    for album in GAME.view(state)["albums"]:
+        for side in album["sides"].values():
+            for character in side["characters"]:
+                if character["id"] == character_id:
+                    return character
+    raise AssertionError(f"no {character_id} on the page")
+
+
+def test_each_character_offers_only_the_one_tap_moves_that_fit_it():
+    state = run(
+        DUO,
+        [
+            play("Matthew", 1, 6, "Hero", "Gaul", "Asterix"),
+            act(type="use_potion", player="Matthew", character="c1"),
+            play("Laura", 1, 4, "Legionary", "Roman"),
+            act(type="knock_out", character="c2"),
+            play("Laura", 2, 3, "Rebel", "Neutral"),
+        ],
+    )
+    protected, knocked, plain = (character_view(state, c) for c in ("c1", "c2", "c3"))
+    assert protected["counted"] == 12
+    assert protected["moves"] == {
+        "potion": False,
+        "knock_out": False,
+        "reinvigorate": False,
+        "eliminate": True,
+        "call_on": False,
+    }
+    assert knocked["moves"] == {
+        "potion": False,
+        "knock_out": False,
+        "reinvigorate": True,
+        "eliminate": False,
+        "call_on": False,
+    }
+    assert plain["moves"]["knock_out"] and plain["moves"]["call_on"]
+    # Matthew may call Laura's Neutral to either of his albums; Laura, who has it, to none.
+    assert plain["call_on_to"] == {"Matthew": [1, 2]}
+
+
+def test_call_on_targets_are_the_callers_albums_in_a_four_player_game():
+    state = run(QUARTET, [play("Bob", 1, 5, "Swindler", "Neutral")])
+    assert character_view(state, "c1")["call_on_to"] == {
+        "Ann": [1, 4],
+        "Cid": [2, 3],
+        "Dee": [3, 4],
+    }
+
+
+def test_the_page_knows_the_loser_the_opponent_and_the_consolation_options():
+    entries = [act(type="gain_bonus", player="Laura", bonus="boar")] + win_album_one()
+    view = GAME.view(run(DUO, entries, {"fish_tokens": 0}))
+    assert view["pending"] == {
+        "step": "consolation",
+        "player": "Laura",
+        "slot": 0,
+        "opponent": "Matthew",
+        "album": 3,
+    }
+    assert [(o["kind"], o["held"], o["allowed"], o["full"]) for o in view["consolation"]] == [
+        ("potion", 1, True, False),
+        ("fish", 1, False, False),
+        ("boar", 2, False, True),
+    ]
+    assert view["albums"][0]["number"] is None
+    assert view["facing"]["Laura"][0] == {
+        "where": "left",
+        "slot": 1,
+        "album": 2,
+        "faction": "gaul",
+        "opponent": "Matthew",
+    }
+    assert view["stock_set"] and not view["fresh"]
+
+
+def test_a_fresh_table_shows_the_layout_and_no_stock():
+    view = GAME.view(run(TRIO, []))
+    assert view["fresh"] and not view["stock_set"]
+    assert view["pending"] is None and view["consolation"] == []
+    assert [p["album"] for p in view["facing"]["Bob"]] == [2, 1]
+
+
+def test_stock_options_have_titles_for_the_setup_form():
+    fields = GAME.options_model.model_fields
+    assert fields["legionary_helmets"].title == "Legionary helmets in the stockpile"
+    assert "Leave empty for unlimited" in fields["boar_tokens"].description

@@ -1,0 +1,521 @@
+"""Asterix & Co. through the JSON API and the table page: battles, payouts, refusals, the win."""
+
+import html
+import re
+
+import pytest
+
+GAME = "asterix-co"
+DUO = ("Matthew", "Laura")
+HELP_SECTIONS = (
+    "turn", "setup", "albums", "play-character", "placement", "powers", "heroes",
+    "bonus-tokens", "potion", "fish", "boar", "reinforce", "resolution", "helmets",
+    "album-effects", "end-of-game", "call-on", "discard", "draw", "eliminate", "ko",
+    "neutral", "reinvigorate", "strength",
+)
+
+
+def bearer(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def text(page: str) -> str:
+    """What a player reads: the page without tags, whitespace squeezed."""
+    page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
+
+
+def purse(ledger: str, name: str) -> str:
+    """A player's line in the ledger: name, marks, sesterces and what is left to go."""
+    return re.search(rf"{name}(?: \(you\))?(?: ▶ to play)? \d+ sesterces( \d+ to go)?", ledger).group(0)
+
+
+def region(page: str, name: str) -> str:
+    """The text of one live region of the page."""
+    start = page.index(f'id="{name}" data-region="{name}"')
+    end = page.index("</section>", start)
+    return text(page[start:end])
+
+
+class Table:
+    """A table started by a host phone, with an API token per seat."""
+
+    def __init__(self, phone, client, players=DUO, **options):
+        self.host = phone()
+        self.code = self.host.start(game=GAME, players=players, **options)
+        self.client = client
+        self.tokens = {}
+
+    def token(self, who):
+        """The seat's API token; the seat is taken the first time it acts."""
+        if who not in self.tokens:
+            joined = self.client.post(f"/api/tables/{self.code}/join", json={"seat": who})
+            assert joined.status_code == 200, joined.get_json()
+            self.tokens[who] = joined.get_json()["token"]
+        return self.tokens[who]
+
+    def act(self, who, **payload):
+        response = self.client.post(f"/api/tables/{self.code}/actions", headers=bearer(self.token(who)),
+                                    json=payload)
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()
+
+    def refused(self, who, **payload):
+        response = self.client.post(f"/api/tables/{self.code}/actions", headers=bearer(self.token(who)),
+                                    json=payload)
+        assert response.status_code == 422, response.get_json()
+        return response.get_json()["error"]
+
+    def play(self, who, album, strength, character_type, colour, name=None, player=None):
+        payload = dict(type="play_character", player=player or who, album=album, strength=strength,
+                       character_type=character_type, colour=colour)
+        if name:
+            payload["name"] = name
+        return self.act(who, **payload)
+
+    def snapshot(self):
+        return self.client.get(f"/api/tables/{self.code}").get_json()
+
+    def page(self, phone=None):
+        response = (phone or self.host).get(f"/t/{self.code}")
+        assert response.status_code == 200
+        return response.get_data(as_text=True)
+
+
+@pytest.fixture
+def table(phone, client):
+    return lambda players=DUO, **options: Table(phone, client, players, **options)
+
+
+def side_totals(snapshot, album):
+    slot = next(s for s in snapshot["state"]["slots"] if s["album"] == album)
+    totals = {"gaul": 0, "roman": 0}
+    for c in slot["characters"]:
+        if not c["knocked_out"]:
+            totals[c["faction"]] += c["strength"] * (2 if c["potion"] else 1)
+    return totals
+
+
+def battle_example(t):
+    """The rulebook's battle, move by move, up to the moment before the Potion on Asterix."""
+    t.play("Matthew", 1, 3, "Chief", "Gaul", "Getafix")
+    t.act("Matthew", type="gain_bonus", player="Matthew", bonus="potion")  # Getafix's power
+    t.play("Laura", 1, 3, "Swindler", "Neutral", "Edifis")
+    t.act("Laura", type="eliminate", character="c1")  # Edifis eliminates Getafix
+    t.play("Matthew", 1, 4, "Rebel", "Gaul", "Dogmatix")
+    t.act("Matthew", type="gain_helmet", player="Matthew", helmet="legionary")  # Dogmatix
+    t.play("Laura", 1, 4, "Centurion", "Roman", "Crismus Bonus")
+    t.play("Matthew", 1, 6, "Hero", "Gaul", "Asterix")
+    t.act("Matthew", type="knock_out", character="c4")  # Asterix K.O.s Crismus Bonus
+    t.play("Laura", 1, 3, "Swindler", "Roman", "Valueaddedtax")
+    return t.act("Laura", type="reinvigorate", character="c4")  # Valueaddedtax
+
+
+# -- point 1: setup --------------------------------------------------------------------------
+
+
+def test_the_setup_form_offers_the_stock_counts_with_titles(phone):
+    page = text(phone().get(f"/new/{GAME}").get_data(as_text=True))
+    for title in ("Legionary helmets in the stockpile", "Centurion helmets in the stockpile",
+                  "Potion tokens in the stockpile", "Fish tokens in the stockpile",
+                  "Boar tokens in the stockpile"):
+        assert title in page
+    assert "Leave empty for unlimited" in page
+
+
+def test_each_phone_sees_which_albums_face_it_and_which_side_it_plays(table, phone):
+    t = table(("Ann", "Bob", "Cid"))
+    bob = phone("10.0.0.3")
+    bob.join(t.code, "Bob")
+    albums = region(t.page(bob), "albums")
+    assert "Your albums, Bob" in albums
+    assert "Album 2 on your left: you play the G Gaul side against Cid" in albums
+    assert "Album 1 on your right: you play the R Roman side against Ann" in albums
+    # The layout as on the table, clockwise, open while nothing has been played.
+    assert ("Ann Album 1 G Gaul side faces Ann R Roman side faces Bob Bob (you) Album 2 G Gaul side faces Bob "
+            "R Roman side faces Cid Cid Album 3 G Gaul side faces Cid R Roman side faces Ann "
+            "↺ back to Ann") in albums
+    assert '<details class="ac-layout" open>' in t.page(bob)
+    ledger = region(t.page(bob), "ledger")
+    assert purse(ledger, "Bob") == "Bob (you) 1 sesterces 49 to go"
+    assert "Potion 1" in ledger and "Fish 1" in ledger and "Boar 1" in ledger
+    assert "Stockpile" not in ledger  # unlimited stocks are not shown
+
+
+def test_the_page_renders_every_region_alone_for_live_updates(table):
+    t = table()
+    battle_example(t)
+    response = t.host.get(f"/t/{t.code}/live?v=0", headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    body = response.get_data(as_text=True)
+    for name in ("albums", "ledger", "resolution"):
+        assert f'id="{name}" data-region="{name}"' in body
+        assert re.search(rf'id="{name}" data-region="{name}" data-hash="[0-9a-f]+" hx-swap-oob="true"', body)
+    assert "Crismus Bonus" in region(body, "albums")
+
+
+def test_every_control_has_its_rules_section_and_the_sections_exist(table, client):
+    t = table()
+    battle_example(t)
+    linked = set(re.findall(rf'href="/rules/{GAME}#([a-z-]+)"', t.page()))
+    t.act("Matthew", type="use_potion", player="Matthew", character="c5")  # the album falls
+    linked |= set(re.findall(rf'href="/rules/{GAME}#([a-z-]+)"', t.page()))
+    assert set(HELP_SECTIONS) <= linked
+    for section in linked:
+        assert client.get(f"/rules/{GAME}/{section}").status_code == 200, section
+
+
+# -- point 2: album battles ----------------------------------------------------------------------
+
+
+def test_battle_totals_and_needs_on_the_page(table):
+    t = table()
+    snapshot = battle_example(t)
+    assert side_totals(snapshot, 1) == {"gaul": 10, "roman": 10}
+    albums = region(t.page(), "albums")
+    assert "G Gaul side Matthew 10 /15" in albums
+    assert "R Roman side Laura 10 /15" in albums
+    assert albums.count("needs 5 more to take the album") == 2
+    assert "Getafix" not in albums  # eliminated
+    assert "Asterix 6 · Hero · G Gaul" in albums
+    assert "Crismus Bonus 4 · Centurion · R Roman" in albums
+    assert "Edifis 3 · Swindler · N Neutral" in albums
+
+
+def test_potion_ko_reinvigorate_and_call_on_change_the_totals(table):
+    t = table()
+    t.play("Matthew", 1, 5, "Rebel", "Neutral", "Redbeard")
+    t.play("Laura", 1, 4, "Legionary", "Roman")
+    assert side_totals(t.act("Laura", type="use_potion", player="Laura", character="c2"), 1) == {
+        "gaul": 5, "roman": 8}
+    assert side_totals(t.act("Laura", type="use_fish", player="Laura", character="c1"), 1) == {
+        "gaul": 0, "roman": 8}
+    assert side_totals(t.act("Matthew", type="use_boar", player="Matthew", character="c1"), 1) == {
+        "gaul": 5, "roman": 8}
+    called = t.act("Laura", type="call_on", player="Laura", album=1, character="c1")
+    assert side_totals(called, 1) == {"gaul": 0, "roman": 13}
+    albums = region(t.page(), "albums")
+    assert "Redbeard 5 · Rebel · N Neutral · called on by Laura" in albums
+    assert "R Roman side Laura 13 /15" in albums and "needs 2 more" in albums
+    assert "🧪 Potion: 4×2" in albums
+    ledger = region(t.page(), "ledger")
+    assert purse(ledger, "Laura") == "Laura ▶ to play 1 sesterces 49 to go"
+    assert "Potion 0" in ledger and "Fish 0" in ledger
+
+
+def test_every_one_tap_move_is_undone_by_undo(table, client):
+    t = table()
+    t.play("Matthew", 1, 6, "Hero", "Gaul", "Asterix")
+    moves = [
+        dict(type="use_potion", player="Matthew", character="c1"),
+        dict(type="eliminate", character="c1"),
+    ]
+    for move in moves:
+        before = t.snapshot()["state"]
+        t.act("Matthew", **move)
+        undone = client.post(f"/api/tables/{t.code}/undo", headers=bearer(t.token("Laura"))).get_json()
+        assert undone["state"] == before
+    for move in (dict(type="knock_out", character="c1"),
+                 dict(type="call_on", player="Laura", album=2, character="c1")):
+        before = t.snapshot()["state"]
+        t.act("Laura", **move)
+        undone = client.post(f"/api/tables/{t.code}/undo", headers=bearer(t.token("Laura"))).get_json()
+        assert undone["state"] == before
+
+
+def test_a_character_played_from_the_page_form_arrives_as_strings(table):
+    t = table()
+    laura = t.host  # the host's phone enters for anyone at the table
+    response = laura.act(type="play_character", player="Laura", album="2", strength="7",
+                         character_type="Centurion", colour="Neutral", name="")
+    assert response.status_code == 200
+    character = t.snapshot()["state"]["slots"][1]["characters"][0]
+    assert (character["strength"], character["name"], character["faction"]) == (7, None, "gaul")
+    # The page's play dialogs carry the album, the side's player and the fields of the action.
+    page = t.page()
+    assert 'id="play-1-gaul"' in page and 'id="play-2-roman"' in page
+    assert 'name="strength" value="8"' in page and 'name="character_type" value="Diehard"' in page
+
+
+def test_the_hero_rule_is_refused_with_its_message_on_the_page(table):
+    t = table()
+    t.play("Matthew", 1, 6, "Hero", "Gaul", "Asterix")
+    response = t.host.act(type="play_character", player="Laura", album="2", strength="6",
+                          character_type="Hero", colour="Gaul", name="asterix")
+    assert response.status_code == 422
+    assert response.get_data(as_text=True) == (
+        "Asterix is already visible on album 1; an identical Hero cannot join while it is.")
+
+
+# -- point 3: resolution -----------------------------------------------------------------------
+
+
+def test_the_rulebook_battle_example_to_its_result(table, phone):
+    t = table()
+    laura = phone("10.0.0.4")
+    laura.join(t.code, "Laura")
+    t.tokens["Laura"] = t.token("Matthew")  # Laura's phone holds her seat; the API acts as Matthew
+    battle_example(t)
+    snapshot = t.act("Matthew", type="use_potion", player="Matthew", character="c5")
+    last = snapshot["state"]["last_resolution"]
+    assert last["totals"] == {"gaul": 16, "roman": 10}
+    assert (last["winner"], last["loser"], last["centurion_helmets"], last["legionary_helmets"]) == (
+        "Matthew", "Laura", 1, 0)
+    assert snapshot["scores"] == {"Matthew": 20, "Laura": 1}
+    assert snapshot["log"][0]["text"] == (
+        "Matthew gave a Potion to Asterix (c5). Matthew took album 1 (16 to 10) "
+        "and 1 centurion helmet, reaching 20 sesterces.")
+
+    # Every phone announces it at once, Laura's too.
+    resolution = region(t.page(laura), "resolution")
+    assert "Album 1 falls!" in resolution
+    assert "G Matthew's Gaul side reaches 16 against 10: Matthew takes album 1 (+15 sesterces)" in resolution
+    assert "1 centurion helmet (+3)" in resolution
+    assert "Matthew now has 20 sesterces" in resolution
+    assert "Laura: pick a consolation bonus token" in resolution
+    ledger = region(t.page(laura), "ledger")
+    assert ("20 sesterces 30 to go Albums 1 × 15 = 15 (no. 1) Centurion helmets 1 × 3 = 3 "
+            "Legionary helmets 2 × 1 = 2") in ledger
+    assert purse(ledger, "Matthew") == "Matthew 20 sesterces 30 to go"
+
+    # The loser takes a Potion, then reveals album 3 with its Gaul side towards her.
+    t.act("Laura", type="take_consolation", bonus="potion")
+    resolution = region(t.page(laura), "resolution")
+    assert "Laura took a 🧪 Potion token as consolation" in resolution
+    assert "Laura reveals album 3: which side faces Laura?" in resolution
+    assert "G Gaul side faces Laura Laura plays Gauls, Matthew plays Romans" in resolution
+    snapshot = t.act("Laura", type="orient_album", faction="gaul", note="No Fish Bonus here")
+    assert snapshot["state"]["ledger"]["Laura"]["bonuses"]["potion"] == 2
+    assert snapshot["state"]["turn"] == "Laura"  # on the winner's left
+    page = t.page(laura)
+    assert "Laura's turn" in text(page)
+    albums = region(page, "albums")
+    assert "Album 3 Matthew ⟷ Laura Album effect: No Fish Bonus here" in albums
+    assert "Album 3 on your right: you play the G Gaul side against Matthew" in albums
+    assert "Last album: Matthew took album 1 (16 to 10); Laura took a Potion token." in region(
+        page, "resolution")
+
+
+def test_helmets_are_paid_for_visible_legionaries_and_centurions(table):
+    t = table()
+    t.play("Laura", 1, 2, "Legionary", "Roman")
+    t.play("Laura", 1, 3, "Centurion", "Roman")
+    t.play("Laura", 1, 2, "Legionary", "Roman")
+    t.act("Matthew", type="knock_out", character="c3")  # a K.O.'d Legionary earns nothing
+    t.play("Matthew", 1, 7, "Legionary", "Neutral")
+    snapshot = t.play("Matthew", 1, 8, "Centurion", "Gaul")
+    last = snapshot["state"]["last_resolution"]
+    assert (last["winner"], last["legionary_helmets"], last["centurion_helmets"]) == ("Matthew", 2, 2)
+    assert snapshot["scores"]["Matthew"] == 15 + 2 * 3 + 3 * 1
+    resolution = region(t.page(), "resolution")
+    assert "2 centurion helmets (+6) and 2 legionary helmets (+2)" in resolution
+    assert ("K.O.'d characters go back to their owners' hands: "
+            "the strength 2 Roman Legionary (c3) → Laura") in resolution
+
+
+def test_consolation_refuses_a_third_copy_and_is_skipped_when_all_are_full(table):
+    t = table()
+    t.act("Laura", type="gain_bonus", player="Laura", bonus="boar")
+    t.play("Matthew", 1, 8, "Rebel", "Gaul")
+    t.play("Matthew", 1, 8, "Diehard", "Gaul")
+    assert t.refused("Laura", type="take_consolation", bonus="boar") == (
+        "Laura already holds two Boar tokens; a third one is not allowed.")
+    resolution = region(t.page(), "resolution")
+    assert "Boar Laura holds 2: no third" in resolution
+    assert "Fish Laura holds 1" in resolution
+
+    full = table()
+    for kind in ("potion", "fish", "boar"):
+        full.act("Laura", type="gain_bonus", player="Laura", bonus=kind)
+    full.play("Matthew", 1, 8, "Rebel", "Gaul")
+    snapshot = full.play("Matthew", 1, 8, "Diehard", "Gaul")
+    assert snapshot["state"]["pending"]["step"] == "orientation"
+    assert "Laura reveals album 3" in region(full.page(), "resolution")
+
+
+# -- point 4: ledger moves ---------------------------------------------------------------------
+
+
+def test_powers_and_caesars_cost_are_logged_ledger_moves(table):
+    t = table()
+    t.act("Matthew", type="gain_helmet", player="Matthew", helmet="centurion")
+    t.act("Matthew", type="gain_bonus", player="Matthew", bonus="fish")
+    snapshot = t.act("Matthew", type="destroy_helmet", player="Matthew", helmet="legionary")
+    assert snapshot["scores"]["Matthew"] == 3
+    assert [entry["text"] for entry in snapshot["log"][:3]] == [
+        "Matthew destroyed one of their legionary helmets.",
+        "Matthew won a Fish token.",
+        "Matthew won a centurion helmet.",
+    ]
+    ledger = region(t.page(), "ledger")
+    assert purse(ledger, "Matthew") == "Matthew ▶ to play 3 sesterces 47 to go"
+    assert "Centurion helmets 1 × 3 = 3 Legionary helmets 0 × 1 = 0" in ledger
+    assert "Fish 2" in ledger
+    page = t.page()
+    for move in ("gain_helmet", "gain_bonus", "destroy_helmet", "reinforce_hand"):
+        assert page.count(f'name="type" value="{move}"') == 2  # one per player
+
+
+# -- point 5: the win ----------------------------------------------------------------------------
+
+
+def three_albums_for_matthew(t):
+    t.play("Matthew", 1, 8, "Rebel", "Gaul")
+    t.play("Matthew", 1, 8, "Diehard", "Gaul")
+    t.act("Laura", type="take_consolation", bonus="potion")
+    t.act("Laura", type="orient_album", faction="roman")
+    t.play("Matthew", 2, 8, "Legionary", "Roman")
+    t.play("Matthew", 2, 7, "Centurion", "Roman")
+    t.act("Laura", type="take_consolation", bonus="fish")
+    t.act("Laura", type="orient_album", faction="roman")
+    t.play("Matthew", 3, 8, "Chief", "Gaul")
+    return t.play("Matthew", 3, 7, "Chief", "Gaul")
+
+
+def test_fifty_sesterces_at_a_resolution_wins_with_the_breakdown_on_every_phone(table, phone):
+    t = table()
+    laura = phone("10.0.0.4")
+    laura.join(t.code, "Laura")
+    t.tokens["Laura"] = t.token("Matthew")  # Laura's phone holds her seat; the API acts as Matthew
+    snapshot = three_albums_for_matthew(t)
+    assert snapshot["finished"] is True and snapshot["winners"] == ["Matthew"]
+    assert snapshot["scores"] == {"Matthew": 50, "Laura": 1}
+    for viewer in (t.host, laura):
+        page = t.page(viewer)
+        assert "Matthew wins with 50 sesterces!" in text(page)
+        resolution = region(page, "resolution")
+        assert "Game over" in resolution
+        assert "Matthew reaches 50 sesterces and wins the game!" in resolution
+        assert ("Matthew 50 3 albums × 15 = 45 · 1 centurion helmet × 3 = 3 · "
+                "2 legionary helmets × 1 = 2") in resolution
+        assert "Laura 1 0 albums × 15 = 0" in resolution
+        assert 'name="type" value="play_character"' not in page  # nothing left to play
+    assert t.refused("Laura", type="reinforce_hand", player="Laura").startswith(
+        "The game is over: Matthew reached 50 sesterces")
+
+
+# -- point 6: stocks -----------------------------------------------------------------------------
+
+
+def test_stock_limits_refuse_an_empty_pile_and_show_what_is_left(table):
+    t = table(legionary_helmets="1", centurion_helmets="0")
+    snapshot = t.snapshot()
+    assert snapshot["state"]["stock"]["legionary"] == 1
+    t.act("Matthew", type="gain_helmet", player="Matthew", helmet="legionary")
+    assert t.refused("Laura", type="gain_helmet", player="Laura", helmet="legionary") == (
+        "The legionary helmet stockpile is empty.")
+    assert t.refused("Laura", type="gain_helmet", player="Laura", helmet="centurion") == (
+        "The centurion helmet stockpile is empty.")
+    ledger = region(t.page(), "ledger")
+    assert ("Stockpile Legionary helmets: none left Centurion helmets: none left "
+            "🧪 Potion tokens: no limit") in ledger
+    # A won album pays only what the pile holds.
+    t.play("Matthew", 2, 8, "Centurion", "Roman")
+    snapshot = t.play("Matthew", 2, 8, "Centurion", "Roman")
+    assert snapshot["state"]["last_resolution"]["helmets_short"] == 2
+    assert "2 more could not be paid: the stockpile ran out" in region(t.page(), "resolution")
+
+
+def test_bad_stock_counts_are_refused_at_setup(client):
+    response = client.post("/api/tables", json={"game": GAME, "players": list(DUO),
+                                                "options": {"fish_tokens": -2}})
+    assert response.status_code == 422
+    assert "fish_tokens" in response.get_json()["error"]
+
+
+# -- point 7: album notes ----------------------------------------------------------------------
+
+
+def test_an_album_note_shows_beside_the_album_and_can_be_cleared(table):
+    t = table()
+    t.act("Laura", type="set_album_note", album=2, note="At most 1 Neutral per player")
+    albums = region(t.page(), "albums")
+    assert "Album 2 Laura ⟷ Matthew Album effect: At most 1 Neutral per player" in albums
+    t.act("Laura", type="set_album_note", album=2)
+    assert "Album effect:" not in region(t.page(), "albums")
+
+
+# -- refusals -------------------------------------------------------------------------------------
+
+
+def battle_in_progress(t):
+    t.play("Matthew", 1, 6, "Hero", "Gaul", "Asterix")
+    t.act("Matthew", type="gain_bonus", player="Matthew", bonus="potion")
+    t.act("Matthew", type="use_potion", player="Matthew", character="c1")
+    t.act("Matthew", type="gain_bonus", player="Matthew", bonus="potion")
+    t.play("Laura", 1, 4, "Legionary", "Roman")
+    t.act("Matthew", type="use_fish", player="Matthew", character="c2")
+    t.play("Laura", 2, 5, "Rebel", "Neutral", "Redbeard")
+
+
+@pytest.mark.parametrize(("payload", "message"), [
+    (dict(type="play_character", player="Laura", album=1, strength=4, character_type="Rebel",
+          colour="Gaul"),
+     "A Gaul character goes on a Gaul side, and Laura plays the Roman side of album 1."),
+    (dict(type="play_character", player="Matthew", album=1, strength=4, character_type="Legionary",
+          colour="Roman"),
+     "A Roman character goes on a Roman side, and Matthew plays the Gaul side of album 1."),
+    (dict(type="play_character", player="Matthew", album=9, strength=4, character_type="Rebel",
+          colour="Gaul"), "There is no album 9 on the table."),
+    (dict(type="play_character", player="Zoe", album=1, strength=4, character_type="Rebel",
+          colour="Gaul"), "There is no player called 'Zoe' at this table."),
+    (dict(type="play_character", player="Laura", album=2, strength=6, character_type="Hero",
+          colour="Gaul", name="Asterix"),
+     "Asterix is already visible on album 1; an identical Hero cannot join while it is."),
+    (dict(type="play_character", player="Laura", album=2, strength=9, character_type="Rebel",
+          colour="Gaul"), "strength"),
+    (dict(type="use_potion", player="Matthew", character="c9"),
+     "There is no character 'c9' on an album right now."),
+    (dict(type="use_potion", player="Matthew", character="c1"),
+     "Asterix (c1) already has a Potion; one is the most."),
+    (dict(type="use_potion", player="Laura", character="c2"),
+     "the strength 4 Roman Legionary (c2) is K.O.'d; it must be reinvigorated before it can take a Potion."),
+    (dict(type="use_fish", player="Laura", character="c1"), "Asterix (c1) has a Potion and cannot be K.O.'d."),
+    (dict(type="use_fish", player="Matthew", character="c3"), "Matthew has no Fish token to use."),
+    (dict(type="knock_out", character="c2"), "the strength 4 Roman Legionary (c2) is already K.O.'d."),
+    (dict(type="reinvigorate", character="c1"), "Asterix (c1) is not K.O.'d, so it cannot be reinvigorated."),
+    (dict(type="eliminate", character="c2"),
+     "Only a visible character can be eliminated, and the strength 4 Roman Legionary (c2) is K.O.'d."),
+    (dict(type="call_on", player="Laura", album=1, character="c1"),
+     "Asterix (c1) has a Potion and cannot be called on."),
+    (dict(type="call_on", player="Matthew", album=1, character="c2"),
+     "Only a visible character can be called on, and the strength 4 Roman Legionary (c2) is K.O.'d."),
+    (dict(type="call_on", player="Laura", album=2, character="c3"),
+     "Redbeard (c3) already fights for Laura on album 2."),
+    (dict(type="gain_bonus", player="Matthew", bonus="potion"),
+     "Matthew already holds two Potion tokens; a third one is not allowed."),
+    (dict(type="destroy_helmet", player="Matthew", helmet="centurion"),
+     "Matthew has no centurion helmet to destroy."),
+    (dict(type="set_album_note", album=5, note="x"), "There is no album 5 on the table."),
+    (dict(type="take_consolation", bonus="boar"), "No consolation bonus is due right now."),
+    (dict(type="orient_album", faction="gaul"), "No album is waiting to be revealed right now."),
+    (dict(type="orient_album", faction="pirate"), "faction"),
+])
+def test_every_refusal_is_a_422_with_its_sentence_and_changes_nothing(table, payload, message):
+    t = table()
+    battle_in_progress(t)
+    before = t.snapshot()
+    error = t.refused("Laura", **payload)
+    assert message in error
+    assert error.endswith(".")
+    after = t.snapshot()
+    assert (after["state"], after["version"]) == (before["state"], before["version"])
+
+
+def test_moves_wait_while_the_loser_chooses(table):
+    t = table()
+    t.play("Matthew", 1, 8, "Rebel", "Gaul")
+    t.play("Matthew", 1, 8, "Diehard", "Gaul")
+    assert t.refused("Laura", type="play_character", player="Laura", album=2, strength=4,
+                     character_type="Rebel", colour="Gaul") == "First Laura picks a consolation bonus token."
+    t.act("Laura", type="take_consolation", bonus="fish")
+    assert t.refused("Laura", type="take_consolation", bonus="boar") == (
+        "The consolation is settled; now Laura reveals the next album and picks the side that faces them.")
+
+
+def test_a_watcher_cannot_play(table, client):
+    t = table()
+    watcher = client.post(f"/api/tables/{t.code}/join", json={"watch": True}).get_json()["token"]
+    response = client.post(f"/api/tables/{t.code}/actions", headers=bearer(watcher),
+                           json={"type": "reinforce_hand", "player": "Laura"})
+    assert response.status_code == 403
