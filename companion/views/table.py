@@ -167,41 +167,41 @@ def _payload(form) -> dict:
             if key not in FORM_CONTROL_FIELDS and value.strip() != ""}
 
 
-@bp.post("/<code>/act")
-def act_view(code: str):
-    """One game action from a phone."""
+def _change(code: str, operation) -> Response:
+    """Run ``operation(db, table, device)`` in a write transaction and answer the phone."""
     db = get_db(write=True)
-    table = find_table(db, code)
+    table = find_table(db, code, for_update=True)
     try:
-        act(db, table.code, _me(db, table), _payload(request.form),
-            parse_expected(request.form.get("expected_version")))
+        operation(db, table, _me(db, table))
     except TableProblem as problem:
         db.rollback()
         return _after_change(db, table.code, problem)
     return _after_change(db, table.code)
+
+
+def _expected() -> int | None:
+    return parse_expected(request.form.get("expected_version"))
+
+
+@bp.post("/<code>/act")
+def act_view(code: str):
+    """One game action from a phone."""
+    return _change(code, lambda db, table, me: act(db, table.code, me, _payload(request.form),
+                                                   _expected()))
 
 
 @bp.post("/<code>/<any(undo, redo):kind>")
 def undo_redo(code: str, kind: str):
     """Undo the last action, or redo the last undone one."""
-    db = get_db(write=True)
-    table = find_table(db, code)
-    try:
-        undo_or_redo(db, table.code, _me(db, table), kind,
-                     parse_expected(request.form.get("expected_version")))
-    except TableProblem as problem:
-        db.rollback()
-        return _after_change(db, table.code, problem)
-    return _after_change(db, table.code)
+    return _change(code, lambda db, table, me: undo_or_redo(db, table.code, me, kind,
+                                                            _expected()))
 
 
 @bp.post("/<code>/host/<any(lock, unlock, free, \"read-only\", \"read-write\"):power>")
 def host(code: str, power: str):
     """The host's powers over the table and the phones joined to it."""
-    db = get_db(write=True)
-    table = find_table(db, code, for_update=True)
-    me = _me(db, table)
-    try:
+
+    def use_power(db, table, me):
         if power in ("lock", "unlock"):
             set_locked(db, table, me, power == "lock")
         elif power == "free":
@@ -210,10 +210,8 @@ def host(code: str, power: str):
             target = request.form.get("device", type=int)
             set_read_only(db, table, me, target if target is not None else -1,
                           power == "read-only")
-    except TableProblem as problem:
-        db.rollback()
-        return _after_change(db, table.code, problem)
-    return _after_change(db, table.code)
+
+    return _change(code, use_power)
 
 
 @bp.post("/<code>/delete")
