@@ -33,9 +33,17 @@ def openapi_document() -> dict:
         models.append(game.options_model)
         if game.quick_score_model is not None:
             models.append(game.quick_score_model)
-    _, top = models_json_schema([(m, "validation") for m in dict.fromkeys(models)],
-                                ref_template=REF)
+    refs, top = models_json_schema([(m, "validation") for m in dict.fromkeys(models)],
+                                   ref_template=REF)
     schemas = top.get("$defs", {})
+
+    def ref(model: type[BaseModel]) -> dict:
+        # pydantic names each schema, telling apart two games' models of the same class name.
+        return refs[(model, "validation")]
+
+    def schema_of(model: type[BaseModel]) -> dict:
+        return schemas[ref(model)["$ref"].rsplit("/", 1)[-1]]
+
     schemas["Error"] = {
         "type": "object",
         "properties": {"error": {"type": "string", "description": "What is wrong, in a sentence."}},
@@ -59,11 +67,12 @@ def openapi_document() -> dict:
     action_refs = []
     for game in GAMES.values():
         for model in game.actions:
-            action_refs.append({"$ref": REF.format(model=model.__name__)})
-            schemas[model.__name__].setdefault(
+            action_refs.append(ref(model))
+            schema = schema_of(model)
+            schema.setdefault(
                 "description", (model.__doc__ or "").strip() or f"An action of {game.name}."
             )
-            schemas[model.__name__]["x-game"] = game.id
+            schema["x-game"] = game.id
     snapshot = {"$ref": "#/components/schemas/Snapshot"}
     code = {"name": "code", "in": "path", "required": True, "schema": {"type": "string"},
             "description": "The table's six-character code (case-insensitive)."}
@@ -75,7 +84,7 @@ def openapi_document() -> dict:
         "/api/tables": {"post": {
             "summary": "Start a table (the token answered is the host's)",
             "requestBody": {"required": True, "content": {"application/json": {
-                "schema": {"$ref": REF.format(model="CreateTable")}}}},
+                "schema": ref(CreateTable)}}},
             "responses": {"201": _json({"type": "object", "properties": {
                 "code": {"type": "string"}, "url": {"type": "string"},
                 "token": {"type": "string"}, "version": {"type": "integer"}}}, "Created"),
@@ -86,7 +95,7 @@ def openapi_document() -> dict:
         "/api/tables/{code}/join": {"post": {
             "summary": "Join as a seat or a watcher", "parameters": [code],
             "requestBody": {"required": True, "content": {"application/json": {
-                "schema": {"$ref": REF.format(model="JoinTable")}}}},
+                "schema": ref(JoinTable)}}},
             "responses": {"200": _json({"type": "object", "properties": {"token": {"type": "string"}}}),
                           "403": _error("Table locked or seat taken"),
                           "404": _error("No such table"), "422": _error("Unknown seat"),
@@ -98,7 +107,7 @@ def openapi_document() -> dict:
             "parameters": [code], "security": bearer,
             "requestBody": {"required": True, "content": {"application/json": {
                 "schema": {"allOf": [{"oneOf": action_refs},
-                                     {"$ref": REF.format(model="VersionOnly")}]}}}},
+                                     ref(VersionOnly)]}}}},
             "responses": {"200": _json(snapshot), "401": _error("No token"),
                           "403": _error("Watcher, read-only or another table's token"),
                           "404": _error("No such table"),
@@ -110,7 +119,7 @@ def openapi_document() -> dict:
             "summary": f"{kind.capitalize()} the last {'action' if kind == 'undo' else 'undone action'}",
             "parameters": [code], "security": bearer,
             "requestBody": {"required": False, "content": {"application/json": {
-                "schema": {"$ref": REF.format(model="VersionOnly")}}}},
+                "schema": ref(VersionOnly)}}},
             "responses": {"200": _json(snapshot), "401": _error("No token"),
                           "403": _error("Not allowed"), "409": _error("Stale"),
                           "422": _error(f"Nothing to {kind}")}}}
@@ -120,7 +129,7 @@ def openapi_document() -> dict:
         paths[f"/api/games/{game.id}/score"] = {"post": {
             "summary": f"Quick score of {game.name} without a table",
             "requestBody": {"required": True, "content": {"application/json": {
-                "schema": {"$ref": REF.format(model=game.quick_score_model.__name__)}}}},
+                "schema": ref(game.quick_score_model)}}},
             "responses": {"200": _json({"type": "object"}), "422": _error("Impossible input")}}}
     return {
         "openapi": "3.1.0",

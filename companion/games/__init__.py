@@ -5,6 +5,7 @@ from __future__ import annotations
 from .asterix_co import AsterixCo
 from .asterix_obelix import AsterixObelix
 from .base import Action, Game, GameError, Options
+from .kartenspiel import Kartenspiel
 from .scorepad import ScorePad
 from .zaubertrank import Zaubertrank
 
@@ -16,7 +17,7 @@ def register(game: Game) -> Game:
     return game
 
 
-for _game in (AsterixObelix(), AsterixCo(), Zaubertrank(), ScorePad()):
+for _game in (AsterixObelix(), Kartenspiel(), AsterixCo(), Zaubertrank(), ScorePad()):
     register(_game)
 
 

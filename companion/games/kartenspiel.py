@@ -18,6 +18,7 @@ Rulings where the rulebook is silent (each one documented where it is applied):
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
@@ -57,6 +58,15 @@ PIRATE_LABELS = {
     "zenturio": "a Zenturio escapes",
     "general": "a General escapes",
 }
+# Short names for buttons and chips; the labels above say what each one does.
+PIRATE_NAMES = {
+    "highest": "Highest",
+    "lowest": "Lowest",
+    "choice": "Choice",
+    "dekurio": "Dekurio",
+    "zenturio": "Zenturio",
+    "general": "General",
+}
 # Rank pirates name one card, so they go first; the free choice goes last (see module docstring).
 ESCAPE_ORDER = ("dekurio", "zenturio", "general", "highest", "lowest", "choice")
 
@@ -65,14 +75,14 @@ RomanValue = Annotated[Whole, Field(ge=1, le=HIGH_VALUE_RANGE[1])]
 
 
 def parse_values(text: str, what: str) -> list[int]:
-    """Read a comma-separated list of whole numbers, refusing anything else with a sentence."""
+    """Read whole numbers separated by commas or spaces, refusing anything else with a sentence."""
     values = []
-    for piece in text.split(","):
-        piece = piece.strip()
+    # Phones offer a space more readily than a comma, so either separates the values.
+    for piece in re.split(r"[,;\s]+", text):
         if not piece:
             continue
         if not piece.isdigit():
-            raise ValueError(f"{what} must be whole numbers separated by commas; '{piece}' is not")
+            raise ValueError(f"{what} must be whole numbers separated by commas or spaces; '{piece}' is not")
         values.append(int(piece))
     return values
 
@@ -181,39 +191,182 @@ def work_out_pile(
     }
 
 
+# -- the score-progress chart, drawn on the server as SVG --------------------------------
+
+CHART_WIDTH, CHART_HEIGHT = 340, 226
+PLOT_LEFT, PLOT_RIGHT, PLOT_TOP, PLOT_BOTTOM = 34, 246, 12, 196
+LABEL_SPACING = 15  # end labels at least this far apart, so equal totals stay readable
+LABEL_NAME_CHARS = 7  # what fits right of the plot at 12 px
+NICE_STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000)
+# Each line differs in marker shape and dash as well as colour: never colour alone.
+LINE_STYLES = (
+    {"marker": "circle", "dash": "", "colour": "#0b4fa8"},
+    {"marker": "square", "dash": "8 4", "colour": "#a40e0e"},
+    {"marker": "triangle", "dash": "2 4", "colour": "#0d6b2f"},
+    {"marker": "diamond", "dash": "12 4 3 4", "colour": "#5b2a86"},
+    {"marker": "plus", "dash": "5 2", "colour": "#7a4a00"},
+)
+
+
+def marker_path(shape: str, x: float, y: float) -> str:
+    """SVG path data of a marker of ``shape`` centred on (x, y), about 10 px across."""
+    if shape == "circle":
+        return f"M{x - 4.5:.1f} {y:.1f}a4.5 4.5 0 1 0 9 0a4.5 4.5 0 1 0 -9 0Z"
+    if shape == "square":
+        return f"M{x - 4:.1f} {y - 4:.1f}h8v8h-8Z"
+    if shape == "triangle":
+        return f"M{x:.1f} {y - 5.5:.1f}l5.5 9.5h-11Z"
+    if shape == "diamond":
+        return f"M{x:.1f} {y - 6:.1f}l6 6l-6 6l-6 -6Z"
+    return f"M{x - 1.8:.1f} {y - 5.5:.1f}h3.6v3.7h3.7v3.6h-3.7v3.7h-3.6v-3.7h-3.7v-3.6h3.7Z"
+
+
+def nice_top(highest: int) -> tuple[int, int]:
+    """The top of the y axis and its gridline step: at most five steps, round numbers."""
+    for step in NICE_STEPS:
+        steps = max(1, -(-highest // step))
+        if steps <= 5:
+            return step * steps, step
+    step = NICE_STEPS[-1]
+    return step * -(-highest // step), step
+
+
+def short_name(name: str) -> str:
+    return name if len(name) <= LABEL_NAME_CHARS else name[: LABEL_NAME_CHARS - 1] + "…"
+
+
+def progress_chart(players: list[str], progress: dict[str, list[int]], rounds: int) -> dict:
+    """Coordinates of the running-totals chart: one line per player from 0 through each closed round."""
+    highest = max([total for series in progress.values() for total in series], default=0)
+    top, step = nice_top(highest)
+
+    def x_of(round_number: int) -> float:
+        return round(PLOT_LEFT + (PLOT_RIGHT - PLOT_LEFT) * round_number / rounds, 1)
+
+    def y_of(total: int) -> float:
+        return round(PLOT_BOTTOM - (PLOT_BOTTOM - PLOT_TOP) * total / top, 1)
+
+    series = []
+    for index, name in enumerate(players):
+        style = LINE_STYLES[index % len(LINE_STYLES)]
+        points = [{"round": 0, "total": 0, "x": x_of(0), "y": y_of(0)}] + [
+            {"round": number, "total": total, "x": x_of(number), "y": y_of(total)}
+            for number, total in enumerate(progress[name], start=1)
+        ]
+        series.append(
+            {
+                "player": name,
+                "cumulative": progress[name],
+                "marker": style["marker"],
+                "dash": style["dash"],
+                "colour": style["colour"],
+                "line": " ".join(f"{p['x']},{p['y']}" for p in points),
+                "points": points[1:],
+                "marker_paths": [marker_path(style["marker"], p["x"], p["y"]) for p in points[1:]],
+                "legend_marker": marker_path(style["marker"], 16, 9),
+                "total": progress[name][-1] if progress[name] else 0,
+            }
+        )
+    # End labels ("▲ Ann 166") beside the last points, nudged apart where totals are close.
+    ordered = sorted(series, key=lambda item: (item["points"][-1]["y"] if item["points"] else PLOT_BOTTOM))
+    label_ys: list[float] = []
+    for item in ordered:
+        y = item["points"][-1]["y"] if item["points"] else PLOT_BOTTOM
+        label_ys.append(max(y, label_ys[-1] + LABEL_SPACING) if label_ys else y)
+    limit = PLOT_BOTTOM + 4
+    for position in range(len(label_ys) - 1, -1, -1):
+        limit = min(label_ys[position], limit)
+        label_ys[position] = limit
+        limit -= LABEL_SPACING
+    for item, y in zip(ordered, label_ys):
+        x = (item["points"][-1]["x"] if item["points"] else x_of(0)) + 13
+        item["label"] = {
+            "x": round(x + 12, 1),
+            "y": round(y + 4, 1),
+            "text": f"{short_name(item['player'])} {item['total']}",
+            "marker_path": marker_path(item["marker"], x + 4, y),
+        }
+    return {
+        "rounds": list(range(1, rounds + 1)),
+        "series": series,
+        "max_total": highest,
+        "drawn": any(progress[name] for name in players),
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "plot": {"left": PLOT_LEFT, "right": PLOT_RIGHT, "top": PLOT_TOP, "bottom": PLOT_BOTTOM},
+        "x_ticks": [{"round": number, "x": x_of(number)} for number in range(1, rounds + 1)],
+        "y_ticks": [{"value": value, "y": y_of(value)} for value in range(0, top + 1, step)],
+    }
+
+
 # -- options ---------------------------------------------------------------------------
 
 
+# The setup form shows a language by its name; the API also takes the codes "de" and "en".
+LANGUAGES = {"German": "de", "English": "en"}
+
+
+def _language_name(value: Any) -> Any:
+    if isinstance(value, str):
+        text = value.strip()
+        by_code = {code: name for name, code in LANGUAGES.items()}
+        return by_code.get(text.lower(), text.capitalize())
+    return value
+
+
 class KartenspielOptions(Options):
-    language: Literal["de", "en"] = Field(
-        "de",
-        description="Names of the Gauls: German (Majestix, Miraculix, Troubadix, Idefix) or "
-        "English (Vitalstatistix, Getafix, Cacofonix, Dogmatix).",
+    # Titles are shown with only their first letter capitalised, so proper names come first.
+    language: Annotated[Literal["German", "English"], BeforeValidator(_language_name)] = Field(
+        "German",
+        title="Names on the cards",
+        description="German: Majestix, Miraculix, Troubadix, Idefix. English: Vitalstatistix, "
+        "Getafix, Cacofonix, Dogmatix.",
     )
     high_values: str = Field(
         DEFAULT_HIGH_VALUES,
         max_length=40,
-        description="The single high Romans in the deck, comma-separated values from 11 to 15 "
-        "(the printed set is uncertain; 11,12,13,14 by default).",
+        title="High values in the deck",
+        description="The single high Romans, values 11 to 15 separated by commas. Four of them "
+        "unless a low value has only three cards. Which ones the deck holds is not known for "
+        "sure: check your cards (default 11, 12, 13, 14).",
     )
     short_value: Whole | None = Field(
         None,
         ge=1,
         le=10,
-        description="A low value with only three cards instead of four (empty: none), for a "
-        "deck with five high Romans.",
+        title="Low value with only three cards",
+        description="Leave empty for the usual deck (1 to 10 four times each). Set it only when "
+        "your deck has five high Romans.",
     )
     dekurio: Whole | None = Field(
-        None, ge=1, le=15, description="Value of the Dekurio (empty: unknown, its pirate removes nothing)."
+        None,
+        ge=1,
+        le=15,
+        title="Dekurio's value",
+        description="Leave empty if your cards do not show it: its pirate then lets nothing escape.",
     )
-    zenturio: Whole | None = Field(10, ge=1, le=15, description="Value of the Zenturio.")
+    zenturio: Whole | None = Field(
+        10, ge=1, le=15, title="Zenturio's value", description="10 on the printed cards."
+    )
     general: Whole | None = Field(
-        None, ge=1, le=15, description="Value of the General (empty: unknown, its pirate removes nothing)."
+        None,
+        ge=1,
+        le=15,
+        title="General's value",
+        description="Leave empty if your cards do not show it: its pirate then lets nothing escape.",
     )
-    pair_bonus: Whole = Field(20, ge=0, le=1000, description="Bonus for two Romans of one rank.")
-    three_bonus: Whole = Field(50, ge=0, le=1000, description="Bonus for three Romans of one rank.")
-    four_bonus: Whole = Field(100, ge=0, le=1000, description="Bonus for four Romans of one rank.")
-    rounds: Whole = Field(4, ge=1, le=10, description="Rounds in a game.")
+    pair_bonus: Whole = Field(
+        20, ge=0, le=1000, title="Bonus for a pair", description="Two Romans of one rank (default 20)."
+    )
+    three_bonus: Whole = Field(
+        50, ge=0, le=1000, title="Bonus for three of a kind",
+        description="Three Romans of one rank (default 50).",
+    )
+    four_bonus: Whole = Field(
+        100, ge=0, le=1000, title="Bonus for four of a kind",
+        description="Four Romans of one rank (default 100).",
+    )
+    rounds: Whole = Field(4, ge=1, le=10, title="Rounds", description="The game has four rounds.")
 
     @model_validator(mode="after")
     def deck_is_sound(self) -> "KartenspielOptions":
@@ -328,7 +481,7 @@ class EnterRomans(Action):
     type: Literal["enter_romans"] = "enter_romans"
     player: str = Field(description="Whose pile.")
     values: str | None = Field(
-        None, max_length=200, description="The Romans' values, comma-separated (empty: none)."
+        None, max_length=200, description="The Romans' values, separated by commas or spaces (empty: none)."
     )
 
 
@@ -382,6 +535,55 @@ TRICK_ACTIONS = (WinRoman, WinPirate, IdefixLook, IdefixClash, PlayerOut, LastPl
 ENTRY_ACTIONS = (EnterRomans, AddRoman, RemoveRoman, AddPirate, RemovePirate)
 
 
+# -- the quick score's request (POST /api/games/kartenspiel/score) ---------------------
+
+
+class KartenspielBonus(BaseModel):
+    """The set bonus table: keys are the set sizes "2", "3" and "4"."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    pair: Whole = Field(20, ge=0, le=1000, alias="2")
+    three: Whole = Field(50, ge=0, le=1000, alias="3")
+    four: Whole = Field(100, ge=0, le=1000, alias="4")
+
+
+class KartenspielRanks(BaseModel):
+    """The values of the ranks named by the rank pirates (null: unknown, removes nothing)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    dekurio: Whole | None = Field(None, ge=1, le=15)
+    zenturio: Whole | None = Field(10, ge=1, le=15)
+    general: Whole | None = Field(None, ge=1, le=15)
+
+
+class KartenspielPile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=60)
+    romans: list[Whole] = Field(default_factory=list, description="The values of the Romans won.")
+    pirates: list[Any] = Field(
+        default_factory=list,
+        description='Pirate kinds: "highest", "lowest", "choice" (the cheapest escape), '
+        '{"choice": value}, "dekurio", "zenturio", "general".',
+    )
+
+
+class KartenspielScoreRequest(BaseModel):
+    """One round of Das Kartenspiel to score: each player's Romans and pirates."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    players: list[KartenspielPile]
+    bonus: KartenspielBonus | None = None
+    ranks: KartenspielRanks | None = None
+
+
+# The OpenAPI document names schemas by class name, so this one carries the game's name.
+QuickScoreRequest = KartenspielScoreRequest
+
+
 # -- the game --------------------------------------------------------------------------
 
 
@@ -412,12 +614,21 @@ class Kartenspiel(Game):
         CloseRound,
     )
     regions = ("deck", "piles", "scoring", "totals")
+    quick_score_model = QuickScoreRequest
+
+    # -- quick score (page and JSON) ---------------------------------------------------
+    def quick_score(self, payload: dict) -> dict:
+        return quick_score(payload)
+
+    def quick_score_payload(self, form: dict[str, list[str]]) -> dict:
+        """The quick-score page's rows (name, Romans, pirates) and settings as a quick_score payload."""
+        return quick_score_payload(form)
 
     # -- setup ---------------------------------------------------------------------
     def initial_state(self, players: list[str], options: KartenspielOptions) -> dict:
         state = {
             "players": list(players),
-            "language": options.language,
+            "language": LANGUAGES[options.language],
             "deck": options.deck(),
             "ranks": {rank: getattr(options, rank) for rank in RANKS},
             "bonus": {"2": options.pair_bonus, "3": options.three_bonus, "4": options.four_bonus},
@@ -841,7 +1052,6 @@ class Kartenspiel(Game):
                 "cards_left": hand["gauls"] + (1 if hand["idefix"] else 0),
                 "idefix_among": hand["idefix"],
             }
-        highest_total = max([total for series in progress.values() for total in series], default=0)
         return {
             "gauls": {name: self.gaul_name(state, name) for name in players},
             "gaul_choices": [{"key": key, "name": names[language]} for key, names in GAULS.items()],
@@ -862,8 +1072,11 @@ class Kartenspiel(Game):
                 }
                 for value, count in sorted(state["deck"].items(), key=lambda item: int(item[0]))
             ],
-            "pirates_left": [{"kind": k, "label": PIRATE_LABELS[k]} for k in self.pirates_left(state)],
-            "pirate_kinds": [{"kind": k, "label": PIRATE_LABELS[k]} for k in PIRATE_KINDS],
+            "pirates_left": [
+                {"kind": k, "name": PIRATE_NAMES[k], "label": PIRATE_LABELS[k]} for k in self.pirates_left(state)
+            ],
+            "pirate_kinds": [{"kind": k, "name": PIRATE_NAMES[k], "label": PIRATE_LABELS[k]} for k in PIRATE_KINDS],
+            "pirate_names": PIRATE_NAMES,
             "hands": state["hands"],
             "still_in": still_in,
             "last_player": state["last_player"],
@@ -881,58 +1094,12 @@ class Kartenspiel(Game):
             "bonus": state["bonus"],
             "table": table,
             "totals": self.totals(state),
-            "chart": {
-                "rounds": list(range(1, state["rounds"] + 1)),
-                "series": [{"player": name, "cumulative": progress[name]} for name in players],
-                "max_total": highest_total,
-            },
+            "chart": progress_chart(players, progress, state["rounds"]),
             "winners": self.winners(state),
         }
 
 
 # -- quick score (POST /api/games/kartenspiel/score) ----------------------------------------
-
-
-class QuickBonus(BaseModel):
-    """The set bonus table: keys are the set sizes "2", "3" and "4"."""
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
-
-    pair: Whole = Field(20, ge=0, le=1000, alias="2")
-    three: Whole = Field(50, ge=0, le=1000, alias="3")
-    four: Whole = Field(100, ge=0, le=1000, alias="4")
-
-
-class QuickRanks(BaseModel):
-    """The values of the ranks named by the rank pirates (null: unknown, removes nothing)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    dekurio: Whole | None = Field(None, ge=1, le=15)
-    zenturio: Whole | None = Field(10, ge=1, le=15)
-    general: Whole | None = Field(None, ge=1, le=15)
-
-
-class QuickPlayer(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    name: str = Field(min_length=1, max_length=60)
-    romans: list[Whole] = Field(default_factory=list, description="The values of the Romans won.")
-    pirates: list[Any] = Field(
-        default_factory=list,
-        description='Pirate kinds: "highest", "lowest", "choice" (the cheapest escape), '
-        '{"choice": value}, "dekurio", "zenturio", "general".',
-    )
-
-
-class QuickScoreRequest(BaseModel):
-    """One round of Das Kartenspiel to score: each player's Romans and pirates."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    players: list[QuickPlayer]
-    bonus: QuickBonus | None = None
-    ranks: QuickRanks | None = None
 
 
 def _read_pirate(player: str, pirate: Any) -> tuple[str, int | None]:
@@ -960,7 +1127,7 @@ def quick_score(payload: dict) -> dict:
     order given; raises :class:`GameError` with a sentence for anything the deck cannot hold.
     """
     try:
-        request = QuickScoreRequest.model_validate(payload)
+        request = KartenspielScoreRequest.model_validate(payload)
     except ValidationError as exc:
         raise GameError(explain(exc)) from None
     count = len(request.players)
@@ -1001,9 +1168,9 @@ def quick_score(payload: dict) -> dict:
                     else f"The deck has one pirate where {PIRATE_LABELS[kind]}, but {name} has it twice."
                 )
             owners[kind] = name
-    bonus_table = request.bonus or QuickBonus()
+    bonus_table = request.bonus or KartenspielBonus()
     bonus = {"2": bonus_table.pair, "3": bonus_table.three, "4": bonus_table.four}
-    rank_table = request.ranks or QuickRanks()
+    rank_table = request.ranks or KartenspielRanks()
     ranks = {rank: getattr(rank_table, rank) for rank in RANKS}
     results = []
     for player in request.players:
@@ -1028,3 +1195,59 @@ def quick_score(payload: dict) -> dict:
             }
         )
     return {"players": results}
+
+QUICK_ROWS = 5
+QUICK_PIRATES = ("highest", "lowest", "dekurio", "zenturio", "general")  # "choice" has its own list
+QUICK_NUMBERS = {
+    "bonus_2": ("bonus", "2", "The bonus for a pair"),
+    "bonus_3": ("bonus", "3", "The bonus for three of a kind"),
+    "bonus_4": ("bonus", "4", "The bonus for four of a kind"),
+    "dekurio": ("ranks", "dekurio", "The Dekurio's value"),
+    "zenturio": ("ranks", "zenturio", "The Zenturio's value"),
+    "general": ("ranks", "general", "The General's value"),
+}
+
+
+def _first(form: dict[str, list[str]], key: str) -> str:
+    values = form.get(key) or [""]
+    return (values[0] or "").strip()
+
+
+def quick_score_payload(form: dict[str, list[str]]) -> dict:
+    """Read the quick-score page: up to five rows of name, Romans, pirates and the choice pirate.
+
+    A row without a name is skipped when it is empty and refused when it holds cards."""
+    names = form.get("name") or []
+    romans = form.get("romans") or []
+    players = []
+    for index in range(min(len(names), QUICK_ROWS)):
+        name = (names[index] or "").strip()
+        text = (romans[index] if index < len(romans) else "") or ""
+        pirates: list[Any] = [kind for kind in form.get(f"pirates-{index}") or [] if kind]
+        choice = _first(form, f"choice-{index}")
+        if not name:
+            if text.strip() or pirates or choice:
+                raise GameError(f"Row {index + 1} has cards but no name; write the player's name.")
+            continue
+        try:
+            values = parse_values(text, f"{name}'s Romans")
+        except ValueError as exc:
+            raise GameError(f"{exc}.") from None
+        if choice == "cheapest":
+            pirates.append("choice")
+        elif choice:
+            if not choice.isdigit():
+                raise GameError(f"{name}'s pirate of choice must name a Roman's value.")
+            pirates.append({"choice": int(choice)})
+        players.append({"name": name, "romans": values, "pirates": pirates})
+    payload: dict[str, Any] = {"players": players}
+    for key, (group, field, label) in QUICK_NUMBERS.items():
+        raw = _first(form, key)
+        if key not in form:
+            continue
+        if raw and not raw.isdigit():
+            raise GameError(f"{label} must be a whole number, not '{raw}'.")
+        # An empty rank means "not known" (lets nothing escape); an empty bonus keeps the default.
+        if raw or group == "ranks":
+            payload.setdefault(group, {})[field] = int(raw) if raw else None
+    return payload

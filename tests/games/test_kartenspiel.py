@@ -342,9 +342,9 @@ def test_a_four_round_game_with_running_totals_and_a_winner():
     state = play(entries)
     view = GAME.view(state)
     assert [row["cells"][0]["points"] for row in view["table"]] == [40, 14, 112, 0]
-    assert view["chart"]["series"] == [
-        {"player": "Ann", "cumulative": [40, 54, 166, 166]},
-        {"player": "Ben", "cumulative": [65, 66, 66, 66]},
+    assert [(line["player"], line["cumulative"]) for line in view["chart"]["series"]] == [
+        ("Ann", [40, 54, 166, 166]),
+        ("Ben", [65, 66, 66, 66]),
     ]
     assert view["chart"]["max_total"] == 166
     assert GAME.scores(state) == {"Ann": 166, "Ben": 66}
@@ -352,6 +352,34 @@ def test_a_four_round_game_with_running_totals_and_a_winner():
     assert json.loads(json.dumps(state)) == state
     assert GAME.status(state) == "Ann wins with 166 points!"
     assert "game is over" in refused(state, {"type": "add_roman", "player": "Ann", "value": 3})
+
+
+def test_the_chart_draws_one_line_per_player_told_apart_by_shape_and_label():
+    entries = scored_round("10,10", "5,5,5") + scored_round("14", "1")
+    chart = GAME.view(play(entries, players=("Ann", "Ben")))["chart"]
+    assert chart["drawn"] and chart["max_total"] == 66
+    # The y axis runs to a round number above the best total, in at most five steps.
+    assert [tick["value"] for tick in chart["y_ticks"]] == [0, 20, 40, 60, 80]
+    assert [tick["round"] for tick in chart["x_ticks"]] == [1, 2, 3, 4]
+    ann, ben = chart["series"]
+    assert ann["marker"] != ben["marker"] and ann["dash"] != ben["dash"]
+    assert ann["line"].startswith(f"{chart['plot']['left']}.0,{chart['plot']['bottom']}.0 ")
+    assert len(ann["line"].split()) == 3 and len(ann["marker_paths"]) == 2
+    assert (ann["label"]["text"], ben["label"]["text"]) == ("Ann 54", "Ben 66")
+    # Ben is higher (smaller y) than Ann, and close totals are pushed apart.
+    assert ben["points"][-1]["y"] < ann["points"][-1]["y"]
+    assert ann["label"]["y"] - ben["label"]["y"] >= 15
+
+
+def test_the_chart_keeps_equal_totals_readable_and_waits_for_a_round():
+    assert GAME.view(play([]))["chart"]["drawn"] is False
+    entries = scored_round("9", "9")
+    chart = GAME.view(play(entries, players=("Ann", "Ben"), options={"rounds": 2}))["chart"]
+    labels = sorted(line["label"]["y"] for line in chart["series"])
+    assert labels[1] - labels[0] >= 15
+    long_entries = [act("enter_romans", player="Maximilian", values="9"), act("close_round")]
+    long = GAME.view(play(long_entries, players=("Ann", "Maximilian")))["chart"]
+    assert long["series"][1]["label"]["text"] == "Maximi… 9"
 
 
 def test_a_shared_win():

@@ -1,0 +1,457 @@
+"""Asterix: Das Kartenspiel on the web: the table API, the page and its regions, the quick score."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+PLAYERS = ["Ann", "Ben", "Cid"]
+
+
+def bearer(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+class ApiTable:
+    """A Kartenspiel table driven through the JSON API, one seated token per player."""
+
+    def __init__(self, client, players=PLAYERS, options=None):
+        self.client = client
+        created = client.post("/api/tables", json={"game": "kartenspiel", "players": players,
+                                                   "options": options or {}})
+        assert created.status_code == 201, created.get_json()
+        self.code = created.get_json()["code"]
+        self.host = created.get_json()["token"]
+        self.tokens = {name: client.post(f"/api/tables/{self.code}/join", json={"seat": name})
+                       .get_json()["token"] for name in players}
+
+    def post(self, payload, by=None):
+        token = self.tokens[by] if by else self.host
+        return self.client.post(f"/api/tables/{self.code}/actions", headers=bearer(token),
+                                json=payload)
+
+    def act(self, payload, by=None):
+        response = self.post(payload, by)
+        assert response.status_code == 200, (payload, response.get_json())
+        return response.get_json()
+
+    def play(self, payloads, by=None):
+        snapshot = None
+        for payload in payloads:
+            snapshot = self.act(payload, by)
+        return snapshot
+
+    def snapshot(self):
+        return self.client.get(f"/api/tables/{self.code}").get_json()
+
+
+def roman(player, value):
+    return {"type": "win_roman", "player": player, "value": value}
+
+
+# Round 1 tapped trick by trick: wins, an Idefix gift, a clash, a pirate, players running out,
+# and the last player's draws (Idefix among two cards counts, so two cards come from the deck).
+ROUND_ONE_TAPS = [
+    roman("Ann", 10),
+    roman("Ben", 10),
+    {"type": "idefix_look", "player": "Ben", "roman": 5, "given_to": "Cid"},
+    {"type": "idefix_clash"},
+    {"type": "win_pirate", "player": "Cid", "kind": "highest"},
+    roman("Ann", 3),
+    roman("Cid", 12),
+    {"type": "player_out", "player": "Ben"},
+    {"type": "player_out", "player": "Cid"},
+    {"type": "last_player", "player": "Ann", "cards_left": 2, "idefix_among": True},
+    roman("Ann", 10),
+    {"type": "win_pirate", "player": "Ann", "kind": "choice"},
+]
+ROUND_ONE_PILES = {
+    "Ann": {"romans": [10, 3, 10], "pirates": ["choice"], "choice": None},
+    "Ben": {"romans": [10], "pirates": [], "choice": None},
+    "Cid": {"romans": [5, 12], "pirates": ["highest"], "choice": None},
+}
+
+
+def direct_round(piles: dict[str, str], pirates: dict[str, list[str]] | None = None) -> list[dict]:
+    payloads = [{"type": "enter_romans", "player": name, "values": values}
+                for name, values in piles.items()]
+    for name, kinds in (pirates or {}).items():
+        payloads += [{"type": "add_pirate", "player": name, "kind": kind} for kind in kinds]
+    return payloads + [{"type": "close_round"}]
+
+
+# -- the table API ---------------------------------------------------------------------------
+
+
+def test_a_four_round_game_through_the_table_api(client):
+    table = ApiTable(client)
+    first = table.snapshot()
+    assert first["state"]["phase"] == "tricks" and first["scores"] == {"Ann": 0, "Ben": 0, "Cid": 0}
+
+    for payload in ROUND_ONE_TAPS:
+        snap = table.act(payload, by=payload.get("player", "Ann"))
+    assert snap["state"]["phase"] == "scoring"
+    assert snap["state"]["piles"] == ROUND_ONE_PILES
+    assert snap["status"].startswith("Round 1 of 4 · scoring")
+    # The pirate of choice lets the cheapest Roman go (the 3: losing a 10 breaks the pair).
+    # Ann names the 10 instead, then goes back to the cheapest escape.
+    table.act({"type": "choose_escape", "player": "Ann", "value": 10}, by="Ann")
+    table.act({"type": "choose_escape", "player": "Ann"}, by="Ann")
+    snap = table.act({"type": "close_round"}, by="Ben")
+    assert snap["scores"] == {"Ann": 40, "Ben": 10, "Cid": 5}  # 10+10+20 · 10 · the 12 escapes
+    assert snap["log"][0]["text"] == "Round 1 was scored: Ann 40, Ben 10, Cid 5."
+    assert snap["state"]["round"] == 2 and not snap["finished"]
+
+    snap = table.play(direct_round({"Ann": "1 2", "Ben": "7, 7, 7", "Cid": "14"}, {"Cid": ["lowest"]}))
+    assert snap["scores"] == {"Ann": 43, "Ben": 81, "Cid": 5}  # Ben's three 7s: 21 + 50
+    snap = table.play(direct_round({"Ann": "9 9 9 9", "Ben": "", "Cid": "13"}))
+    assert snap["scores"] == {"Ann": 179, "Ben": 81, "Cid": 18}
+    assert not snap["finished"] and snap["winners"] == []
+    snap = table.play(direct_round({"Ann": "", "Ben": "11", "Cid": "4 4"}))
+    assert snap["scores"] == {"Ann": 179, "Ben": 92, "Cid": 46}
+    assert snap["finished"] and snap["winners"] == ["Ann"]
+    assert snap["status"] == "Ann wins with 179 points!"
+    over = table.post({"type": "win_roman", "player": "Ben", "value": 3}, by="Ben")
+    assert over.status_code == 422 and "The game is over" in over.get_json()["error"]
+    # Undo reopens the last round; redo closes it again.
+    undone = client.post(f"/api/tables/{table.code}/undo", headers=bearer(table.host)).get_json()
+    assert not undone["finished"] and undone["state"]["phase"] == "scoring"
+    redone = client.post(f"/api/tables/{table.code}/redo", headers=bearer(table.host)).get_json()
+    assert redone["winners"] == ["Ann"]
+
+
+def test_the_trick_log_builds_the_same_piles_as_direct_entry(client):
+    tapped = ApiTable(client)
+    tapped.play(ROUND_ONE_TAPS)
+    typed = ApiTable(client)
+    typed.play([
+        {"type": "enter_romans", "player": "Ann", "values": "10 3 10"},
+        {"type": "enter_romans", "player": "Ben", "values": "10"},
+        {"type": "enter_romans", "player": "Cid", "values": "5 12"},
+        {"type": "add_pirate", "player": "Ann", "kind": "choice"},
+        {"type": "add_pirate", "player": "Cid", "kind": "highest"},
+    ])
+    assert tapped.snapshot()["state"]["piles"] == typed.snapshot()["state"]["piles"] == ROUND_ONE_PILES
+    assert typed.snapshot()["state"]["phase"] == tapped.snapshot()["state"]["phase"] == "scoring"
+    assert (tapped.act({"type": "close_round"})["scores"]
+            == typed.act({"type": "close_round"})["scores"] == {"Ann": 40, "Ben": 10, "Cid": 5})
+
+
+def after_a_few_taps(client) -> ApiTable:
+    table = ApiTable(client, players=["Ann", "Ben"])
+    table.play([roman("Ann", 11), {"type": "win_pirate", "player": "Ann", "kind": "highest"}])
+    return table
+
+
+@pytest.mark.parametrize("payload, sentence", [
+    (roman("Ann", 15), "The deck has no Roman worth 15."),
+    (roman("Ann", 0), "The field 'value' is not valid"),
+    (roman("Zed", 5), "There is no player called 'Zed' at this table."),
+    (roman("Ben", 11), "All 1 Roman worth 11 are already in the piles; the deck has none left."),
+    ({"type": "win_pirate", "player": "Ben", "kind": "highest"}, "already in Ann's pile"),
+    ({"type": "win_pirate", "player": "Ben", "kind": "admiral"}, "The field 'kind' is not valid"),
+    ({"type": "idefix_look", "player": "Ann"}, "Say what Idefix saw"),
+    ({"type": "close_round"}, "Round 1 is still being played (48 cards in the deck)"),
+    ({"type": "last_player", "player": "Ann", "cards_left": 3}, "Ben still holds cards too"),
+    ({"type": "choose_escape", "player": "Ann", "value": 11}, "Ann does not hold the pirate of choice."),
+    ({"type": "enter_romans", "player": "Ben", "values": "11"}, "only 0 can be Ben's"),
+    ({"type": "enter_romans", "player": "Ben", "values": "4 four"}, "'four' is not"),
+    ({"type": "remove_roman", "player": "Ben", "value": 4}, "Ben's pile has no Roman worth 4."),
+    ({"type": "remove_pirate", "player": "Ben", "kind": "lowest"}, "Ben's pile has no pirate"),
+    ({"type": "choose_gaul", "player": "Ann", "gaul": "caesar"}, "The field 'gaul' is not valid"),
+    ({"type": "draw_card"}, "The action type is 'draw_card'"),
+])
+def test_each_refusal_through_the_api_is_a_422_sentence_and_changes_nothing(client, payload, sentence):
+    table = after_a_few_taps(client)
+    before = table.snapshot()
+    response = table.post(payload, by="Ann")
+    assert response.status_code == 422
+    assert sentence in response.get_json()["error"]
+    assert response.get_json()["error"].endswith(".")
+    assert table.snapshot()["version"] == before["version"]
+
+
+def test_refusals_that_depend_on_the_moment_of_the_round(client):
+    table = ApiTable(client, players=["Ann", "Ben"])
+    table.play([{"type": "player_out", "player": "Ben"}])
+    only = table.post(roman("Ann", 3))
+    assert only.status_code == 422 and "Only Ann still holds cards" in only.get_json()["error"]
+    table.act({"type": "last_player", "player": "Ann", "cards_left": 2})
+    drawing = table.post(roman("Ben", 3))
+    assert drawing.status_code == 422
+    assert drawing.get_json()["error"] == "Only Ann takes cards from the deck now, not Ben."
+    watcher = client.post(f"/api/tables/{table.code}/join", json={"watch": True}).get_json()["token"]
+    watched = client.post(f"/api/tables/{table.code}/actions", headers=bearer(watcher), json=roman("Ann", 3))
+    assert watched.status_code == 403
+
+
+# -- quick score (point 6) ---------------------------------------------------------------------
+
+
+QUICK_EXAMPLE = {
+    "players": [{"name": "Ann", "romans": [10, 10, 3], "pirates": ["highest"]},
+                {"name": "Ben", "romans": [5, 5, 5], "pirates": []}],
+    "bonus": {"2": 20, "3": 50, "4": 100},
+    "ranks": {"dekurio": 5, "zenturio": 10, "general": 15},
+}
+
+
+def test_the_quick_score_answers_exactly_as_documented(client):
+    response = client.post("/api/games/kartenspiel/score", json=QUICK_EXAMPLE)
+    assert response.status_code == 200
+    assert response.get_json() == {"players": [
+        {"name": "Ann", "kept": [10, 3], "escaped": [10], "points": 13, "bonus": 0, "total": 13},
+        {"name": "Ben", "kept": [5, 5, 5], "escaped": [], "points": 15, "bonus": 50, "total": 65},
+    ]}
+
+
+def test_the_quick_score_defaults_and_every_pirate_kind(client):
+    body = {"players": [
+        {"name": "Ann", "romans": [2, 2, 3, 10], "pirates": ["choice", "zenturio"]},
+        {"name": "Ben", "romans": [9, 4, 4], "pirates": ["lowest", "dekurio"]},
+        {"name": "Cid", "romans": [14, 6], "pirates": ["general"]},
+        {"name": "Dan", "romans": [], "pirates": ["highest"]},
+    ]}
+    players = client.post("/api/games/kartenspiel/score", json=body).get_json()["players"]
+    ann, ben, cid, dan = players
+    # Default ranks: the Zenturio is 10; the cheapest choice keeps Ann's pair of 2s.
+    assert (ann["escaped"], ann["kept"], ann["total"]) == ([3, 10], [2, 2], 24)
+    # No Dekurio or General value by default: nothing escapes for them.
+    assert (ben["escaped"], ben["total"]) == ([4], 13)
+    assert (cid["escaped"], cid["total"]) == ([], 20)
+    assert (dan["escaped"], dan["total"]) == ([], 0)
+    named = {"players": [player("Ann", [2, 2, 3], [{"choice": 2}]), player("Ben")]}
+    ann = client.post("/api/games/kartenspiel/score", json=named).get_json()["players"][0]
+    assert (ann["kept"], ann["escaped"], ann["total"]) == ([2, 3], [2], 5)
+
+
+def player(name, romans=(), pirates=()):
+    return {"name": name, "romans": list(romans), "pirates": list(pirates)}
+
+
+@pytest.mark.parametrize("players, sentence", [
+    ([player("Ann")], "Das Kartenspiel is scored for 2 to 5 players, not 1."),
+    ([player(n) for n in "ABCDEF"], "Das Kartenspiel is scored for 2 to 5 players, not 6."),
+    ([player("Ann", [15]), player("Ben")], "Ann has a Roman worth 15, but the deck has no such card"),
+    ([player("Ann", [7, 7, 7]), player("Ben", [7, 7])], "The deck holds 4 Romans worth 7, but the piles have 5."),
+    ([player("Ann", [12]), player("Ben", [12])], "The deck holds 1 Roman worth 12, but the piles have 2."),
+    ([player("Ann", [], ["highest", "lowest", "choice", "dekurio"]),
+      player("Ben", [], ["zenturio", "general", "highest"])], "The deck has 6 pirates, but the piles have 7."),
+    ([player("Ann", [3], ["admiral"]), player("Ben")], "Ann has a pirate 'admiral' of no known kind"),
+    ([player("Ann", [3], [{"choice": 7}]), player("Ben")], "Ann's pirate of choice names 7, but that pile has no 7."),
+])
+def test_each_quick_score_refusal_is_a_422_sentence(client, players, sentence):
+    response = client.post("/api/games/kartenspiel/score", json={"players": players})
+    assert response.status_code == 422
+    assert sentence in response.get_json()["error"]
+
+
+def test_the_openapi_document_names_the_quick_score_request(client):
+    doc = client.get("/api/openapi.json").get_json()
+    ref = doc["paths"]["/api/games/kartenspiel/score"]["post"]["requestBody"]["content"][
+        "application/json"]["schema"]["$ref"]
+    assert ref.rsplit("/", 1)[-1] in doc["components"]["schemas"]
+    assert "players" in doc["components"]["schemas"][ref.rsplit("/", 1)[-1]]["properties"]
+
+
+# -- the page -----------------------------------------------------------------------------------
+
+
+def page_text(response) -> str:
+    return html.unescape(response.get_data(as_text=True))
+
+
+def words(fragment: str) -> str:
+    """What a player reads: the text without tags, spaces collapsed."""
+    return " ".join(re.sub(r"<[^>]+>", " ", fragment).split()).replace(" :", ":")
+
+
+def region_of(page: str, name: str) -> str:
+    start = page.index(f'id="{name}" data-region="{name}"')
+    return page[start:page.index("</section>", start)]
+
+
+def test_the_setup_form_explains_every_option(phone):
+    host = phone()
+    text = page_text(host.get("/new/kartenspiel"))
+    for label in ("Names on the cards", "German", "English", "High values in the deck",
+                  "Dekurio's value", "Zenturio's value", "General's value", "Bonus for a pair",
+                  "Bonus for three of a kind", "Bonus for four of a kind", "Vitalstatistix"):
+        assert label in text
+    code = host.start(game="kartenspiel", players=("Ann", "Ben", "Cid"), language="English",
+                      pair_bonus="30")
+    page = page_text(host.get(f"/t/{code}"))
+    assert "Vitalstatistix" in page and "Dogmatix" in page and "Majestix" not in page
+    assert host.snapshot()["state"]["bonus"]["2"] == 30
+
+
+def test_the_page_shows_the_deck_who_is_in_and_one_tap_controls(phone):
+    host = phone()
+    code = host.start(game="kartenspiel", players=("Ann", "Ben", "Cid"))
+    page = page_text(host.get(f"/t/{code}"))
+    deck = region_of(page, "deck")
+    assert "<strong>50</strong>" in deck and "Round 1 of 4" in deck
+    assert "Asterix" in deck and "Obelix" in deck and "10 Gauls + Idefix" in deck
+    # One form per event: value chips and a button per player still in.
+    assert deck.count('name="value" value=') == 14
+    assert re.search(r'type="submit" name="player" value="Cid"', deck)
+    for section in ("trick", "ties-flasks", "pirates", "idefix", "end-of-round", "values"):
+        assert f"/rules/kartenspiel/{section}" in deck
+    for section in ("turn", "setup", "scoring", "winning"):
+        assert f"/rules/kartenspiel/{section}" in page
+
+    assert host.act(type="win_roman", value="7", player="Ben").status_code == 200
+    assert host.act(type="idefix_look", player="Ann", roman="12", given_to="Cid").status_code == 200
+    assert host.act(type="win_pirate", kind="general", player="Cid").status_code == 200
+    page = page_text(host.get(f"/t/{code}"))
+    assert "<strong>47</strong>" in region_of(page, "deck")
+    assert "9 Gauls + Idefix" in region_of(page, "deck")  # Ben spent a Gaul on the 7 and the pirate
+    piles = region_of(page, "piles")
+    assert re.search(r"Cid <small>Majestix</small>.*?>12<.*?☠ General", piles, re.S)
+    # Every region also renders alone, as the live update sends it.
+    live = page_text(host.get(f"/t/{code}/live?v=0", headers={"HX-Request": "true"}))
+    for name in ("deck", "piles", "scoring", "totals"):
+        assert f'id="{name}" data-region="{name}"' in live
+    assert "<strong>47</strong>" in region_of(live, "deck")
+
+
+def test_a_refused_tap_on_the_page_says_why(phone):
+    host = phone()
+    code = host.start(game="kartenspiel", players=("Ann", "Ben"))
+    host.act(type="win_roman", value="13", player="Ann")
+    refused = host.act(type="win_roman", value="13", player="Ben")
+    assert refused.status_code == 422
+    assert "All 1 Roman worth 13 are already in the piles" in refused.get_data(as_text=True)
+    assert host.snapshot()["state"]["piles"]["Ben"]["romans"] == []
+    assert "<strong>49</strong>" in region_of(page_text(host.get(f"/t/{code}")), "deck")
+
+
+def test_the_last_player_and_the_draws_on_the_page(phone):
+    host = phone()
+    code = host.start(game="kartenspiel", players=("Ann", "Ben"))
+    host.act(type="player_out", player="Ben")
+    deck = region_of(page_text(host.get(f"/t/{code}")), "deck")
+    assert "Only Ann still holds cards: how many?" in deck
+    assert 'value="11" class="primary"' in deck  # the taps say ten Gauls and Idefix
+    host.act(type="last_player", player="Ann", cards_left="2", idefix_among="on")
+    deck = region_of(page_text(host.get(f"/t/{code}")), "deck")
+    assert "Ann takes 2 more cards from the deck: tap each one." in deck
+    host.act(type="win_roman", player="Ann", value="4")
+    host.act(type="win_pirate", player="Ann", kind="dekurio")
+    page = page_text(host.get(f"/t/{code}"))
+    assert "The tricks of round 1 are over" in region_of(page, "deck")
+    scoring = words(region_of(page, "scoring"))
+    assert "Scoring round 1" in scoring
+    assert "no value is set for the Dekurio, so nobody escapes" in scoring
+    assert "Kept 4 = 4" in scoring
+
+
+def test_direct_entry_leads_to_the_scoring_screen_with_its_working(phone):
+    host = phone()
+    code = host.start(game="kartenspiel", players=("Ann", "Ben"))
+    page = page_text(host.get(f"/t/{code}"))
+    assert "Type in the piles" in page and 'name="values"' in page
+    host.act(type="enter_romans", player="Ann", values="10 10 10 2")
+    host.act(type="enter_romans", player="Ben", values="6 6 1")
+    host.act(type="add_pirate", player="Ann", kind="highest")
+    host.act(type="add_pirate", player="Ben", kind="choice")
+    scoring = region_of(page_text(host.get(f"/t/{code}")), "scoring")
+    said = words(scoring)
+    assert "/rules/kartenspiel/sets" in scoring and "/rules/kartenspiel/pirates" in scoring
+    # Ann: the highest pirate takes a 10 and breaks the three 10s into a pair.
+    assert "☠ Highest: the 10 escapes" in said
+    assert "Kept 10 10 2 = 22 Sets 2 × 10: +20 Round total 22 + 20 = 42" in said
+    # Ben: the pirate of choice lets the cheapest Roman (the 1) escape, changeable on the phone.
+    assert "☠ Choice (cheapest escape): the 1 escapes" in said
+    assert re.search(r'name="value" value="6" class="small secondary"', scoring)
+    host.act(type="choose_escape", player="Ben", value="6")
+    said = words(region_of(page_text(host.get(f"/t/{code}")), "scoring"))
+    assert "☠ Choice (Ben's choice): the 6 escapes" in said and "Kept 6 1 = 7" in said
+    # Corrections on the piles are undoable actions too.
+    piles = region_of(page_text(host.get(f"/t/{code}")), "piles")
+    assert 'aria-label="Take a 2 out of Ann\'s pile"' in piles
+    host.act(type="remove_roman", player="Ann", value="2")
+    assert host.snapshot()["state"]["piles"]["Ann"]["romans"] == [10, 10, 10]
+    assert "Close round 1 and start round 2" in page_text(host.get(f"/t/{code}"))
+
+
+def test_totals_chart_and_winner_after_the_last_round_on_every_phone(phone):
+    host = phone()
+    code = host.start(game="kartenspiel", players=("Ann", "Ben", "Cid"))
+    ben = phone("10.0.0.3")
+    ben.join(code, "Ben")
+    for piles in ({"Ann": "10 10", "Ben": "5 5 5", "Cid": "1"},
+                  {"Ann": "14", "Ben": "1", "Cid": "2"}):
+        for name, values in piles.items():
+            host.act(type="enter_romans", player=name, values=values)
+        host.act(type="close_round")
+    totals = region_of(page_text(ben.get(f"/t/{code}")), "totals")
+    assert "Σ 54" in totals and "Σ 66" in totals  # running totals after round 2
+    assert totals.count("<polyline") == 3
+    markers = re.findall(r'data-marker="(\w+)"', totals)
+    assert len(set(markers)) == 3
+    assert "Ann 54" in totals and "Ben 66" in totals and "Cid 3" in totals
+    assert "Running totals after each round: Ann 40, 54; Ben 65, 66; Cid 1, 3" in totals
+    for _ in range(2):
+        host.act(type="enter_romans", player="Ann", values="")
+        host.act(type="close_round")
+    for who in (host, ben):
+        page = page_text(who.get(f"/t/{code}"))
+        assert "Ben wins with 66 points!" in region_of(page, "totals")
+        assert "🏆 Ben wins!" in region_of(page, "status")
+
+
+def test_a_shared_win_shows_on_every_phone(phone):
+    host = phone()
+    code = host.start(game="kartenspiel", players=("Ann", "Ben"), rounds="1")
+    ann = phone("10.0.0.4")
+    ann.join(code, "Ann")
+    host.act(type="enter_romans", player="Ann", values="9")
+    host.act(type="enter_romans", player="Ben", values="9")
+    host.act(type="close_round")
+    for who in (host, ann):
+        page = page_text(who.get(f"/t/{code}"))
+        assert "Shared win: Ann & Ben with 9 points each" in page
+    assert "Type in the piles" not in page
+
+
+# -- the quick-score page -------------------------------------------------------------------------
+
+
+def quick_form(**rows):
+    form = {"name": ["Ann", "Ben", "", "", ""], "romans": ["10 10 3", "5 5 5", "", "", ""],
+            "bonus_2": "20", "bonus_3": "50", "bonus_4": "100",
+            "dekurio": "", "zenturio": "10", "general": ""}
+    form.update(rows)
+    return form
+
+
+def test_the_quick_score_page_scores_a_round(phone):
+    visitor = phone()
+    blank = page_text(visitor.get("/games/kartenspiel/score"))
+    assert "Quick score: Asterix: Das Kartenspiel" in blank and 'name="pirates-4"' in blank
+    scored = visitor.post("/games/kartenspiel/score", quick_form(**{"pirates-0": "highest"}))
+    said = words(page_text(scored))
+    assert scored.status_code == 200
+    assert "Ann 13 points Escaped 10 Kept 10 3 = 13 Set bonus none Round total 13" in said
+    assert "Ben 65 points Escaped none Kept 5 5 5 = 15 Set bonus +50 Round total 15 + 50 = 65" in said
+    named = words(page_text(visitor.post("/games/kartenspiel/score", quick_form(**{"choice-0": "3"}))))
+    assert "Ann 40 points Escaped 3 Kept 10 10 = 20 Set bonus +20" in named
+
+
+@pytest.mark.parametrize("rows, sentence", [
+    ({"romans": ["10 99", "", "", "", ""]}, "Ann has a Roman worth 99, but the deck has no such card"),
+    ({"name": ["Ann", "", "", "", ""], "romans": ["3", "", "", "", ""]}, "scored for 2 to 5 players, not 1"),
+    ({"romans": ["", "", "4", "", ""]}, "Row 3 has cards but no name"),
+    ({"choice-1": "7"}, "Ben's pirate of choice names 7, but that pile has no 7."),
+    ({"bonus_2": "lots"}, "The bonus for a pair must be a whole number, not 'lots'."),
+])
+def test_the_quick_score_page_explains_a_refusal_and_keeps_the_input(phone, rows, sentence):
+    visitor = phone()
+    refused = visitor.post("/games/kartenspiel/score", quick_form(**rows))
+    assert refused.status_code == 422
+    text = page_text(refused)
+    assert sentence in text
+    assert 'value="Ann"' in text or 'value=""' in text
