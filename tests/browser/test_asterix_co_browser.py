@@ -72,5 +72,6 @@ def test_an_album_battle_on_two_phones(live_server, new_phone):
     expect(matthew.locator("#ledger .ac-player.mine .ac-purse")).to_contain_text("19 sesterces")
 
     laura.screenshot(path="/tmp/asterix-co-page.png", full_page=True)
-    matthew.locator("#albums").scroll_into_view_if_needed()
-    matthew.screenshot(path="/tmp/asterix-co-board-matthew.png")
+    # Wait for Matthew's albums to follow (the region is swapped in place) before the picture.
+    expect(matthew.locator("#albums")).to_contain_text("Album 2", timeout=3000)
+    matthew.locator("#albums").screenshot(path="/tmp/asterix-co-board-matthew.png")
