@@ -85,9 +85,10 @@ class Phone:
 
 
 class Server:
-    def __init__(self, port: int, workers: int | None):
+    def __init__(self, port: int, workers: int | None, threads: int | None):
         self.port = port
         self.workers = workers
+        self.threads = threads
         self.instance = tempfile.mkdtemp(prefix="companion-bench-")
         self.process: subprocess.Popen | None = None
 
@@ -98,6 +99,8 @@ class Server:
                 "--port", str(self.port)]
         if self.workers:
             args += ["--workers", str(self.workers)]
+        if self.threads:
+            args += ["--threads", str(self.threads)]
         self.log = open(Path(self.instance) / "server.log", "w")
         self.process = subprocess.Popen(args, env=env, stdout=self.log, stderr=subprocess.STDOUT)
         return self
@@ -130,10 +133,12 @@ async def create_table(session, base: str, players: list[str]) -> str:
 
 async def run(args) -> dict:
     base = f"http://127.0.0.1:{args.port}"
-    connector = aiohttp.TCPConnector(limit=args.connections, force_close=True)
+    # Phones' browsers keep connections open between polls; so does the bench.
+    connector = aiohttp.TCPConnector(limit=args.connections)
     timeout = aiohttp.ClientTimeout(total=30)
     results: dict[str, list[float]] = {k: [] for k in
-                                       ("poll_204", "fragment", "action", "healthz", "reach")}
+                                       ("poll_204", "fragment", "action", "healthz", "reach",
+                                        "burst")}
     counts = {k: 0 for k in results}
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as plain:
         await wait_up(plain, base)
@@ -149,6 +154,11 @@ async def run(args) -> dict:
                 phones.append(Phone(session, base, code, seat))
             tables.append(phones)
         await asyncio.gather(*(p.join() for phones in tables for p in phones))
+        # Warm-up, not measured: the joins changed every table, so each phone first catches up
+        # once (as a phone does after opening the page) before the evening's rhythm starts.
+        everyone = [p for phones in tables for p in phones]
+        for start in range(0, len(everyone), 50):
+            await asyncio.gather(*(p.poll() for p in everyone[start:start + 50]))
         print(f"{args.tables} tables × {args.phones} phones joined; measuring {args.seconds} s …",
               file=sys.stderr)
 
@@ -198,11 +208,31 @@ async def run(args) -> dict:
         await asyncio.gather(*(phone_loop(p) for phones in tables for p in phones),
                              action_loop(), health_loop())
         wall = time.perf_counter() - began
+
+        # A burst of writers: many phones tapping back to back (SQLite queues them).
+        burst_until = time.perf_counter() + args.burst_seconds
+
+        async def writer(phone: Phone) -> None:
+            while time.perf_counter() < burst_until:
+                status, elapsed = await phone.act(random.randint(0, 9))
+                if status == 200:
+                    results["burst"].append(elapsed)
+
+        if args.writers:
+            await asyncio.gather(*(writer(tables[i % len(tables)][i // len(tables) % args.phones])
+                                   for i in range(args.writers)))
         for phones in tables:
             for phone in phones:
                 await phone.session.close()
     await connector.close()
     return {"results": results, "counts": counts, "wall": wall}
+
+
+def server_kind(args) -> str:
+    workers = args.workers or "default"
+    if args.threads == 1:
+        return f"{workers} sync workers"
+    return f"{workers} workers × {args.threads or 'default'} threads, keep-alive"
 
 
 def report(args, measured: dict) -> str:
@@ -212,7 +242,7 @@ def report(args, measured: dict) -> str:
     lines = [
         f"make bench: {args.tables} tables × {args.phones} phones, one poll per phone every "
         f"{args.interval:g} s, {args.actions:g} actions/s, {args.seconds} s on gunicorn "
-        f"(sync workers) at 127.0.0.1, SQLite in WAL mode",
+        f"({server_kind(args)}) at 127.0.0.1, SQLite in WAL mode",
         f"{'request':<28}{'count':>7}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'p50 ×hz':>9}{'p99 ×hz':>9}",
     ]
     names = [("healthz", "/healthz (yardstick)"), ("poll_204", "poll, nothing changed (204)"),
@@ -229,7 +259,13 @@ def report(args, measured: dict) -> str:
         lines.append(f"change reaches the other phones: p50 {statistics.median(reach) * 1000:.0f} ms, "
                      f"p95 {percentile(reach, 0.95) * 1000:.0f} ms, max {max(reach) * 1000:.0f} ms "
                      f"over {len(reach)} deliveries (p95 = {percentile(reach, 0.95) / health_p50:.0f}× healthz p50)")
-    total = sum(len(v) for k, v in results.items() if k != "reach")
+    burst = results["burst"]
+    if burst:
+        lines.append(f"burst of {args.writers} writers tapping back to back for {args.burst_seconds} s: "
+                     f"{len(burst) / args.burst_seconds:.0f} actions/s, p50 {statistics.median(burst) * 1000:.0f} ms, "
+                     f"p99 {percentile(burst, 0.99) * 1000:.0f} ms "
+                     f"({percentile(burst, 0.99) / health_p50:.0f}× healthz p50)")
+    total = sum(len(v) for k, v in results.items() if k not in ("reach", "burst"))
     lines.append(f"all requests: {total} in {wall:.1f} s = {total / wall:.0f} req/s")
     return "\n".join(lines)
 
@@ -242,11 +278,14 @@ def main() -> None:
     parser.add_argument("--interval", type=float, default=1.0, help="seconds between polls per phone")
     parser.add_argument("--actions", type=float, default=5.0, help="actions per second, all tables")
     parser.add_argument("--health", type=float, default=20.0, help="/healthz probes per second")
+    parser.add_argument("--writers", type=int, default=32, help="phones in the writer burst")
+    parser.add_argument("--burst-seconds", type=int, default=5)
     parser.add_argument("--connections", type=int, default=64)
     parser.add_argument("--port", type=int, default=5077)
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--threads", type=int, default=None)
     args = parser.parse_args()
-    with Server(args.port, args.workers):
+    with Server(args.port, args.workers, args.threads):
         measured = asyncio.run(run(args))
     print(report(args, measured))
 

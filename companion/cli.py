@@ -34,13 +34,17 @@ def phone_url(host: str, port: int) -> str:
     return f"http://{host}:{port}/"
 
 
-def gunicorn_args(host: str, port: int, workers: int) -> list[str]:
+def gunicorn_args(host: str, port: int, workers: int, threads: int) -> list[str]:
     gunicorn = shutil.which("gunicorn", path=os.path.dirname(sys.executable)) or "gunicorn"
+    # Threads keep each phone's connection open between polls (HTTP keep-alive), which
+    # roughly doubles what a small machine serves; sync workers (threads=1) close it.
+    kind = ["--worker-class", "gthread", "--threads", str(threads), "--keep-alive", "5"] \
+        if threads > 1 else ["--worker-class", "sync"]
     return [
         gunicorn,
         "--bind", f"{host}:{port}",
         "--workers", str(workers),
-        "--worker-class", "sync",  # one request at a time per process: SQLite writers queue cleanly
+        *kind,
         "--timeout", "30",
         "--graceful-timeout", "5",
         "--no-control-socket",
@@ -49,7 +53,7 @@ def gunicorn_args(host: str, port: int, workers: int) -> list[str]:
     ]
 
 
-def serve(host: str, port: int, workers: int) -> None:
+def serve(host: str, port: int, workers: int, threads: int) -> None:
     """Prepare the database, print the address and its QR code, then run gunicorn."""
     url = init_db()
     address = phone_url(host, port)
@@ -57,7 +61,7 @@ def serve(host: str, port: int, workers: int) -> None:
     print(f"\nTable companion on {address}\nPhones: scan this, or open the address above.\n")
     print(qr_text(address))
     sys.stdout.flush()
-    args = gunicorn_args(host, port, workers)
+    args = gunicorn_args(host, port, workers, threads)
     os.execv(args[0], args)
 
 
@@ -68,13 +72,15 @@ def main(argv: list[str] | None = None) -> None:
     run.add_argument("--host", default=os.environ.get("HOST", "0.0.0.0"))
     run.add_argument("--port", type=int, default=int(os.environ.get("PORT", "5000")))
     run.add_argument("--workers", type=int,
-                     default=int(os.environ.get("WORKERS", str(min(2 * (os.cpu_count() or 1) + 1, 9)))))
+                     default=int(os.environ.get("WORKERS", str(min((os.cpu_count() or 1) + 1, 9)))))
+    run.add_argument("--threads", type=int, default=int(os.environ.get("THREADS", "4")),
+                     help="threads per worker (1: sync workers without keep-alive)")
     commands.add_parser("init-db", help="create the database tables")
     args = parser.parse_args(argv)
     if args.command == "init-db":
         print(f"Database ready: {init_db().split('@')[-1]}")
     else:
-        serve(args.host, args.port, args.workers)
+        serve(args.host, args.port, args.workers, args.threads)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
+import threading
+
 from flask import current_app, g
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -9,6 +13,38 @@ from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, SQLModel, create_engine
 
 WRITE = {"companion_write": True}
+
+
+class WriterQueue:
+    """One SQLite writer at a time, across the threads of a process and across processes.
+
+    Writers wait here, woken the moment the previous one finishes, instead of in SQLite's
+    busy handler, whose growing sleeps (up to 100 ms a try) leave unlucky writers waiting
+    for seconds when many phones tap at once."""
+
+    def __init__(self, path: str | None):
+        self.path = path
+        self.threads = threading.Lock()
+        self.fd: int | None = None
+        self.pid: int | None = None
+
+    def acquire(self) -> None:
+        self.threads.acquire()
+        try:
+            if self.path:
+                if self.pid != os.getpid():  # a forked worker opens its own descriptor
+                    self.fd, self.pid = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600), os.getpid()
+                fcntl.flock(self.fd, fcntl.LOCK_EX)
+        except BaseException:
+            self.threads.release()
+            raise
+
+    def release(self) -> None:
+        try:
+            if self.path:
+                fcntl.flock(self.fd, fcntl.LOCK_UN)
+        finally:
+            self.threads.release()
 
 
 def make_engine(url: str) -> Engine:
@@ -34,12 +70,29 @@ def make_engine(url: str) -> Engine:
         cursor.execute("PRAGMA busy_timeout=30000")
         cursor.close()
 
+    writer = WriterQueue(None if in_memory else engine.url.database + ".writers")
+
     @event.listens_for(engine, "begin")
     def _on_begin(connection):
         # A writer takes the write lock at BEGIN so it waits its turn instead of failing
         # half-way when another phone wrote since it read (SQLITE_BUSY_SNAPSHOT).
-        write = connection.get_execution_options().get("companion_write")
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+        if connection.get_execution_options().get("companion_write"):
+            writer.acquire()
+            connection.info["holds_writer"] = True
+            try:
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+            except BaseException:
+                _release(connection)
+                raise
+        else:
+            connection.exec_driver_sql("BEGIN")
+
+    @event.listens_for(engine, "commit")
+    @event.listens_for(engine, "rollback")
+    def _release(connection):
+        # The transaction ends (its COMMIT or ROLLBACK follows at once): the next writer may go.
+        if connection.info.pop("holds_writer", False):
+            writer.release()
 
     return engine
 

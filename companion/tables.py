@@ -388,10 +388,9 @@ def _stored(table: GameTable, game: Game, state: dict) -> None:
     table.state_version = table.version
 
 
-def act(db: Session, code: str, device: Device | None, payload: dict,
+def act(db: Session, table: GameTable, device: Device | None, payload: dict,
         expected: int | None) -> GameTable:
-    """Apply one game action for ``device``; the caller has already authenticated it."""
-    table = find_table(db, code, for_update=True)
+    """Apply one game action for ``device`` to ``table`` (found with ``for_update``)."""
     actor = _require_actor(device)
     _check_version(table, expected)
     game = game_of(table)
@@ -419,10 +418,11 @@ def _entries(db: Session, table: GameTable) -> list[dict]:
     ]
 
 
-def undo_or_redo(db: Session, code: str, device: Device | None, kind: str,
+def undo_or_redo(db: Session, table: GameTable, device: Device | None, kind: str,
                  expected: int | None) -> GameTable:
-    """Undo the last action in effect, or redo the last undone one, and replay the log."""
-    table = find_table(db, code, for_update=True)
+    """Undo the last action in effect, or redo the last undone one, and replay the log.
+
+    ``table`` was found with ``for_update``."""
     actor = _require_actor(device)
     _check_version(table, expected)
     game = game_of(table)

@@ -137,9 +137,8 @@ def action(code: str):
     data = body()
     expected = parse_expected(data.pop("expected_version", None))
     db = get_db(write=True)
-    table = find_table(db, code)
-    device = caller(db, table)
-    table = act(db, table.code, device, data, expected)
+    table = find_table(db, code, for_update=True)
+    table = act(db, table, caller(db, table), data, expected)
     return snapshot(db, table)
 
 
@@ -148,8 +147,8 @@ def undo_redo(code: str, kind: str):
     """Undo the last action or redo the last undone one."""
     expected = parse(VersionOnly, body()).expected_version
     db = get_db(write=True)
-    table = find_table(db, code)
-    table = undo_or_redo(db, table.code, caller(db, table), kind, expected)
+    table = find_table(db, code, for_update=True)
+    table = undo_or_redo(db, table, caller(db, table), kind, expected)
     return snapshot(db, table)
 
 

@@ -146,14 +146,12 @@ def live(code: str):
     return _live_response(db, table, _me(db, table))
 
 
-def _after_change(db, code: str, problem: TableProblem | None = None):
+def _after_change(db, table: GameTable, device, problem: TableProblem | None = None):
     """Answer a change: regions for htmx, a redirect (with any message) for plain forms."""
     if not is_fragment_request():
         if problem is not None:
             flash(problem.message, "error")
-        return redirect(url_for("table.show", code=code), 303)
-    table = find_table(db, code)
-    device = _me(db, table)
+        return redirect(url_for("table.show", code=table.code), 303)
     if problem is None:
         return _live_response(db, table, device)
     if problem.status == 409:  # stale: show the fresh state along with the note
@@ -171,12 +169,13 @@ def _change(code: str, operation) -> Response:
     """Run ``operation(db, table, device)`` in a write transaction and answer the phone."""
     db = get_db(write=True)
     table = find_table(db, code, for_update=True)
+    me = _me(db, table)
     try:
-        operation(db, table, _me(db, table))
+        operation(db, table, me)
     except TableProblem as problem:
-        db.rollback()
-        return _after_change(db, table.code, problem)
-    return _after_change(db, table.code)
+        db.rollback()  # nothing of the refused change stays; the objects reload if read
+        return _after_change(db, table, me, problem)
+    return _after_change(db, table, me)
 
 
 def _expected() -> int | None:
@@ -186,14 +185,14 @@ def _expected() -> int | None:
 @bp.post("/<code>/act")
 def act_view(code: str):
     """One game action from a phone."""
-    return _change(code, lambda db, table, me: act(db, table.code, me, _payload(request.form),
+    return _change(code, lambda db, table, me: act(db, table, me, _payload(request.form),
                                                    _expected()))
 
 
 @bp.post("/<code>/<any(undo, redo):kind>")
 def undo_redo(code: str, kind: str):
     """Undo the last action, or redo the last undone one."""
-    return _change(code, lambda db, table, me: undo_or_redo(db, table.code, me, kind,
+    return _change(code, lambda db, table, me: undo_or_redo(db, table, me, kind,
                                                             _expected()))
 
 

@@ -157,3 +157,13 @@ def join(page, live_server: str, code: str, seat: str | None = None) -> None:
     else:
         page.locator(f'button[name="seat"][value="{seat}"]').click()
     page.wait_for_url(f"**/t/{code}")
+
+
+def settle(page, live_server: str, code: str) -> None:
+    """Wait until the page shows the table's current version: no live swap is pending, so
+    an element can be measured or photographed without being replaced under the test."""
+    version = api(live_server, "GET", f"/api/tables/{code}")["version"]
+    page.wait_for_function(
+        "v => { const m = document.getElementById('live-meta'); return m && +m.dataset.version >= v; }",
+        arg=version, timeout=5000,
+    )

@@ -2,7 +2,7 @@
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import create_table, join
+from tests.browser.conftest import create_table, join, settle
 
 
 def play(page, album, faction, strength, character_type, name=""):
@@ -72,6 +72,6 @@ def test_an_album_battle_on_two_phones(live_server, new_phone):
     expect(matthew.locator("#ledger .ac-player.mine .ac-purse")).to_contain_text("19 sesterces")
 
     laura.screenshot(path="/tmp/asterix-co-page.png", full_page=True)
-    # Wait for Matthew's albums to follow (the region is swapped in place) before the picture.
-    expect(matthew.locator("#albums")).to_contain_text("Album 2", timeout=3000)
+    # Wait for Matthew's page to catch up (regions are swapped in place) before the picture.
+    settle(matthew, live_server, table["code"])
     matthew.locator("#albums").screenshot(path="/tmp/asterix-co-board-matthew.png")

@@ -2,7 +2,7 @@
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import api, create_table, join
+from tests.browser.conftest import api, create_table, join, settle
 
 
 def test_taps_reach_the_other_phone_and_the_chart_draws_a_line_per_player(live_server, new_phone):
@@ -44,6 +44,9 @@ def test_taps_reach_the_other_phone_and_the_chart_draws_a_line_per_player(live_s
         close.click()
         expect(ben.locator("#scoring")).not_to_contain_text("Close round", timeout=3000)
 
+    # Ann's phone has caught up with both closed rounds: no swap is pending under the chart.
+    expect(ann.locator("#totals tfoot")).to_contain_text("61", timeout=3000)
+    settle(ann, live_server, code)
     chart = ann.locator("#totals figure.ks-chart > svg")
     expect(chart).to_be_visible(timeout=3000)
     ann.evaluate("document.querySelector('#totals figure').scrollIntoView()")
