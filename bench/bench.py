@@ -229,10 +229,12 @@ async def run(args) -> dict:
 
 
 def server_kind(args) -> str:
-    workers = args.workers or "default"
-    if args.threads == 1:
+    # The same defaults as `companion serve`.
+    workers = args.workers or int(os.environ.get("WORKERS", min((os.cpu_count() or 1) + 1, 9)))
+    threads = args.threads or int(os.environ.get("THREADS", "4"))
+    if threads == 1:
         return f"{workers} sync workers"
-    return f"{workers} workers × {args.threads or 'default'} threads, keep-alive"
+    return f"{workers} workers × {threads} threads, keep-alive"
 
 
 def report(args, measured: dict) -> str:
