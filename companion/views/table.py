@@ -124,7 +124,6 @@ def show(code: str):
 
 def _live_response(db, table, device, status: int = 200, message: str = "") -> Response:
     """The regions that changed for this phone, the new version, and a message for the form."""
-    game = game_of(table)
     context = table_context(db, table, device)
     have = parse_have(request.values.get("have"))
     body = message + render_regions(region_names(table), context, have)
