@@ -30,7 +30,6 @@ from ..tables import (
     parse_expected,
     set_locked,
     set_read_only,
-    table_version,
     undo_or_redo,
 )
 from ..web import (
@@ -134,14 +133,15 @@ def _live_response(db, table, device, status: int = 200, message: str = "") -> R
 
 @bp.get("/<code>/live")
 def live(code: str):
-    """The poll: 204 when nothing changed since version ``v``, else the changed regions."""
-    version = table_version(current_app.extensions["engine"], code)
-    if version is None:
-        return Response("This table no longer exists.", status=404)
-    if request.args.get("v", type=int) == version:
-        return Response(status=204)
+    """The poll: the changed regions since version ``v`` (the usual "nothing changed" 204
+    is answered before Flask, by NothingChangedShortcut in web.py)."""
     db = get_db()
-    table = find_table(db, code)
+    try:
+        table = find_table(db, code)
+    except TableProblem:
+        return Response("This table no longer exists.", status=404)
+    if request.args.get("v", type=int) == table.version:
+        return Response(status=204)
     return _live_response(db, table, _me(db, table))
 
 

@@ -295,3 +295,13 @@ def test_the_secret_key_is_generated_into_the_instance_folder(make_app, tmp_path
     assert key_file.read_text().strip() == app.config["SECRET_KEY"]
     assert len(app.config["SECRET_KEY"]) == 64
     assert make_app(SECRET_KEY=None).config["SECRET_KEY"] == app.config["SECRET_KEY"]
+
+
+def test_polling_a_deleted_table_says_it_is_gone(phone):
+    host = phone()
+    code = host.start()
+    version = host.snapshot()["version"]
+    assert host.client.get(f"/t/{code}/live?v={version}").status_code == 204
+    host.post(f"/t/{code}/delete")
+    gone = host.client.get(f"/t/{code}/live?v={version}", headers={"HX-Request": "true"})
+    assert gone.status_code == 404 and "no longer exists" in gone.get_data(as_text=True)
