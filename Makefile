@@ -39,7 +39,7 @@ test: setup-test
 
 # The same suite against PostgreSQL (a server must be running; .ci/run starts one).
 test-pg: setup-test
-	TEST_DATABASE_URL=$(PG_TEST_URL) $(BIN)/python -m pytest -m "not browser"
+	TEST_DATABASE_URL=$(PG_TEST_URL) $(BIN)/python -m pytest
 
 bench: setup-test
 	$(BIN)/python bench/bench.py

@@ -88,8 +88,6 @@ class Server:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
-    if os.environ.get("TEST_DATABASE_URL"):
-        pytest.skip("browser tests run against the SQLite server")
     srv = Server(tmp_path_factory.mktemp("browser-instance"))
     srv.start()
     yield srv
