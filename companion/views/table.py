@@ -8,6 +8,7 @@ from flask import (
     current_app,
     flash,
     redirect,
+    render_template,
     request,
     url_for,
 )
@@ -233,3 +234,12 @@ def qr(code: str):
     table = find_table(db, code)
     return Response(str(qr_svg(join_url(table.code))), mimetype="image/svg+xml")
 
+
+
+@bp.get("/<code>/history")
+def history(code: str):
+    """The table's whole log, oldest first: every action, undo, redo and seat change."""
+    db = get_db()
+    table = find_table(db, code)
+    entries = list(reversed(log_entries(db, table)))
+    return render_template("history.html", table=table, game=game_of(table), entries=entries)

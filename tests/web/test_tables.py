@@ -305,3 +305,14 @@ def test_polling_a_deleted_table_says_it_is_gone(phone):
     host.post(f"/t/{code}/delete")
     gone = host.client.get(f"/t/{code}/live?v={version}", headers={"HX-Request": "true"})
     assert gone.status_code == 404 and "no longer exists" in gone.get_data(as_text=True)
+
+
+def test_the_whole_history_is_kept_and_readable(phone):
+    host = phone()
+    code = host.start()
+    for points in range(1, 46):  # more than the table page shows
+        host.act(type="enter_score", player="Ann", round=1, points=points)
+    page = text(host.get(f"/t/{code}/history"))
+    assert "The table was set up for Ann, Ben." in page
+    assert "changed Ann's round 1 from 44 to 45 points" in page
+    assert page.index("set up for") < page.index("from 44 to 45")  # oldest first
