@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -11,6 +12,9 @@ from flask import Flask
 from sqlalchemy.exc import OperationalError
 
 ROOT = Path(__file__).resolve().parent.parent
+# In a checkout templates/ and static/ sit beside the package; pip installs them here.
+INSTALLED = Path(sys.prefix) / "share" / "table-companion"
+WEB_ROOT = ROOT if (ROOT / "templates").is_dir() else INSTALLED
 
 
 def _secret_key(instance_path: str) -> str:
@@ -30,12 +34,16 @@ def _secret_key(instance_path: str) -> str:
 
 def create_app(test_config: dict | None = None) -> Flask:
     """Create and configure an instance of the companion."""
+    # instance/ of the checkout, or Flask's own place for an installed package.
+    instance = os.environ.get("COMPANION_INSTANCE") or (
+        str(ROOT / "instance") if WEB_ROOT == ROOT else None
+    )
     app = Flask(
         __name__,
         instance_relative_config=True,
-        instance_path=os.environ.get("COMPANION_INSTANCE") or str(ROOT / "instance"),
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        instance_path=instance,
+        template_folder=str(WEB_ROOT / "templates"),
+        static_folder=str(WEB_ROOT / "static"),
     )
     app.config.from_mapping(
         DATABASE_URL=None,
