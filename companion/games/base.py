@@ -177,3 +177,9 @@ class Game:
     @staticmethod
     def copy(state: dict) -> dict:
         return copy.deepcopy(state)
+
+    @staticmethod
+    def best(totals: dict[str, int], highest: bool = True) -> list[str]:
+        """Everyone on the best total, in seating order (several: a shared win)."""
+        target = (max if highest else min)(totals.values())
+        return [name for name, total in totals.items() if total == target]

@@ -1004,9 +1004,7 @@ class Kartenspiel(Game):
     def winners(self, state: dict) -> list[str]:
         if not state["finished"]:
             return []
-        totals = self.totals(state)
-        best = max(totals.values())
-        return [name for name in state["players"] if totals[name] == best]
+        return self.best(self.totals(state))
 
     def status(self, state: dict) -> str:
         winners = self.winners(state)

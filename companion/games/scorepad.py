@@ -114,9 +114,7 @@ class ScorePad(Game):
     def winners(self, state: dict) -> list[str]:
         if not state["finished"]:
             return []
-        totals = self.totals(state)
-        best = (max if state["winning"] == "highest" else min)(totals.values())
-        return [name for name in state["players"] if totals[name] == best]
+        return self.best(self.totals(state), highest=state["winning"] == "highest")
 
     def status(self, state: dict) -> str:
         winners = self.winners(state)
