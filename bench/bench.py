@@ -46,6 +46,8 @@ class Phone:
         self.token = ""
         self.version = -1
         self.have: dict[str, str] = {}
+        self.seen_at: list[tuple[int, float]] = []  # (version, when this phone first showed it)
+        self.waiting: list[tuple[int, float]] = []  # (version of a change, when it was sent)
 
     async def join(self) -> None:
         async with self.session.get(f"{self.base}/j/{self.code}") as response:
@@ -71,17 +73,30 @@ class Phone:
             text = body.decode()
             self.version = int(VERSION.search(text).group(1))
             self.have.update(REGION.findall(text))  # as app.js does: the swapped regions' hashes
+            self.seen_at.append((self.version, time.perf_counter()))
         return status, elapsed
 
-    async def act(self, points: int) -> tuple[int, float]:
+    def delivered(self) -> list[float]:
+        """How long each change waited until this phone showed it (those it has shown)."""
+        reached = [self.first_seen(version) - sent for version, sent in self.waiting
+                   if version <= self.version]
+        self.waiting = [(version, sent) for version, sent in self.waiting if version > self.version]
+        return reached
+
+    def first_seen(self, version: int) -> float:
+        return min((when for seen, when in self.seen_at if seen >= version), default=time.perf_counter())
+
+    async def act(self, points: int) -> tuple[int, float, int]:
+        """Enter a score; answers the status, the time taken and the table's new version."""
         started = time.perf_counter()
         async with self.session.post(
             f"{self.base}/t/{self.code}/act", headers={"HX-Request": "true", "X-CSRFToken": self.token},
             data={"type": "enter_score", "player": self.seat, "round": 1, "points": points},
         ) as response:
-            await response.read()
+            body = (await response.read()).decode()
             status = response.status
-        return status, time.perf_counter() - started
+        found = VERSION.search(body)
+        return status, time.perf_counter() - started, int(found.group(1)) if found else -1
 
 
 class Server:
@@ -163,8 +178,6 @@ async def run(args) -> dict:
               file=sys.stderr)
 
         stop_at = time.perf_counter() + args.seconds
-        # When each table last changed (action answered), to time how long the others take to see it.
-        changed_at: dict[tuple[str, str], float] = {}
 
         async def phone_loop(phone: Phone) -> None:
             await asyncio.sleep(random.random() * args.interval)
@@ -175,9 +188,7 @@ async def run(args) -> dict:
                     results["poll_204"].append(elapsed)
                 elif status == 200:
                     results["fragment"].append(elapsed)
-                    started = changed_at.pop((phone.code, phone.seat), None)
-                    if started is not None:
-                        results["reach"].append(time.perf_counter() - started)
+                    results["reach"].extend(phone.delivered())
                 else:
                     failures["count"] += 1
                 await asyncio.sleep(max(0.0, args.interval - (time.perf_counter() - tick)))
@@ -187,12 +198,15 @@ async def run(args) -> dict:
                 phones = random.choice(tables)
                 actor = random.choice(phones)
                 sent = time.perf_counter()
-                status, elapsed = await actor.act(random.randint(-20, 50))
+                status, elapsed, version = await actor.act(random.randint(-20, 50))
                 if status == 200:
                     results["action"].append(elapsed)
+                    # Time from the tap to each other phone showing it (a phone may even have
+                    # shown it before the tapping phone got its answer).
                     for other in phones:
                         if other is not actor:
-                            changed_at.setdefault((other.code, other.seat), sent)
+                            other.waiting.append((version, sent))
+                            results["reach"].extend(other.delivered())
                 else:
                     failures["count"] += 1
                 await asyncio.sleep(1 / args.actions)
@@ -215,7 +229,7 @@ async def run(args) -> dict:
 
         async def writer(phone: Phone) -> None:
             while time.perf_counter() < burst_until:
-                status, elapsed = await phone.act(random.randint(0, 9))
+                status, elapsed, _version = await phone.act(random.randint(0, 9))
                 if status == 200:
                     results["burst"].append(elapsed)
 
