@@ -11,6 +11,8 @@ from pathlib import Path
 from flask import Flask
 from sqlalchemy.exc import OperationalError
 
+from .tables import JOIN_LIMIT
+
 ROOT = Path(__file__).resolve().parent.parent
 # In a checkout templates/ and static/ sit beside the package; pip installs them here.
 INSTALLED = Path(sys.prefix) / "share" / "table-companion"
@@ -51,7 +53,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         POLL_SECONDS=1,
         # Join attempts per client address per minute (the bench raises it: all its phones
         # come from one address).
-        JOIN_LIMIT=int(os.environ.get("JOIN_LIMIT", "20")),
+        JOIN_LIMIT=int(os.environ.get("JOIN_LIMIT", JOIN_LIMIT)),
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=timedelta(days=30),
