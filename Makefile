@@ -3,13 +3,14 @@ VENV    := .venv
 PYTHON  ?= python3
 BIN     := $(VENV)/bin
 HTMX    := static/vendor/htmx.min.js
+SSE     := static/vendor/sse.min.js
 HOST    ?= 0.0.0.0
 PORT    ?= 5000
 PG_TEST_URL ?= postgresql://companion:companion@127.0.0.1:5432/companion_test
 
 .PHONY: run test test-pg bench setup setup-test clean
 
-setup: $(BIN)/.app-installed $(HTMX)
+setup: $(BIN)/.app-installed $(HTMX) $(SSE)
 setup-test: setup $(BIN)/.test-installed
 
 $(BIN)/.app-installed: pyproject.toml
@@ -22,14 +23,19 @@ $(BIN)/.test-installed: $(BIN)/.app-installed
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
-# htmx comes from the npm registry at set-up (pinned in package-lock.json), never a CDN.
-node_modules/htmx.org/dist/htmx.min.js: package.json package-lock.json
+# htmx and its SSE extension come from the npm registry at set-up (pinned in
+# package-lock.json), never a CDN.
+node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-$(HTMX): node_modules/htmx.org/dist/htmx.min.js
+$(HTMX): node_modules/.installed
 	mkdir -p static/vendor
-	cp $< $@
+	cp node_modules/htmx.org/dist/htmx.min.js $@
+
+$(SSE): node_modules/.installed
+	mkdir -p static/vendor
+	cp node_modules/htmx-ext-sse/dist/sse.min.js $@
 
 run: setup
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/companion serve

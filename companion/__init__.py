@@ -60,6 +60,19 @@ def create_app(test_config: dict | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,  # a phone left on the table page all evening still works
         WTF_CSRF_SSL_STRICT=False,
         JSON_SORT_KEYS=False,
+        # Live streams: an SSE comment this often keeps idle connections open through home
+        # routers; a dropped stream is reopened after LIVE_RETRY_MS; one client address may
+        # hold STREAMS_PER_CLIENT streams per server process (a household shares an address).
+        LIVE_HEARTBEAT_SECONDS=float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "20")),
+        LIVE_RETRY_MS=2000,
+        STREAMS_PER_CLIENT=int(os.environ.get("STREAMS_PER_CLIENT", "100")),
+        # Pages, fragments and JSON are gzip-compressed (streams in views/table.py).
+        COMPRESS_ALGORITHM=["gzip"],
+        COMPRESS_MIMETYPES=["text/html", "text/css", "text/javascript", "application/javascript",
+                            "application/json", "image/svg+xml", "text/plain",
+                            "application/manifest+json"],
+        COMPRESS_MIN_SIZE=500,
+        COMPRESS_STREAMS=False,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

@@ -34,26 +34,38 @@ def phone_url(host: str, port: int) -> str:
     return f"http://{host}:{port}/"
 
 
-def gunicorn_args(host: str, port: int, workers: int, threads: int) -> list[str]:
+def gunicorn_args(host: str, port: int, workers: int, connections: int) -> list[str]:
     gunicorn = shutil.which("gunicorn", path=os.path.dirname(sys.executable)) or "gunicorn"
-    # Threads keep each phone's connection open between polls (HTTP keep-alive), which
-    # roughly doubles what a small machine serves; sync workers (threads=1) close it.
-    kind = ["--worker-class", "gthread", "--threads", str(threads), "--keep-alive", "5"] \
-        if threads > 1 else ["--worker-class", "sync"]
+    # gevent workers: every phone keeps a live stream open, and each open stream costs a
+    # greenlet (a few KB), not a thread; a worker holds up to ``connections`` of them.
     return [
         gunicorn,
         "--bind", f"{host}:{port}",
         "--workers", str(workers),
-        *kind,
+        "--worker-class", "gevent",
+        "--worker-connections", str(connections),
+        "--keep-alive", "5",
         "--timeout", "30",
-        "--graceful-timeout", "5",
+        "--graceful-timeout", "3",
         "--no-control-socket",
         "--access-logfile", "-" if os.environ.get("ACCESS_LOG") else "/dev/null",
         "companion:create_app()",
     ]
 
 
-def serve(host: str, port: int, workers: int, threads: int) -> None:
+def _raise_open_files_limit() -> None:
+    """Each open stream is a socket: allow as many as the system lets this user have."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        except (ValueError, OSError):
+            pass
+
+
+def serve(host: str, port: int, workers: int, connections: int) -> None:
     """Prepare the database, print the address and its QR code, then run gunicorn."""
     url = init_db()
     address = phone_url(host, port)
@@ -61,7 +73,8 @@ def serve(host: str, port: int, workers: int, threads: int) -> None:
     print(f"\nTable companion on {address}\nPhones: scan this, or open the address above.\n")
     print(qr_text(address))
     sys.stdout.flush()
-    args = gunicorn_args(host, port, workers, threads)
+    args = gunicorn_args(host, port, workers, connections)
+    _raise_open_files_limit()
     os.execv(args[0], args)
 
 
@@ -73,14 +86,15 @@ def main(argv: list[str] | None = None) -> None:
     run.add_argument("--port", type=int, default=int(os.environ.get("PORT", "5000")))
     run.add_argument("--workers", type=int,
                      default=int(os.environ.get("WORKERS", str(min((os.cpu_count() or 1) + 1, 9)))))
-    run.add_argument("--threads", type=int, default=int(os.environ.get("THREADS", "4")),
-                     help="threads per worker (1: sync workers without keep-alive)")
+    run.add_argument("--connections", type=int,
+                     default=int(os.environ.get("CONNECTIONS", "4000")),
+                     help="open connections (phones' live streams included) per worker")
     commands.add_parser("init-db", help="create the database tables")
     args = parser.parse_args(argv)
     if args.command == "init-db":
         print(f"Database ready: {init_db().split('@')[-1]}")
     else:
-        serve(args.host, args.port, args.workers, args.threads)
+        serve(args.host, args.port, args.workers, args.connections)
 
 
 if __name__ == "__main__":

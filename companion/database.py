@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import sys
 import threading
 
 from flask import current_app, g
@@ -34,7 +35,7 @@ class WriterQueue:
             if self.path:
                 if self.pid != os.getpid():  # a forked worker opens its own descriptor
                     self.fd, self.pid = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600), os.getpid()
-                fcntl.flock(self.fd, fcntl.LOCK_EX)
+                _wait_for_lock(self.fd)
         except BaseException:
             self.threads.release()
             raise
@@ -45,6 +46,23 @@ class WriterQueue:
                 fcntl.flock(self.fd, fcntl.LOCK_UN)
         finally:
             self.threads.release()
+
+
+def _wait_for_lock(fd: int) -> None:
+    """Take the exclusive lock on ``fd``; under gevent the wait happens on a helper thread,
+    so the other phones' streams of this worker go on while this writer queues."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return
+    except BlockingIOError:
+        pass
+    if "gevent" in sys.modules:
+        from gevent import get_hub, monkey
+
+        if monkey.is_module_patched("threading"):
+            get_hub().threadpool.apply(fcntl.flock, (fd, fcntl.LOCK_EX))
+            return
+    fcntl.flock(fd, fcntl.LOCK_EX)
 
 
 def make_engine(url: str) -> Engine:

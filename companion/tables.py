@@ -18,6 +18,7 @@ from sqlmodel import Session, select
 from .games import GameError, get_game
 from .games.base import Game
 from .history import replay, stacks
+from .live import DELETED, table_changed
 from .models import Device, GameTable, JoinAttempt, LogEntry, now
 
 # Six characters without look-alikes: no 0/O, no 1/I/L.
@@ -194,6 +195,7 @@ def _log(db: Session, table: GameTable, kind: str, sentence: str, actor: str | N
     entry = LogEntry(table_id=table.id, seq=table.version, kind=kind, payload=payload or {},
                      actor=actor, sentence=sentence)
     db.add(entry)
+    table_changed(db, table.code, table.version)  # every phone's stream hears it at commit
     return entry
 
 
@@ -456,6 +458,7 @@ def delete_table(db: Session, table: GameTable, device: Device | None) -> None:
     db.exec(delete(LogEntry).where(LogEntry.table_id == table.id))
     db.exec(delete(Device).where(Device.table_id == table.id))
     db.delete(table)
+    table_changed(db, table.code, DELETED)  # the phones still showing it are sent home
     db.commit()
 
 

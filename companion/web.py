@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import threading
+import zlib
+from contextlib import contextmanager
 from urllib.parse import parse_qs
 
-from flask import Flask, Response, render_template, request, session
+from flask import Flask, Response, current_app, render_template, request, session
+from flask_compress import Compress
 from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
+from jinja2.runtime import Context
 from jinja2_fragments.flask import render_block
 from markupsafe import Markup
 
 from .tables import TableProblem
 
 csrf = CSRFProtect()
+compress = Compress()
 
 # -- which phone is this? ------------------------------------------------------
 
@@ -82,29 +89,83 @@ def _finish(html: str, name: str, oob: bool) -> tuple[str, str]:
     return html.replace(f'data-hash="@@{name}@@"', f'data-hash="{digest}"{extra}', 1), digest
 
 
-def render_regions(regions: list[tuple[str, str]], context: dict,
-                   have: dict[str, str] | None = None) -> str:
-    """The regions whose content differs from what the phone has, as out-of-band swaps.
-
-    ``regions`` lists (template, block) pairs: a block is rendered from the template that
-    defines it (jinja2-fragments does not follow ``extends``)."""
-    parts = []
-    for template, name in regions:
-        html, digest = _finish(render_block(template, name, **context), name, oob=True)
-        if have is None or have.get(name) != digest:
-            # Stripped, so that nothing but the message is left for the form's error line.
-            parts.append(html.strip())
-    return "".join(parts)
-
-
 def render_page_with_regions(page_template: str, regions: list[tuple[str, str]],
                              context: dict) -> str:
-    """The full page, each region carrying the same hash a later poll will compute."""
+    """The full page, each region carrying the same hash a later update will compute."""
     page = render_template(page_template, **context)
     for template, name in regions:
         _html, digest = _finish(render_block(template, name, **context), name, oob=False)
         page = page.replace(f'data-hash="@@{name}@@"', f'data-hash="{digest}"', 1)
     return page
+
+
+# -- one render per kind of viewer -----------------------------------------------------------
+# A region is rendered from the table's shared data plus a few facts about the phone looking
+# at it (its seat, whether it may act, whether it hosts). Which of those facts a region
+# actually reads is recorded while it renders; any later phone that agrees on those facts
+# gets the same render. So a board that never asks whose phone it is renders once per
+# version for everybody, and a seat's own controls once per seat.
+
+_reads = threading.local()
+
+
+class TrackingContext(Context):
+    """Jinja's context, noting which names a template looks up (see ``regions_for``)."""
+
+    def resolve_or_missing(self, key):
+        seen = getattr(_reads, "names", None)
+        if seen is not None:
+            seen.add(key)
+        return super().resolve_or_missing(key)
+
+
+@contextmanager
+def _tracking():
+    outer = getattr(_reads, "names", None)
+    _reads.names = set()
+    try:
+        yield _reads.names
+    finally:
+        _reads.names = outer
+
+
+# Per-request objects: a region that reads them cannot be shared between phones.
+_PER_REQUEST = {"request", "session", "g", "get_flashed_messages"}
+
+
+def _no_token() -> str:
+    """Shared renders carry no CSRF token: htmx sends the page's in a header (app.js fills
+    plain forms from the page's meta tag when they are submitted)."""
+    return ""
+
+
+def regions_for(snapshot, regions: list[tuple[str, str]], viewer: dict) -> list[tuple[str, str, str]]:
+    """(name, hash, html as an out-of-band swap) of every region, for this viewer.
+
+    ``snapshot.data`` is the shared context of one table version; ``viewer`` the facts about
+    one phone. Renders are cached in ``snapshot.renders`` by the facts each region read."""
+    out = []
+    for template, name in regions:
+        cached = snapshot.renders.setdefault(name, [])
+        for facts, digest, html in cached:
+            if all(viewer.get(key, _MISSING) == value for key, value in facts.items()):
+                break
+        else:
+            context = {**snapshot.data, **viewer, "csrf_token": _no_token}
+            with _tracking() as names:
+                raw = render_block(template, name, **context)
+            html, digest = _finish(raw, name, oob=True)
+            html = html.strip()
+            if names & _PER_REQUEST:
+                facts = {"phone": viewer.get("phone")}
+            else:
+                facts = {key: viewer[key] for key in names if key in viewer}
+            cached.append((facts, digest, html))
+        out.append((name, digest, html))
+    return out
+
+
+_MISSING = object()
 
 
 def parse_have(raw: str | None) -> dict[str, str]:
@@ -115,6 +176,31 @@ def parse_have(raw: str | None) -> dict[str, str]:
         if name and digest:
             have[name] = digest
     return have
+
+
+# -- the stream -----------------------------------------------------------------------------
+
+
+def live_hub():
+    """This process's listener for the app's database (see live.py)."""
+    return current_app.extensions["live"]
+
+
+def gzip_stream(chunks):
+    """Compress a stream of events as one gzip body, flushed after every event.
+
+    Flask-Compress compresses streams too, but holds the output until the end, and a phone
+    must see each event the moment it is sent. The window is kept small (8 KB): thousands of
+    phones may hold a stream open, and each holds one compressor."""
+    compressor = zlib.compressobj(6, zlib.DEFLATED, 16 + 13, 6)
+    try:
+        for chunk in chunks:
+            yield compressor.compress(chunk.encode()) + compressor.flush(zlib.Z_SYNC_FLUSH)
+        yield compressor.flush()
+    finally:
+        close = getattr(chunks, "close", None)
+        if close:
+            close()
 
 
 # -- the hot path ------------------------------------------------------------------------
@@ -146,6 +232,42 @@ class NothingChangedShortcut:
         return self.app(environ, start_response)
 
 
+# -- static files: versioned addresses, cached for good ------------------------------------
+
+
+def init_static_versions(app: Flask) -> None:
+    """Every ``url_for('static', ...)`` carries ``?v=<hash of the file>``, and an answer to
+    such an address may be kept by the phone for a year: a changed file gets a new address."""
+    versions: dict[str, str] = {}
+
+    def version_of(filename: str) -> str | None:
+        if filename not in versions:
+            path = os.path.join(app.static_folder, filename)
+            try:
+                with open(path, "rb") as fh:
+                    versions[filename] = hashlib.blake2b(fh.read(), digest_size=6).hexdigest()
+            except OSError:
+                return None
+        return versions[filename]
+
+    @app.url_defaults
+    def _versioned(endpoint, values):
+        if endpoint == "static" and "v" not in values and values.get("filename"):
+            version = version_of(values["filename"])
+            if version:
+                values["v"] = version
+
+    @app.after_request
+    def _cache_forever(response):
+        if (request.endpoint == "static" and response.status_code == 200
+                and request.args.get("v") == version_of(request.view_args["filename"])):
+            response.cache_control.public = True
+            response.cache_control.max_age = 365 * 24 * 3600
+            response.cache_control.immutable = True
+            response.cache_control.no_cache = None
+        return response
+
+
 # -- set-up ----------------------------------------------------------------------------
 
 
@@ -160,7 +282,18 @@ def init_web(app: Flask) -> None:
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # the API takes bearer tokens only, never the cookie
     app.jinja_env.globals["region"] = region
-    app.wsgi_app = NothingChangedShortcut(app.wsgi_app, app.extensions["engine"])
+    app.jinja_env.context_class = TrackingContext
+    engine = app.extensions["engine"]
+    app.wsgi_app = NothingChangedShortcut(app.wsgi_app, engine)
+
+    from .live import Hub
+    from .tables import table_version
+    from .views.table import load_snapshot
+
+    app.extensions["live"] = Hub(engine, load_snapshot, lambda code: table_version(engine, code),
+                                 app.config["STREAMS_PER_CLIENT"])
+    compress.init_app(app)
+    init_static_versions(app)
 
     @app.cli.command("init-db")
     def init_db_command():

@@ -1,11 +1,76 @@
-// The table companion's small layer over htmx: live polling details, the offline banner,
-// keeping half-typed input safe from updates, and a few conveniences for forms.
+// The table companion's small layer over htmx: the live stream and its fallback poll, the
+// offline banner, keeping half-typed input safe from updates, and a few conveniences for forms.
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
 
   const meta = () => document.getElementById("live-meta");
+  const streamElement = () => document.getElementById("live-stream");
   const deferred = new Set();
+
+  // -- the live stream -------------------------------------------------------------------
+  // The page holds one server-sent-events stream (htmx's sse extension, sse-connect on
+  // #live-stream). Once its "ready" event arrives, changes come from it and the poll rests;
+  // while it is closed or not yet proven (a proxy may buffer it), the poll runs as before.
+  let stream = null;
+  let streamReady = false;
+  let forcePoll = false;
+
+  // The address the stream reopens with: the version and region hashes the page shows now,
+  // so that the server sends exactly what this phone misses.
+  function streamUrl() {
+    const el = streamElement();
+    const m = meta();
+    if (!el || !m) return null;
+    const base = (el.getAttribute("sse-connect") || "").split("?")[0];
+    return base + "?v=" + encodeURIComponent(m.dataset.version) + "&have=" + encodeURIComponent(regionHashes());
+  }
+
+  function refreshStreamUrl() {
+    const el = streamElement();
+    const url = streamUrl();
+    if (el && url) el.setAttribute("sse-connect", url);
+  }
+
+  function pollNow() {
+    const poller = document.querySelector("[data-poll]");
+    if (poller && window.htmx) {
+      forcePoll = true;
+      htmx.trigger(poller, "poll-now");
+    }
+  }
+
+  // Start afresh with what the page shows (after regions were held back while typing).
+  function reopenStream() {
+    const el = streamElement();
+    if (!el || !window.htmx) return;
+    if (stream) stream.close();
+    stream = null;
+    streamReady = false;
+    const fresh = el.cloneNode(false);
+    el.replaceWith(fresh);
+    fresh.setAttribute("sse-connect", streamUrl());
+    htmx.process(fresh);
+  }
+
+  function watchStream(source) {
+    stream = source;
+    streamReady = false;
+    source.addEventListener("ready", () => {
+      if (stream !== source) return;
+      streamReady = true;
+      const banner = document.getElementById("connection");
+      if (banner) banner.hidden = true;
+    });
+    source.addEventListener("deleted", (event) => {
+      source.close();
+      showNotice("This table was deleted by its host.");
+      window.setTimeout(() => { window.location.href = event.data || "/"; }, 1500);
+    });
+    source.addEventListener("error", () => {
+      if (stream === source) streamReady = false;  // the poll takes over until "ready" again
+    });
+  }
 
   // Regions the phone's user is busy in: a focused field, an open dialog or menu.
   function isBusy(region) {
@@ -38,6 +103,17 @@
     });
   }
 
+  if (window.htmx && htmx.createEventSource) {
+    const create = htmx.createEventSource;
+    htmx.createEventSource = (url) => {
+      const source = create(url);
+      watchStream(source);
+      return source;
+    };
+  }
+  // Before htmx opens the stream: the address carries the hashes of what the page shows.
+  refreshStreamUrl();
+
   document.addEventListener("DOMContentLoaded", () => {
     if (!window.htmx) return;
     htmx.config.timeout = 8000;
@@ -52,9 +128,20 @@
     ];
   });
 
+  // The poll rests while the stream works; a poll asked for on purpose still goes.
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    if (!event.detail.elt.matches("[data-poll]")) return;
+    if (streamReady && !forcePoll) event.preventDefault();
+    forcePoll = false;
+  });
+
   document.addEventListener("htmx:configRequest", (event) => {
     const m = meta();
     if (!m) return;
+    // With the stream open, the change comes back on it like on every other phone.
+    if (streamReady && !event.detail.elt.matches("[data-poll]")) {
+      event.detail.headers["X-Live-Stream"] = "open";
+    }
     event.detail.parameters.have = regionHashes();
     if (event.detail.elt.matches("[data-poll]")) {
       event.detail.parameters.v = m.dataset.version;
@@ -73,17 +160,42 @@
     }
   });
 
+  // After a stream event: versions of forms, and the address a reopened stream would use.
+  document.addEventListener("htmx:sseMessage", () => {
+    refreshVersions();
+    refreshStreamUrl();
+  });
+
+  // Regions held back while the user typed or had a dialog open: fetch them once the user is
+  // done (the stream already counts them as sent, so it is reopened with what the page shows).
+  function catchUpHeldBack() {
+    if (!deferred.size) return;
+    if (streamReady) reopenStream();
+    else pollNow();
+  }
+  document.addEventListener("focusout", (event) => {
+    const region = event.target.closest && event.target.closest("[data-region]");
+    if (region && deferred.has(region.id)) window.setTimeout(() => { if (!isBusy(region)) catchUpHeldBack(); }, 0);
+  });
+  document.addEventListener("close", (event) => {
+    if (event.target.matches && event.target.matches("dialog")) window.setTimeout(catchUpHeldBack, 0);
+  }, true);
+  document.addEventListener("toggle", (event) => {
+    if (event.target.matches && event.target.matches("details") && !event.target.open) window.setTimeout(catchUpHeldBack, 0);
+  }, true);
+
   document.addEventListener("htmx:afterRequest", (event) => {
     const xhr = event.detail.xhr;
     const banner = document.getElementById("connection");
     if (!xhr || xhr.status === 0) return;
     if (banner) banner.hidden = true;
     const m = meta();
-    if (m && deferred.size) {
+    if (m && deferred.size && !streamReady) {
       // Ask again next poll: the regions held back while the user typed still need updating.
       m.dataset.version = "-1";
     }
     refreshVersions();
+    refreshStreamUrl();
     const form = event.detail.elt.closest && event.detail.elt.closest("form");
     if (xhr.status === 409 && form && m) {
       const input = form.querySelector("input[data-live-version]");
@@ -93,10 +205,7 @@
       const dialog = form.closest("dialog");
       const error = form.querySelector(".form-error");
       if (dialog && dialog.open && !(error && error.textContent.trim())) {
-        dialog.close();
-        // The region around the dialog was held back while it was open: fetch it now.
-        const poller = document.querySelector("[data-poll]");
-        if (deferred.size && poller && window.htmx) htmx.trigger(poller, "poll-now");
+        dialog.close();  // its "close" fetches the region held back behind it
       }
       // Fields listed in data-clear-on-success start empty for the next entry.
       (form.dataset.clearOnSuccess || "").split(" ").filter(Boolean).forEach((name) => {
@@ -124,11 +233,19 @@
     if (notice) notice.textContent = text;
   }
 
-  // A phone waking up asks at once instead of waiting for the next tick.
+  // A phone waking up asks at once instead of waiting for the next tick (its stream may
+  // have died in its sleep; the browser reopens it by itself).
   document.addEventListener("visibilitychange", () => {
-    const poller = document.querySelector("[data-poll]");
-    if (poller && document.visibilityState === "visible" && window.htmx) htmx.trigger(poller, "poll-now");
+    if (document.visibilityState === "visible" && !streamReady) pollNow();
   });
+
+  // Regions sent on the stream carry no CSRF token (one render serves many phones); a plain
+  // form submitted without htmx takes the page's.
+  document.addEventListener("submit", (event) => {
+    const token = document.querySelector('meta[name="csrf-token"]');
+    const field = event.target.querySelector && event.target.querySelector('input[name="csrf_token"]');
+    if (token && field && !field.value) field.value = token.content;
+  }, true);
 
   // -- small conveniences ------------------------------------------------------------
   document.addEventListener("click", (event) => {

@@ -10,14 +10,18 @@ from flask import (
     redirect,
     render_template,
     request,
+    stream_with_context,
     url_for,
 )
+from sqlmodel import Session
 
-from ..database import get_db
+from ..database import close_db, get_db
+from ..live import Snapshot
 from ..models import GameTable
 from ..network import base_url
 from ..qr import qr_svg
 from ..tables import (
+    NotFound,
     TableProblem,
     act,
     can_act,
@@ -34,19 +38,22 @@ from ..tables import (
     undo_or_redo,
 )
 from ..web import (
+    client_address,
     device_token,
+    gzip_stream,
+    live_hub,
     forget_device,
     is_fragment_request,
     parse_have,
     render_page_with_regions,
-    render_regions,
+    regions_for,
     vary,
 )
 
 bp = Blueprint("table", __name__, url_prefix="/t")
 
 # Regions of templates/table.html shared by every game; each game adds its own.
-COMMON_REGIONS = ("status", "seats", "history", "host")
+COMMON_REGIONS = ("status", "me", "seats", "history", "host")
 LOG_SHOWN = 40
 FORM_CONTROL_FIELDS = {"csrf_token", "expected_version", "have"}
 
@@ -65,11 +72,10 @@ def region_names(table: GameTable) -> list[tuple[str, str]]:
     ]
 
 
-def table_context(db, table: GameTable, device) -> dict:
-    """Everything the table template needs, derived from the table row and the phone."""
+def shared_context(db, table: GameTable) -> dict:
+    """What every phone's view of this table version shares: the game, the log, the phones."""
     game = game_of(table)
     joined = devices(db, table)
-    holders = {d.seat: d for d in joined if d.seat}
     return {
         "table": table,
         "game": game,
@@ -78,13 +84,6 @@ def table_context(db, table: GameTable, device) -> dict:
         "status": game.status(table.state),
         "scores": game.scores(table.state),
         "winners": game.winners(table.state),
-        "device": device,
-        "seat": device.seat if device else None,
-        "can_act": can_act(device),
-        "is_host": bool(device and device.is_host),
-        "seats": [{"name": name, "taken": name in holders,
-                   "mine": bool(device and holders.get(name) is device)}
-                  for name in table.players],
         "devices": joined,
         "watchers": sum(1 for d in joined if not d.seat and not d.is_host),
         "log": log_entries(db, table, LOG_SHOWN),
@@ -92,6 +91,39 @@ def table_context(db, table: GameTable, device) -> dict:
         "act_url": url_for("table.act_view", code=table.code),
         "oob": False,
     }
+
+
+def viewer_context(shared: dict, device_id: int | None) -> dict:
+    """The few facts about one phone that a region may depend on."""
+    joined = shared["devices"]
+    device = next((d for d in joined if d.id == device_id), None)
+    holders = {d.seat: d.id for d in joined if d.seat}
+    return {
+        "phone": device.id if device else None,
+        "seat": device.seat if device else None,
+        "can_act": can_act(device),
+        "is_host": bool(device and device.is_host),
+        "read_only": bool(device and device.read_only),
+        "seats": [{"name": name, "taken": name in holders,
+                   "mine": device is not None and holders.get(name) == device.id}
+                  for name in shared["table"].players],
+    }
+
+
+def table_context(db, table: GameTable, device) -> dict:
+    """Everything the table template needs, derived from the table row and the phone."""
+    shared = shared_context(db, table)
+    return {**shared, **viewer_context(shared, device.id if device else None)}
+
+
+def load_snapshot(code: str) -> Snapshot | None:
+    """One table version as every stream of this process shares it (None: no such table)."""
+    with Session(current_app.extensions["engine"], expire_on_commit=False) as db:
+        try:
+            table = find_table(db, code)
+            return Snapshot(table.version, shared_context(db, table))
+        except NotFound:
+            return None
 
 
 def _page_context(db, table, device) -> dict:
@@ -122,13 +154,30 @@ def show(code: str):
     return vary(Response(html))
 
 
-def _live_response(db, table, device, status: int = 200, message: str = "") -> Response:
+def _meta(version: int, state_version: int) -> str:
+    return (f'<div id="live-meta" hx-swap-oob="true" hidden data-version="{version}"'
+            f' data-state-version="{state_version}"></div>')
+
+
+def _regions_for_phone(code: str, device_id: int | None) -> tuple[Snapshot | None, list]:
+    """The newest snapshot of the table and its regions as this phone sees them."""
+    snapshot = live_hub().snapshot(code)
+    if snapshot is None:
+        return None, []
+    table = snapshot.data["table"]
+    viewer = viewer_context(snapshot.data, device_id)
+    return snapshot, regions_for(snapshot, region_names(table), viewer)
+
+
+def _live_response(table, device, status: int = 200, message: str = "") -> Response:
     """The regions that changed for this phone, the new version, and a message for the form."""
-    context = table_context(db, table, device)
+    snapshot, regions = _regions_for_phone(table.code, device.id if device else None)
+    if snapshot is None:
+        return vary(Response("This table no longer exists.", status=404))
     have = parse_have(request.values.get("have"))
-    body = message + render_regions(region_names(table), context, have)
-    body += (f'<div id="live-meta" hx-swap-oob="true" hidden data-version="{table.version}"'
-             f' data-state-version="{table.state_version}"></div>')
+    fresh = snapshot.data["table"]
+    body = message + "".join(html for name, digest, html in regions if have.get(name) != digest)
+    body += _meta(fresh.version, fresh.state_version)
     return vary(Response(body, status=status))
 
 
@@ -143,7 +192,91 @@ def live(code: str):
         return Response("This table no longer exists.", status=404)
     if request.args.get("v", type=int) == table.version:
         return Response(status=204)
-    return _live_response(db, table, _me(db, table))
+    return _live_response(table, _me(db, table))
+
+
+def _sse(event: str, data: str, event_id: int | None = None) -> str:
+    lines = [f"event: {event}"]
+    if event_id is not None:
+        lines.append(f"id: {event_id}")
+    lines += [f"data: {line}" for line in data.split("\n")]
+    return "\n".join(lines) + "\n\n"
+
+
+@bp.get("/<code>/events")
+def events(code: str):
+    """The phone's stream: each change of the table as the regions that changed for it.
+
+    Opens with a "ready" event; a phone that reconnects after a gap (``Last-Event-ID``)
+    or whose page is older than the table gets everything it missed in one event."""
+    db = get_db()
+    try:
+        table = find_table(db, code)
+    except TableProblem:
+        return Response("There is no table with this code.", status=404, mimetype="text/plain")
+    device = _me(db, table)
+    device_id = device.id if device else None
+    code = table.code
+    client = client_address()
+    hub = live_hub()
+    feed = hub.subscribe(code, client)
+    if feed is None:
+        return Response("Too many live connections from this device; close some pages "
+                        "and try again.", status=429, headers={"Retry-After": "30"},
+                        mimetype="text/plain")
+    last_id = request.headers.get("Last-Event-ID", "")
+    if last_id.isdigit():  # the browser reconnecting by itself: what it had is unknown
+        seen, have = int(last_id), {}
+    else:
+        seen, have = request.args.get("v", -1, type=int), parse_have(request.args.get("have"))
+    close_db()  # a stream holds no database connection while it waits
+    heartbeat = current_app.config["LIVE_HEARTBEAT_SECONDS"]
+
+    def changes(snapshot) -> str:
+        fresh = snapshot.data["table"]
+        viewer = viewer_context(snapshot.data, device_id)
+        parts = []
+        for name, digest, html in regions_for(snapshot, region_names(fresh), viewer):
+            if have.get(name) != digest:
+                parts.append(html)
+                have[name] = digest
+        parts.append(_meta(fresh.version, fresh.state_version))
+        return _sse("regions", "".join(parts), fresh.version)
+
+    def stream():
+        nonlocal seen
+        try:
+            yield f"retry: {current_app.config['LIVE_RETRY_MS']}\n"
+            snapshot = feed.current()
+            if snapshot is None:
+                yield _sse("deleted", url_for("pages.home"))
+                return
+            yield _sse("ready", str(snapshot.version))
+            if snapshot.version != seen:
+                seen = snapshot.version
+                yield changes(snapshot)
+            while True:
+                if not feed.wait_newer(seen, heartbeat):
+                    feed.recheck()
+                    yield ": still here\n\n"  # keeps the connection open through routers
+                    continue
+                snapshot = feed.current()
+                if snapshot is None:
+                    yield _sse("deleted", url_for("pages.home"))
+                    return
+                if snapshot.version > seen:
+                    seen = snapshot.version
+                    yield changes(snapshot)
+        finally:
+            hub.unsubscribe(feed, client)
+
+    headers = {"Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no"}
+    body = stream_with_context(stream())
+    if "gzip" in request.headers.get("Accept-Encoding", ""):
+        body, headers["Content-Encoding"] = gzip_stream(body), "gzip"
+    response = Response(body, mimetype="text/event-stream", headers=headers)
+    response.vary.add("Accept-Encoding")
+    return response
 
 
 def _after_change(db, table: GameTable, device, problem: TableProblem | None = None):
@@ -152,10 +285,17 @@ def _after_change(db, table: GameTable, device, problem: TableProblem | None = N
         if problem is not None:
             flash(problem.message, "error")
         return redirect(url_for("table.show", code=table.code), 303)
+    streamed = request.headers.get("X-Live-Stream") == "open"
+    if streamed and (problem is None or problem.status == 409):
+        # The phone's open stream brings the change (or the fresher state), as to every
+        # other phone; sending regions here too could cross that stream on the way.
+        message = problem.message if problem else ""
+        return vary(Response(message + _meta(table.version, table.state_version),
+                             status=problem.status if problem else 200))
     if problem is None:
-        return _live_response(db, table, device)
+        return _live_response(table, device)
     if problem.status == 409:  # stale: show the fresh state along with the note
-        return _live_response(db, table, device, 409, problem.message)
+        return _live_response(table, device, 409, problem.message)
     return vary(Response(problem.message, status=problem.status))
 
 

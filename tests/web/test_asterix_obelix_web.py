@@ -29,14 +29,14 @@ def region(html: str, name: str) -> str:
 
 
 def offered(html: str) -> set[str]:
-    """The action types the board offers as forms."""
-    return set(re.findall(r'name="type" value="(\w+)"', region(html, "board")))
+    """The action types the board offers (as forms, or shown disabled to a watcher)."""
+    return set(re.findall(r'data-action="(\w+)"', region(html, "board")))
 
 
 def offered_lines(html: str, action: str) -> set[tuple[str, int, str]]:
     """(line, number, start) of every arrow the board offers for ``action``."""
     arrows = set()
-    for form in re.findall(rf'value="{action}">.*?</form>', region(html, "board"), re.S):
+    for form in re.findall(rf'data-action="{action}".*?</fieldset>', region(html, "board"), re.S):
         line = re.search(r'name="line" value="(\w+)"', form).group(1)
         number = int(re.search(r'name="number" value="(\d)"', form).group(1))
         for start in re.findall(r'name="start" value="(\w+)"', form):

@@ -99,7 +99,8 @@ def roman_location(state: dict) -> int:
 
 # -- reading the page's forms the way a browser submits them ------------------------------------
 class Forms(HTMLParser):
-    """Every action form of a page: its fields' values and its submit buttons."""
+    """Every action form of a page: its fields' values and its submit buttons (for a phone
+    that may not act: the same controls, disabled and with no form that could post)."""
 
     def __init__(self, html: str):
         super().__init__(convert_charrefs=True)
@@ -109,9 +110,11 @@ class Forms(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
-        if tag == "form" and "action" in (attrs.get("class") or "").split():
+        if tag in ("form", "div") and "data-action" in attrs:
             self._form = {"fields": {}, "buttons": [], "disabled": False,
-                          "class": attrs["class"]}
+                          "class": attrs["class"], "posts": tag == "form"}
+            if tag == "div":
+                self._form["fields"]["type"] = attrs["data-action"]
         if self._form is None:
             return
         if tag == "fieldset" and "disabled" in attrs:
@@ -147,7 +150,8 @@ class Forms(HTMLParser):
             self._button["text"] = " ".join(self._button["text"].split())
             self._form["buttons"].append(self._button)
             self._button = None
-        elif tag == "form" and self._form is not None:
+        elif self._form is not None and (tag == "form" or (
+                tag == "fieldset" and not self._form["posts"])):
             self.forms.append(self._form)
             self._form = None
 
@@ -620,7 +624,8 @@ def test_a_watcher_sees_everything_and_can_tap_nothing(client, phone):
     table = phases(client)["actions"]
     watcher = Player(phone("10.0.0.7"), table.code)
     forms = Forms(watcher.page()).forms
-    assert forms and all(form["disabled"] for form in forms)
+    assert forms and all(form["disabled"] and not form["posts"] for form in forms)
+    assert "csrf_token" not in region(watcher.page(), "turn")
     page = text(watcher.page())
     assert "Ann's turn" in page and "Fish soup" in page and "9 fish of 10" in page
     response = watcher.phone.act(type="advance_roman")

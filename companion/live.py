@@ -1,0 +1,307 @@
+"""Live push: a change reaches every phone's open stream the moment it commits.
+
+Writers announce ``(code, version)`` when their transaction commits; every server process
+listens and wakes the streams of that table it holds.
+
+- PostgreSQL: ``pg_notify`` inside the writing transaction (delivered at commit, to every
+  process of every server on that database); one ``LISTEN`` connection per process.
+- SQLite: after the commit, one datagram to each process listening on this database file,
+  through Unix sockets in a folder named after the file (a process that died leaves a socket
+  nobody answers: the sender removes it). No process polls the database for changes.
+
+Per process, a ``Feed`` per watched table loads each new version once and keeps what was
+rendered from it, so that all streams of that table share one snapshot and one render per
+kind of viewer. Nothing here knows about Flask; the views pass in how to load a snapshot.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import os
+import socket
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from sqlalchemy import event, text
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+CHANNEL = "companion_live"
+DELETED = -1
+# How long a feed trusts announcements alone before it checks the table's version itself
+# (a notification lost while a listener reconnected is then noticed within this time).
+RECHECK_SECONDS = 15.0
+
+
+# -- writers: announce a change --------------------------------------------------------
+
+
+def table_changed(db: Session, code: str, version: int) -> None:
+    """Record inside the writing transaction that ``code`` is now at ``version``.
+
+    The announcement leaves only if and when the transaction commits."""
+    bind = db.get_bind()
+    if bind.dialect.name == "postgresql":
+        db.connection().execute(text("SELECT pg_notify(:channel, :message)"),
+                                {"channel": CHANNEL, "message": f"{code} {version}"})
+    pending = db.info.setdefault("live_changes", {})
+    pending[code] = version
+
+
+@event.listens_for(Session, "after_commit")
+def _after_commit(session: Session) -> None:
+    changes = session.info.pop("live_changes", None)
+    if not changes:
+        return
+    engine = session.get_bind()
+    # This process hears its own changes at once, without waiting for the round trip.
+    hub = HUBS.get(str(engine.url))
+    if hub is not None:
+        for code, version in changes.items():
+            hub.announce(code, version)
+    if engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:"):
+        _send_datagrams(engine.url.database, changes, hub.address if hub else None)
+
+
+@event.listens_for(Session, "after_rollback")
+def _after_rollback(session: Session) -> None:
+    session.info.pop("live_changes", None)
+
+
+def _socket_folder(database: str) -> str:
+    """Short and per database file: Unix socket paths must stay under ~100 bytes."""
+    digest = hashlib.sha1(os.path.abspath(database).encode()).hexdigest()[:16]
+    return os.path.join(tempfile.gettempdir(), f"companion-live-{os.getuid()}", digest)
+
+
+_sender_lock = threading.Lock()
+_sender: socket.socket | None = None
+
+
+def _send_datagrams(database: str, changes: dict[str, int], own: str | None) -> None:
+    global _sender
+    message = "\n".join(f"{code} {version}" for code, version in changes.items()).encode()
+    folder = _socket_folder(database)
+    try:
+        names = os.listdir(folder)
+    except FileNotFoundError:
+        return  # nobody listens yet
+    with _sender_lock:
+        if _sender is None:
+            _sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            _sender.setblocking(False)
+        for name in names:
+            path = os.path.join(folder, name)
+            if path == own or not name.endswith(".sock"):
+                continue
+            try:
+                _sender.sendto(message, path)
+            except (ConnectionRefusedError, FileNotFoundError):
+                _unlink_quietly(path)  # its process is gone
+            except (BlockingIOError, OSError):
+                pass  # a full queue: that process catches up at its next recheck
+
+
+def _unlink_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+# -- listeners: one hub per process and database ---------------------------------------
+
+
+@dataclass
+class Snapshot:
+    """One version of one table as loaded for display; ``renders`` caches its regions."""
+
+    version: int
+    data: Any
+    renders: dict = field(default_factory=dict)
+
+
+class Feed:
+    """The streams of one table in this process share this: the newest version announced,
+    the snapshot loaded for it, and a condition to wait on."""
+
+    def __init__(self, hub: "Hub", code: str):
+        self.hub = hub
+        self.code = code
+        self.lock = threading.Lock()  # one loader at a time
+        self.changed = threading.Condition()
+        self.announced = 0
+        self.deleted = False
+        self.snapshot: Snapshot | None = None
+        self.checked_at = time.monotonic()
+        self.subscribers = 0
+
+    def announce(self, version: int) -> None:
+        with self.changed:
+            if version == DELETED:
+                self.deleted = True
+            elif version > self.announced:
+                self.announced = version
+            else:
+                return
+            self.changed.notify_all()
+
+    def wait_newer(self, seen: int, timeout: float) -> bool:
+        """Block until a version newer than ``seen`` is announced (or the table is deleted);
+        False when ``timeout`` passed first."""
+        with self.changed:
+            return self.changed.wait_for(lambda: self.deleted or self.announced > seen, timeout)
+
+    def current(self) -> Snapshot | None:
+        """The newest snapshot (loaded at most once per version for all streams); None once
+        the table is gone."""
+        with self.lock:
+            if self.deleted:
+                return None
+            if self.snapshot is None or self.announced > self.snapshot.version:
+                loaded = self.hub.loader(self.code)
+                if loaded is None:
+                    self.announce(DELETED)
+                    return None
+                self.snapshot = loaded
+                self.announce(loaded.version)
+            return self.snapshot
+
+    def recheck(self) -> None:
+        """Ask the database itself, at most every RECHECK_SECONDS for all streams."""
+        if time.monotonic() - self.checked_at < RECHECK_SECONDS:
+            return
+        self.checked_at = time.monotonic()
+        version = self.hub.version_of(self.code)
+        self.announce(DELETED if version is None else version)
+
+
+class Hub:
+    """This process's listener for one database, and the feeds of the tables watched here."""
+
+    def __init__(self, engine: Engine, loader: Callable[[str], Snapshot | None],
+                 version_of: Callable[[str], int | None], streams_per_client: int):
+        self.engine = engine
+        self.loader = loader
+        self.version_of = version_of
+        self.streams_per_client = streams_per_client
+        self.feeds: dict[str, Feed] = {}
+        self.clients: dict[str, int] = {}
+        self.lock = threading.Lock()
+        self.listening = False
+        self.address: str | None = None
+        self.pid = os.getpid()
+        HUBS[str(engine.url)] = self
+
+    # streams come and go
+    def subscribe(self, code: str, client: str) -> Feed | None:
+        """The feed of ``code`` for one more stream; None when ``client`` has too many."""
+        with self.lock:
+            if self.clients.get(client, 0) >= self.streams_per_client:
+                return None
+            self.clients[client] = self.clients.get(client, 0) + 1
+            feed = self.feeds.get(code)
+            if feed is None:
+                feed = self.feeds[code] = Feed(self, code)
+            feed.subscribers += 1
+            self._listen()
+            return feed
+
+    def unsubscribe(self, feed: Feed, client: str) -> None:
+        with self.lock:
+            feed.subscribers -= 1
+            if feed.subscribers <= 0 and self.feeds.get(feed.code) is feed:
+                del self.feeds[feed.code]
+            left = self.clients.get(client, 1) - 1
+            if left > 0:
+                self.clients[client] = left
+            else:
+                self.clients.pop(client, None)
+
+    def streams(self) -> int:
+        with self.lock:
+            return sum(self.clients.values())
+
+    def snapshot(self, code: str) -> Snapshot | None:
+        """The newest snapshot of ``code``: shared with this process's streams when any
+        watch it (their render cache included), else loaded for this one answer."""
+        with self.lock:
+            feed = self.feeds.get(code)
+        if feed is None:
+            return self.loader(code)
+        return feed.current()
+
+    def announce(self, code: str, version: int) -> None:
+        with self.lock:
+            feed = self.feeds.get(code)
+        if feed is not None:
+            feed.announce(version)
+
+    def _dispatch(self, message: str) -> None:
+        for line in message.splitlines():
+            code, _, version = line.partition(" ")
+            if version.lstrip("-").isdigit():
+                self.announce(code, int(version))
+
+    def _wake_all(self) -> None:
+        """After a listener reconnects: each feed checks its table itself."""
+        with self.lock:
+            feeds = list(self.feeds.values())
+        for feed in feeds:
+            feed.checked_at = 0
+            feed.recheck()
+
+    # the listener, started with the first stream of this process
+    def _listen(self) -> None:
+        if self.pid != os.getpid():  # a forked child starts its own
+            self.pid, self.listening, self.address = os.getpid(), False, None
+        if self.listening:
+            return
+        self.listening = True
+        if self.engine.dialect.name == "postgresql":
+            target = self._listen_postgres
+        else:
+            database = self.engine.url.database
+            if database in (None, "", ":memory:"):
+                return  # one process only: announcements are in-process
+            folder = _socket_folder(database)
+            os.makedirs(folder, mode=0o700, exist_ok=True)
+            self.address = os.path.join(folder, f"{os.getpid()}-{os.urandom(3).hex()}.sock")
+            receiver = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            receiver.bind(self.address)
+            atexit.register(_unlink_quietly, self.address)
+            target = lambda: self._listen_datagrams(receiver)  # noqa: E731
+        threading.Thread(target=target, name="companion-live", daemon=True).start()
+
+    def _listen_datagrams(self, receiver: socket.socket) -> None:
+        while True:
+            try:
+                message = receiver.recv(65536)
+            except OSError:
+                time.sleep(1)
+                continue
+            self._dispatch(message.decode(errors="replace"))
+
+    def _listen_postgres(self) -> None:
+        import psycopg
+
+        url = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        pause = 0.5
+        while True:
+            try:
+                with psycopg.connect(url, autocommit=True) as connection:
+                    connection.execute(f"LISTEN {CHANNEL}")
+                    pause = 0.5
+                    self._wake_all()  # anything missed while not listening
+                    for notice in connection.notifies():
+                        self._dispatch(notice.payload)
+            except Exception:  # the server restarted or the network dropped: listen again
+                time.sleep(pause)
+                pause = min(pause * 2, 10)
+
+
+HUBS: dict[str, Hub] = {}
