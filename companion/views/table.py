@@ -10,9 +10,9 @@ from flask import (
     redirect,
     render_template,
     request,
-    stream_with_context,
     url_for,
 )
+from flask.globals import request_ctx
 from sqlmodel import Session
 
 from ..database import close_db, get_db
@@ -243,39 +243,62 @@ def events(code: str):
         parts.append(_meta(fresh.version, fresh.state_version))
         return _sse("regions", "".join(parts), fresh.version)
 
+    # Each step runs in a copy of this request's context (url_for, templates), pushed only
+    # while it works: many streams share a thread or a worker between their events.
+    request_context = request_ctx._get_current_object()
+    retry = current_app.config["LIVE_RETRY_MS"]
+    home = url_for("pages.home")
+
+    def step() -> tuple[str, bool]:
+        """What to send next (blocking until there is something) and whether it ends here."""
+        nonlocal seen
+        with request_context.copy():
+            snapshot = feed.current()
+            if snapshot is None:
+                return _sse("deleted", home), True
+            if snapshot.version > seen:
+                seen = snapshot.version
+                return changes(snapshot), False
+        if not feed.wait_newer(seen, heartbeat):
+            feed.recheck()
+            return ": still here\n\n", False  # keeps the connection open through routers
+        return "", False
+
     def stream():
         nonlocal seen
         try:
-            yield f"retry: {current_app.config['LIVE_RETRY_MS']}\n"
-            snapshot = feed.current()
-            if snapshot is None:
-                yield _sse("deleted", url_for("pages.home"))
-                return
-            yield _sse("ready", str(snapshot.version))
-            if snapshot.version != seen:
-                seen = snapshot.version
-                yield changes(snapshot)
-            while True:
-                if not feed.wait_newer(seen, heartbeat):
-                    feed.recheck()
-                    yield ": still here\n\n"  # keeps the connection open through routers
-                    continue
+            with request_context.copy():
                 snapshot = feed.current()
-                if snapshot is None:
-                    yield _sse("deleted", url_for("pages.home"))
+            if snapshot is None:
+                yield _sse("deleted", home)
+                return
+            if seen > snapshot.version:  # a version this table never had: send it all
+                seen = -1
+            yield f"retry: {retry}\n" + _sse("ready", str(snapshot.version))
+            while True:
+                chunk, last = step()
+                if chunk:
+                    yield chunk
+                if last:
                     return
-                if snapshot.version > seen:
-                    seen = snapshot.version
-                    yield changes(snapshot)
         finally:
+            leave()
+
+    left = False
+
+    def leave() -> None:
+        nonlocal left
+        if not left:
+            left = True
             hub.unsubscribe(feed, client)
 
     headers = {"Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no"}
-    body = stream_with_context(stream())
+    body = stream()
     if "gzip" in request.headers.get("Accept-Encoding", ""):
         body, headers["Content-Encoding"] = gzip_stream(body), "gzip"
     response = Response(body, mimetype="text/event-stream", headers=headers)
     response.vary.add("Accept-Encoding")
+    response.call_on_close(leave)  # also when the phone left before the first event
     return response
 
 

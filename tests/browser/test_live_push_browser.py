@@ -1,0 +1,155 @@
+"""Server push in real browsers: changes arrive on the stream, the poll only stands in for it,
+a dropped stream catches up, and two servers on one database share their changes."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import time
+import urllib.request
+
+from playwright.sync_api import expect
+
+from tests.browser.conftest import Server, api, create_table, join, settle
+
+
+def count_requests(page, fragment: str) -> list:
+    seen = []
+    page.on("request", lambda request: seen.append(request.url) if fragment in request.url else None)
+    return seen
+
+
+def block(page, pattern: str) -> None:
+    page.route(pattern, lambda route: route.abort())
+
+
+def enter_score(page, player: str, round_: int, points: int) -> None:
+    form = page.locator("form.score-entry")
+    form.locator("select[name=player]").select_option(player)
+    form.locator("input[name=round]").fill(str(round_))
+    form.locator("input[name=points]").fill(str(points))
+    page.get_by_role("button", name="Save score").click()
+
+
+def test_a_change_reaches_the_other_phone_on_the_stream_without_a_poll(live_server, new_phone):
+    table = create_table(live_server, "scorepad", ["Ann", "Ben"])
+    ann, ben = new_phone(), new_phone()
+    for page in (ann, ben):
+        block(page, "**/live?*")  # no poll can carry anything: only the stream can
+    polls = count_requests(ben, "/live?")
+    join(ann, live_server, table["code"], "Ann")
+    join(ben, live_server, table["code"], "Ben")
+    ben.wait_for_function("() => !!document.getElementById('live-stream')")
+    enter_score(ann, "Ann", 1, 23)
+    expect(ben.locator("#scoresheet tfoot")).to_contain_text("23", timeout=3000)
+    expect(ben.locator("#history .log")).to_contain_text("Ann wrote 23 points")
+    # Ann's own sheet shows it too (her stream brought it back), and her tap was counted once.
+    expect(ann.locator("#scoresheet tfoot")).to_contain_text("23")
+    assert api(live_server, "GET", f"/api/tables/{table['code']}")["scores"]["Ann"] == 23
+    ben.wait_for_timeout(1500)  # the poll's once-a-second tick has come and gone at least once
+    assert polls == [], f"the page polled while its stream was open: {polls[:3]}"
+    expect(ben.locator("#connection")).to_be_hidden()
+
+
+def test_when_the_stream_cannot_be_opened_the_poll_carries_the_changes(live_server, new_phone):
+    table = create_table(live_server, "scorepad", ["Ann", "Ben"])
+    ann, ben = new_phone(), new_phone()
+    block(ben, "**/events*")  # a proxy that will not pass the stream
+    polls = count_requests(ben, "/live?")
+    join(ann, live_server, table["code"], "Ann")
+    join(ben, live_server, table["code"], "Ben")
+    enter_score(ann, "Ann", 1, 31)
+    expect(ben.locator("#scoresheet tfoot")).to_contain_text("31", timeout=4000)
+    assert polls, "the fallback poll ran"
+    expect(ben.locator("#connection")).to_be_hidden()
+    # Ben's own taps are answered with the regions, as the stream is not there to bring them.
+    enter_score(ben, "Ben", 1, 12)
+    expect(ben.locator("#scoresheet tfoot")).to_contain_text("12", timeout=3000)
+
+
+def test_a_dropped_stream_reconnects_by_itself_and_catches_up(server, new_phone):
+    table = create_table(server.url, "scorepad", ["Ann", "Ben"])
+    ben = new_phone()
+    block(ben, "**/live?*")  # only the stream may bring the changes
+    join(ben, server.url, table["code"], "Ben")
+    settle(ben, server.url, table["code"])
+    server.stop()  # every stream drops
+    try:
+        ben.wait_for_timeout(500)
+    finally:
+        server.start()
+    # Changes made while the phone is still reconnecting: it gets them all when it is back.
+    for round_, points in ((1, 5), (2, 6), (3, 7)):
+        api(server.url, "POST", f"/api/tables/{table['code']}/actions",
+            {"type": "enter_score", "player": "Ann", "round": round_, "points": points},
+            token=table["token"])
+    expect(ben.locator("#scoresheet tfoot")).to_contain_text("18", timeout=8000)
+    expect(ben.locator("#history .log")).to_contain_text("7 points for Ann in round 3")
+    settle(ben, server.url, table["code"])
+
+
+def test_the_phones_of_a_deleted_table_are_sent_home(live_server, new_phone):
+    host = new_phone()
+    host.goto(f"{live_server}/new/scorepad")
+    host.locator("input[name=player]").first.fill("Ann")
+    host.locator("input[name=player]").nth(1).fill("Ben")
+    host.get_by_role("button", name=re.compile("Start")).click()
+    code = host.url.rsplit("/", 1)[-1]
+    ben = new_phone()
+    join(ben, live_server, code, "Ben")
+    host.locator("details.danger summary").click()
+    host.get_by_role("button", name=f"Delete table {code}").click()
+    expect(ben.locator("#notice")).to_contain_text("deleted", timeout=3000)
+    ben.wait_for_url(f"{live_server}/", timeout=5000)
+
+
+# -- two servers, one database ---------------------------------------------------------------
+
+
+def read_events_until(url: str, version: int, seconds: float = 10) -> list[str]:
+    """Open a stream on ``url`` and read it until an event with id >= ``version`` arrives."""
+    deadline = time.monotonic() + seconds
+    ids = []
+    with urllib.request.urlopen(url, timeout=seconds) as response:
+        for raw in response:
+            line = raw.decode().strip()
+            if line.startswith("id: "):
+                ids.append(int(line[4:]))
+                if ids[-1] >= version:
+                    return ids
+            if time.monotonic() > deadline:
+                break
+    raise AssertionError(f"no event for version {version} on {url}; saw {ids}")
+
+
+def test_a_change_made_through_one_server_reaches_a_phone_on_another(tmp_path):
+    """Two `companion serve` processes on one database (PostgreSQL in CI's second run)."""
+    first, second = Server(tmp_path / "instance"), Server(tmp_path / "instance")
+    first.start()
+    second.start()
+    try:
+        table = create_table(first.url, "scorepad", ["Ann", "Ben"])
+        code = table["code"]
+        version = api(second.url, "GET", f"/api/tables/{code}")["version"]
+        result = {}
+
+        def listen():
+            result["ids"] = read_events_until(f"{second.url}/t/{code}/events?v={version}",
+                                              version + 1)
+
+        import threading
+
+        listener = threading.Thread(target=listen)
+        listener.start()
+        time.sleep(0.5)  # the stream on the second server is open and waiting
+        after = api(first.url, "POST", f"/api/tables/{code}/actions",
+                    {"type": "enter_score", "player": "Ben", "round": 1, "points": 8},
+                    token=table["token"])
+        listener.join(timeout=15)
+        assert result.get("ids") and result["ids"][-1] == after["version"]
+    finally:
+        first.stop()
+        second.stop()

@@ -1,0 +1,286 @@
+"""The live stream every table page holds: changes pushed at commit, what each phone is sent,
+catching up, faults; and the compressed, cached answers around it."""
+
+from __future__ import annotations
+
+import gzip
+import re
+import time
+import zlib
+
+import pytest
+
+from companion.games import GAMES
+
+
+@pytest.fixture
+def app(make_app):
+    # Short heartbeats: a test reading a quiet stream gets a comment instead of waiting 20 s.
+    return make_app(LIVE_HEARTBEAT_SECONDS=0.2, STREAMS_PER_CLIENT=3)
+
+
+class Stream:
+    """One phone's open event stream, read event by event."""
+
+    def __init__(self, phone, code, query="", headers=None):
+        self.response = phone.client.get(f"/t/{code}/events{query}", buffered=False,
+                                         headers=headers or {},
+                                         environ_base={"REMOTE_ADDR": phone.address})
+        self.chunks = iter(self.response.response)
+        self.raw = b""
+
+    def next_event(self, wanted=None, seconds=5.0) -> dict:
+        """The next event (of type ``wanted``), skipping heartbeats; fails after ``seconds``."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            chunk = next(self.chunks)
+            self.raw += chunk
+            event = parse(chunk.decode())
+            if event and (wanted is None or event["event"] == wanted):
+                return event
+        raise AssertionError(f"no {wanted or 'event'} within {seconds} s")
+
+    def close(self):
+        self.response.close()
+
+
+def parse(chunk: str) -> dict | None:
+    """An SSE chunk as {"event", "id", "data"}; None for a comment or the retry line."""
+    fields = {"event": None, "id": None, "data": []}
+    for line in chunk.split("\n"):
+        name, _, value = line.partition(": ")
+        if name == "data":
+            fields["data"].append(value)
+        elif name in ("event", "id"):
+            fields[name] = value
+    if fields["event"] is None:
+        return None
+    return {**fields, "data": "\n".join(fields["data"])}
+
+
+def regions_sent(event: dict) -> set[str]:
+    return set(re.findall(r'data-region="(\w+)"', event["data"]))
+
+
+def table_with(phone, players=("Ann", "Ben")):
+    host = phone()
+    code = host.start(players=players)
+    return host, code
+
+
+def test_a_change_reaches_an_open_stream_with_only_the_regions_that_changed(phone):
+    host, code = table_with(phone)
+    ben = phone("10.0.0.3")
+    ben.join(code, "Ben")
+    page = ben.get(f"/t/{code}").get_data(as_text=True)
+    version = re.search(r'id="live-meta"[^>]*data-version="(\d+)"', page).group(1)
+    have = ",".join(f"{n}:{h}" for n, h in re.findall(r'data-region="(\w+)" data-hash="(\w+)"', page))
+    stream = Stream(ben, code, f"?v={version}&have={have}")
+    ready = stream.next_event("ready")
+    assert ready["data"] == version
+    host.act(type="enter_score", player="Ann", round=1, points=7)
+    event = stream.next_event("regions")
+    assert int(event["id"]) == host.snapshot()["version"]
+    # The score sheet and the log changed; the seats and the host's panel did not.
+    assert {"scoresheet", "history"} <= regions_sent(event)
+    assert "seats" not in regions_sent(event) and "host" not in regions_sent(event)
+    assert ">7<" in event["data"].replace(" ", "").replace("\n", "")
+    assert f'data-version="{event["id"]}"' in event["data"]
+    stream.close()
+
+
+def test_the_page_carries_the_stream_and_the_poll_as_its_fallback(phone):
+    host, code = table_with(phone)
+    page = host.get(f"/t/{code}").get_data(as_text=True)
+    assert 'hx-ext="sse"' in page and f'sse-connect="/t/{code}/events?v=' in page
+    assert "vendor/sse.min.js?v=" in page
+    assert f'hx-get="/t/{code}/live"' in page
+
+
+def test_a_phone_that_comes_back_after_a_gap_gets_everything_it_missed_in_one_event(phone):
+    host, code = table_with(phone)
+    for points in (3, 4, 5):
+        host.act(type="enter_score", player="Ann", round=points - 2, points=points)
+    # The browser reconnecting by itself names the last event it saw, not what it shows.
+    stream = Stream(host, code, "?v=1", headers={"Last-Event-ID": "2"})
+    stream.next_event("ready")
+    event = stream.next_event("regions")
+    assert int(event["id"]) == host.snapshot()["version"]
+    assert {"status", "me", "seats", "history", "host", "scoresheet"} <= regions_sent(event)
+    # Nothing else is missing: what follows is a heartbeat, not a second catch-up.
+    assert next(stream.chunks).decode().startswith(":")
+    stream.close()
+
+
+def test_a_phone_that_is_up_to_date_is_sent_nothing_but_ready(phone):
+    host, code = table_with(phone)
+    version = host.snapshot()["version"]
+    stream = Stream(host, code, f"?v={version}")
+    stream.next_event("ready")
+    chunk = next(stream.chunks)  # the next thing is a heartbeat comment
+    assert chunk.decode().startswith(":")
+    stream.close()
+
+
+def test_a_watchers_stream_carries_no_controls(phone):
+    host, code = table_with(phone)
+    watcher = phone("10.0.0.5")
+    watcher.join(code)
+    stream = Stream(watcher, code, "?v=0")
+    stream.next_event("ready")
+    caught_up = stream.next_event("regions")
+    host.act(type="enter_score", player="Ann", round=1, points=2)
+    update = stream.next_event("regions")
+    for event in (caught_up, update):
+        assert "<form" not in event["data"] and "csrf_token" not in event["data"]
+        assert "/act" not in event["data"] and "You are watching" in caught_up["data"]
+    stream.close()
+
+
+def test_streams_carry_no_csrf_token_and_the_page_does(phone):
+    host, code = table_with(phone)
+    stream = Stream(host, code, "?v=0")
+    stream.next_event("ready")
+    event = stream.next_event("regions")
+    assert '<form' in event["data"]  # the host may act...
+    assert re.search(r'name="csrf_token" value=""', event["data"])  # ...with the page's token
+    page = host.get(f"/t/{code}").get_data(as_text=True)
+    assert re.search(r'<meta name="csrf-token" content="[^"]+">', page)
+    stream.close()
+
+
+def test_one_render_serves_every_phone_of_the_same_kind(phone, monkeypatch):
+    host, code = table_with(phone, players=("Ann", "Ben", "Cy"))
+    watchers = []
+    for number in range(3):
+        watcher = phone(f"10.0.1.{number}")
+        watcher.join(code)
+        watchers.append(watcher)
+    streams = [Stream(w, code, f"?v={host.snapshot()['version']}") for w in watchers]
+    for stream in streams:
+        stream.next_event("ready")
+    import companion.web
+
+    rendered = []
+    real = companion.web.render_block
+    monkeypatch.setattr(companion.web, "render_block",
+                        lambda template, name, **context: rendered.append(name) or real(template, name, **context))
+    host.act(type="enter_score", player="Cy", round=1, points=9)
+    events = [stream.next_event("regions") for stream in streams]
+    assert events[0]["data"] == events[1]["data"] == events[2]["data"]
+    # The host's answer and three watchers' streams: each region rendered at most once per
+    # kind of phone (host, watcher), not once per phone.
+    assert rendered.count("scoresheet") <= 2 and rendered.count("me") <= 2
+    for stream in streams:
+        stream.close()
+
+
+def test_the_phones_of_a_deleted_table_are_told(phone):
+    host, code = table_with(phone)
+    ben = phone("10.0.0.3")
+    ben.join(code, "Ben")
+    stream = Stream(ben, code, "?v=0")
+    stream.next_event("ready")
+    stream.next_event("regions")
+    assert host.post(f"/t/{code}/delete").status_code == 303
+    event = stream.next_event("deleted")
+    assert event["data"] == "/"
+    stream.close()
+
+
+def test_a_stream_for_an_unknown_table_is_a_404(client):
+    response = client.get("/t/ZZZZZZ/events")
+    assert response.status_code == 404
+    assert "no table" in response.get_data(as_text=True)
+
+
+def test_one_client_opening_too_many_streams_is_refused_and_others_are_not(phone):
+    host, code = table_with(phone)
+    greedy = phone("10.0.0.66")
+    open_streams = [Stream(greedy, code, "?v=0") for _ in range(3)]  # the limit in this test
+    refused = greedy.client.get(f"/t/{code}/events", environ_base={"REMOTE_ADDR": "10.0.0.66"})
+    assert refused.status_code == 429 and refused.headers["Retry-After"]
+    assert "Too many live connections" in refused.get_data(as_text=True)
+    other = Stream(phone("10.0.0.67"), code, "?v=0")
+    assert other.next_event("ready")
+    for stream in open_streams + [other]:
+        stream.close()
+    # Closed streams give their places back.
+    again = Stream(greedy, code, "?v=0")
+    assert again.next_event("ready")
+    again.close()
+
+
+def test_with_the_stream_open_an_action_answer_leaves_the_regions_to_the_stream(phone):
+    host, code = table_with(phone)
+    version = host.version()
+    answer = host.post(f"/t/{code}/act", {"type": "enter_score", "player": "Ann", "round": 1,
+                                         "points": 4, "expected_version": version},
+                       htmx=True, headers={"X-Live-Stream": "open"})
+    body = answer.get_data(as_text=True)
+    assert answer.status_code == 200 and "data-region" not in body and 'id="live-meta"' in body
+    # Without the stream (the fallback), the answer carries the regions as before.
+    answer = host.post(f"/t/{code}/act", {"type": "enter_score", "player": "Ben", "round": 1,
+                                         "points": 4, "expected_version": host.version()}, htmx=True)
+    assert 'data-region="scoresheet"' in answer.get_data(as_text=True)
+
+
+# -- sending little ------------------------------------------------------------------------
+
+
+def test_streams_are_gzip_compressed_and_flushed_event_by_event(phone):
+    host, code = table_with(phone)
+    stream = Stream(host, code, "?v=0", headers={"Accept-Encoding": "gzip, deflate"})
+    assert stream.response.headers["Content-Encoding"] == "gzip"
+    assert stream.response.headers["Content-Type"].startswith("text/event-stream")
+    decoder = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    seen = ""
+    while "event: regions" not in seen:
+        seen += decoder.decompress(next(stream.chunks)).decode()  # each chunk decodes at once
+    assert "event: ready" in seen and 'data-region="scoresheet"' in seen
+    stream.close()
+
+
+@pytest.mark.parametrize("path", ["/", "/rules/scorepad", "/api/openapi.json"])
+def test_pages_and_json_are_gzip_compressed(client, path):
+    response = client.get(path, headers={"Accept-Encoding": "gzip"})
+    assert response.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in response.headers["Vary"]
+    assert len(gzip.decompress(response.get_data())) > len(response.get_data())
+
+
+def test_the_table_page_is_compressed_too(phone):
+    host, code = table_with(phone)
+    response = host.client.get(f"/t/{code}", headers={"Accept-Encoding": "gzip"})
+    assert response.headers["Content-Encoding"] == "gzip"
+    assert b"Score pad" in gzip.decompress(response.get_data())
+
+
+def test_static_files_have_versioned_addresses_cached_for_good(client):
+    page = client.get("/").get_data(as_text=True)
+    address = re.search(r'src="(/static/app\.js\?v=(\w+))"', page)
+    assert address, "app.js is linked with its version"
+    with client.get(address.group(1)) as response:
+        assert response.status_code == 200
+        assert "immutable" in response.headers["Cache-Control"]
+        assert "max-age=31536000" in response.headers["Cache-Control"]
+    # An address naming an old version is not promised to anyone for a year.
+    with client.get("/static/app.js?v=000000000000") as stale:
+        assert "immutable" not in stale.headers.get("Cache-Control", "")
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_game_page_streams(make_app, game_id):
+    """Every game's page declares its stream and its regions render for a stream."""
+    from tests.conftest import Phone
+
+    app = make_app(LIVE_HEARTBEAT_SECONDS=0.2)
+    host = Phone(app)
+    game = GAMES[game_id]
+    players = [f"P{i}" for i in range(1, game.min_players + 1)]
+    code = host.start(game=game_id, players=players)
+    stream = Stream(host, code, "?v=0")
+    stream.next_event("ready")
+    event = stream.next_event("regions")
+    assert set(game.regions) <= regions_sent(event)
+    stream.close()
