@@ -35,6 +35,7 @@ DELETED = -1
 # How long a feed trusts announcements alone before it checks the table's version itself
 # (a notification lost while a listener reconnected is then noticed within this time).
 RECHECK_SECONDS = 15.0
+LISTEN_TICK = 5.0  # how often a listener looks up from waiting to see whether to stop
 
 
 # -- writers: announce a change --------------------------------------------------------
@@ -193,6 +194,7 @@ class Hub:
         self.clients: dict[str, int] = {}
         self.lock = threading.Lock()
         self.listening = False
+        self.closed = threading.Event()
         self.address: str | None = None
         self.pid = os.getpid()
         HUBS[str(engine.url)] = self
@@ -277,30 +279,43 @@ class Hub:
             target = lambda: self._listen_datagrams(receiver)  # noqa: E731
         threading.Thread(target=target, name="companion-live", daemon=True).start()
 
+    def close(self) -> None:
+        """Stop listening (within a few seconds); for tests that make many apps."""
+        self.closed.set()
+        if HUBS.get(str(self.engine.url)) is self:
+            del HUBS[str(self.engine.url)]
+
     def _listen_datagrams(self, receiver: socket.socket) -> None:
-        while True:
-            try:
-                message = receiver.recv(65536)
-            except OSError:
-                time.sleep(1)
-                continue
-            self._dispatch(message.decode(errors="replace"))
+        receiver.settimeout(LISTEN_TICK)
+        with receiver:
+            while not self.closed.is_set():
+                try:
+                    message = receiver.recv(65536)
+                except TimeoutError:
+                    continue
+                except OSError:
+                    time.sleep(1)
+                    continue
+                self._dispatch(message.decode(errors="replace"))
+        if self.address:
+            _unlink_quietly(self.address)
 
     def _listen_postgres(self) -> None:
         import psycopg
 
         url = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         pause = 0.5
-        while True:
+        while not self.closed.is_set():
             try:
                 with psycopg.connect(url, autocommit=True) as connection:
                     connection.execute(f"LISTEN {CHANNEL}")
                     pause = 0.5
                     self._wake_all()  # anything missed while not listening
-                    for notice in connection.notifies():
-                        self._dispatch(notice.payload)
+                    while not self.closed.is_set():
+                        for notice in connection.notifies(timeout=LISTEN_TICK):
+                            self._dispatch(notice.payload)
             except Exception:  # the server restarted or the network dropped: listen again
-                time.sleep(pause)
+                self.closed.wait(pause)
                 pause = min(pause * 2, 10)
 
 

@@ -40,6 +40,7 @@ def make_app(tmp_path, monkeypatch):
 
     yield build
     for app in apps:
+        app.extensions["live"].close()
         app.extensions["engine"].dispose()
 
 
