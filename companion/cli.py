@@ -85,7 +85,8 @@ def main(argv: list[str] | None = None) -> None:
     run.add_argument("--host", default=os.environ.get("HOST", "0.0.0.0"))
     run.add_argument("--port", type=int, default=int(os.environ.get("PORT", "5000")))
     run.add_argument("--workers", type=int,
-                     default=int(os.environ.get("WORKERS", str(min((os.cpu_count() or 1) + 1, 9)))))
+                     default=int(os.environ.get("WORKERS", str(min(os.cpu_count() or 1, 8)))),
+                     help="worker processes (each serves thousands of connections)")
     run.add_argument("--connections", type=int,
                      default=int(os.environ.get("CONNECTIONS", "4000")),
                      help="open connections (phones' live streams included) per worker")

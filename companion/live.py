@@ -164,7 +164,7 @@ class Feed:
             if self.deleted:
                 return None
             if self.snapshot is None or self.announced > self.snapshot.version:
-                loaded = self.hub.loader(self.code)
+                loaded = self.hub.loader(self.code, self.snapshot)
                 if loaded is None:
                     self.announce(DELETED)
                     return None
@@ -184,7 +184,7 @@ class Feed:
 class Hub:
     """This process's listener for one database, and the feeds of the tables watched here."""
 
-    def __init__(self, engine: Engine, loader: Callable[[str], Snapshot | None],
+    def __init__(self, engine: Engine, loader: Callable[[str, Snapshot | None], Snapshot | None],
                  version_of: Callable[[str], int | None], streams_per_client: int):
         self.engine = engine
         self.loader = loader
@@ -234,7 +234,7 @@ class Hub:
         with self.lock:
             feed = self.feeds.get(code)
         if feed is None:
-            return self.loader(code)
+            return self.loader(code, None)
         return feed.current()
 
     def announce(self, code: str, version: int) -> None:

@@ -54,6 +54,9 @@ bp = Blueprint("table", __name__, url_prefix="/t")
 
 # Regions of templates/table.html shared by every game; each game adds its own.
 COMMON_REGIONS = ("status", "me", "seats", "history", "host")
+# Of those, the ones drawn from the phones and the lock alone: a move in the game leaves them
+# as they were, so their renders carry over to the next version (see load_snapshot).
+PHONE_REGIONS = ("me", "seats", "host")
 LOG_SHOWN = 40
 FORM_CONTROL_FIELDS = {"csrf_token", "expected_version", "have"}
 
@@ -116,14 +119,28 @@ def table_context(db, table: GameTable, device) -> dict:
     return {**shared, **viewer_context(shared, device.id if device else None)}
 
 
-def load_snapshot(code: str) -> Snapshot | None:
-    """One table version as every stream of this process shares it (None: no such table)."""
+def _phones_key(shared: dict) -> tuple:
+    table = shared["table"]
+    return (table.locked, tuple(table.players),
+            tuple((d.id, d.seat, d.is_host, d.read_only) for d in shared["devices"]))
+
+
+def load_snapshot(code: str, previous: Snapshot | None = None) -> Snapshot | None:
+    """One table version as every stream of this process shares it (None: no such table).
+
+    When the phones and the lock are as in ``previous``, its renders of PHONE_REGIONS are
+    kept: a move in the game does not redraw every seat's "You are …" line."""
     with Session(current_app.extensions["engine"], expire_on_commit=False) as db:
         try:
             table = find_table(db, code)
-            return Snapshot(table.version, shared_context(db, table))
         except NotFound:
             return None
+        snapshot = Snapshot(table.version, shared_context(db, table))
+    if previous is not None and _phones_key(previous.data) == _phones_key(snapshot.data):
+        for name in PHONE_REGIONS:
+            if name in previous.renders:
+                snapshot.renders[name] = previous.renders[name]
+    return snapshot
 
 
 def _page_context(db, table, device) -> dict:

@@ -171,6 +171,14 @@ def test_one_render_serves_every_phone_of_the_same_kind(phone, monkeypatch):
     # The host's answer and three watchers' streams: each region rendered at most once per
     # kind of phone (host, watcher), not once per phone.
     assert rendered.count("scoresheet") <= 2 and rendered.count("me") <= 2
+    # A second move leaves the phones as they were: their "You are …" and seat lists are not
+    # drawn again at all, and the sheet once more at most once per kind.
+    rendered.clear()
+    host.act(type="enter_score", player="Ann", round=1, points=4)
+    events = [stream.next_event("regions") for stream in streams]
+    assert 'data-region="scoresheet"' in events[0]["data"]
+    assert "me" not in rendered and "seats" not in rendered and "host" not in rendered
+    assert rendered.count("scoresheet") <= 2
     for stream in streams:
         stream.close()
 
