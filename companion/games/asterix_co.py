@@ -238,7 +238,8 @@ class AsterixCo(Game):
         OrientAlbum,
         SetAlbumNote,
     )
-    regions = ("albums", "ledger", "resolution")
+    # "menus": the one shared copy of the character, play and power dialogs (see the template).
+    regions = ("albums", "ledger", "resolution", "menus")
 
     # -- setup -----------------------------------------------------------------------------
 

@@ -6,16 +6,26 @@ from tests.browser.conftest import create_table, join, settle
 
 
 def play(page, album, faction, strength, character_type, name=""):
-    """Open the side's play dialog and enter a character with one tap per choice."""
-    page.locator(f'a[data-open-dialog="play-{album}-{faction}"]').click()
-    dialog = page.locator(f"#play-{album}-{faction}")
+    """Open the play dialog from the side's "+ Play" and enter a character, one tap per choice."""
+    page.locator(f"#album-{album} .ac-side-{faction} .ac-add").click()
+    dialog = page.locator("#ac-play")
     expect(dialog).to_be_visible()
+    expect(dialog.locator("h2")).to_contain_text(f"Album {album} · {faction.title()} side")
     dialog.locator(".ac-strength label.chip").filter(has_text=str(strength)).click()
     dialog.locator(".ac-types label.chip").filter(has_text=character_type).click()
     if name:
         dialog.locator("input[name=name]").fill(name)
     dialog.get_by_role("button", name=f"Play it on album {album}").click()
     return dialog
+
+
+def tap_move(page, character, move):
+    """Tap a character, then one of the moves its menu offers."""
+    page.locator(f"#char-{character} .ac-char-line").click()
+    menu = page.locator("#ac-moves")
+    expect(menu).to_be_visible()
+    menu.get_by_role("button", name=move, exact=True).click()
+    expect(menu).to_be_hidden()
 
 
 def test_an_album_battle_on_two_phones(live_server, new_phone):
@@ -42,8 +52,8 @@ def test_an_album_battle_on_two_phones(live_server, new_phone):
         "Asterix is already visible on album 1; an identical Hero cannot join while it is.")
     dialog.get_by_role("button", name="Close").click()
 
-    # Laura K.O.s Asterix with one tap; Matthew's phone sees the Gaul side drop to 0.
-    laura.locator("#char-c1").get_by_role("button", name="K.O.", exact=True).click()
+    # Laura K.O.s Asterix from its menu; Matthew's phone sees the Gaul side drop to 0.
+    tap_move(laura, "c1", "K.O.")
     gaul_on_matthew = matthew.locator("#album-1 .ac-side-gaul")
     expect(gaul_on_matthew.locator(".ac-total")).to_contain_text("0", timeout=3000)
     expect(matthew.locator("#char-c1")).to_contain_text("face down, counts 0")
@@ -53,8 +63,19 @@ def test_an_album_battle_on_two_phones(live_server, new_phone):
     expect(gaul_on_laura.locator(".ac-total")).to_contain_text("6", timeout=3000)
 
     # A Potion and a strength 4 Rebel take the album: 12 + 4 = 16.
-    matthew.locator("#char-c1").get_by_role("button", name="🧪 Potion").click()
+    tap_move(matthew, "c1", "🧪 Potion: strength ×2")
     expect(gaul_on_laura.locator(".ac-total")).to_contain_text("12", timeout=3000)
+    # With its Potion, Asterix's menu on Laura's phone no longer offers a K.O. or a Fish.
+    laura.locator("#char-c1 .ac-char-line").click()
+    menu = laura.locator("#ac-moves")
+    expect(menu.locator("h2")).to_have_text("Asterix (c1)")
+    expect(menu.get_by_role("button", name="✖ Eliminate")).to_be_visible()
+    for refused in ("K.O.", "🐟 K.O. it with a Fish"):
+        button = menu.get_by_role("button", name=refused, exact=True, include_hidden=True)
+        expect(button).to_have_count(1)
+        expect(button).to_be_hidden()
+    expect(menu.get_by_role("button", name="🐗 Boar: use its power again")).to_be_visible()
+    menu.get_by_role("button", name="Close").click()
     dialog = play(laura, 1, "roman", 4, "Centurion", "Crismus Bonus")
     expect(dialog).to_be_hidden()
     expect(matthew.locator("#album-1 .ac-side-roman .ac-total")).to_contain_text("4", timeout=3000)
@@ -75,3 +96,39 @@ def test_an_album_battle_on_two_phones(live_server, new_phone):
     # Wait for Matthew's page to catch up (regions are swapped in place) before the picture.
     settle(matthew, live_server, table["code"])
     matthew.locator("#albums").screenshot(path="/tmp/asterix-co-board-matthew.png")
+
+
+
+def album_falls_while_laura_types(live_server, new_phone):
+    """Laura types a name into the play dialog; meanwhile Matthew's second 8 takes album 1."""
+    table = create_table(live_server, "asterix-co", ["Matthew", "Laura"])
+    matthew, laura = new_phone(), new_phone()
+    join(matthew, live_server, table["code"], "Matthew")
+    join(laura, live_server, table["code"], "Laura")
+    laura.locator("#album-1 .ac-side-roman .ac-add").click()
+    dialog = laura.locator("#ac-play")
+    dialog.locator("input[name=name]").fill("Crismus Bo")
+    expect(dialog.locator("select[name=album] option")).to_have_count(2)
+    play(matthew, 1, "gaul", 8, "Rebel")
+    expect(matthew.locator("#ac-play")).to_be_hidden()
+    play(matthew, 1, "gaul", 8, "Diehard")  # 16: album 1 falls
+    expect(laura.locator("#resolution")).to_contain_text("Album 1 falls!", timeout=3000)
+    return laura, dialog
+
+
+def test_a_half_typed_character_survives_an_album_falling_behind_its_dialog(live_server, new_phone):
+    """An album falling changes the region of the shared dialogs (the albums they offer): while
+    Laura types in the play dialog that region is held back and her text stays, and the rest
+    of the page shows the fall at once."""
+    laura, dialog = album_falls_while_laura_types(live_server, new_phone)
+    laura.wait_for_timeout(1500)  # a further update has come and gone
+    expect(dialog).to_be_visible()
+    assert dialog.locator("input[name=name]").input_value() == "Crismus Bo"
+    expect(dialog.locator("select[name=album] option")).to_have_count(2)  # held back
+    expect(laura.locator("#album-slot-0")).to_contain_text("Matthew took album 1")
+
+
+def test_the_region_held_back_behind_the_dialog_catches_up_once_it_closes(live_server, new_phone):
+    laura, dialog = album_falls_while_laura_types(live_server, new_phone)
+    dialog.get_by_role("button", name="Close").click()
+    expect(dialog.locator("select[name=album] option")).to_have_count(1, timeout=3000)  # album 2

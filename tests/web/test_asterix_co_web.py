@@ -1,7 +1,9 @@
 """Asterix & Co. through the JSON API and the table page: battles, payouts, refusals, the win."""
 
+import gzip
 import html
 import re
+from html.parser import HTMLParser
 
 import pytest
 
@@ -35,6 +37,57 @@ def region(page: str, name: str) -> str:
     start = page.index(f'id="{name}" data-region="{name}"')
     end = page.index("</section>", start)
     return text(page[start:end])
+
+
+class Regions(HTMLParser):
+    """Every live region of a page as {name: (hash, html)}, root tag to its matching end tag."""
+
+    def __init__(self, page: str):
+        super().__init__(convert_charrefs=False)
+        self.page, self.found, self.root, self.depth = page, {}, None, 0
+        self.line_starts = [0] + [m.end() for m in re.finditer("\n", page)]
+        self.feed(page)
+
+    def position(self) -> int:
+        line, column = self.getpos()
+        return self.line_starts[line - 1] + column
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if self.root is None and "data-region" in attrs:
+            self.root, self.depth = (tag, attrs["data-region"], attrs["data-hash"], self.position()), 1
+        elif self.root is not None and tag == self.root[0]:
+            self.depth += 1
+
+    def handle_endtag(self, tag):
+        if self.root is not None and tag == self.root[0]:
+            self.depth -= 1
+            if self.depth == 0:
+                _tag, name, digest, start = self.root
+                end = self.page.index(">", self.position()) + 1
+                self.found[name] = (digest, self.page[start:end])
+                self.root = None
+
+
+def gzipped(fragment: str) -> int:
+    return len(gzip.compress(fragment.encode(), compresslevel=6))
+
+
+def moves_offered(page: str) -> dict[str, str]:
+    """What each character's link on the albums says fits it now: {id: "move move ..."}."""
+    return {found.group(1): found.group(2).strip() for found in re.finditer(
+        r'data-ac-char="(c\d+)".*?data-moves="([^"]*)"', region_html(page, "albums"), re.S)}
+
+
+def region_html(page: str, name: str) -> str:
+    return Regions(page).found[name][1]
+
+
+def form_fields(page: str, action: str) -> list[list[str]]:
+    """The names of the fields of every form that posts ``action``, form by form."""
+    forms = re.findall(r"<form\b.*?</form>", page, re.S)
+    return [re.findall(r'name="(\w+)"', form) for form in forms
+            if f'name="type" value="{action}"' in form]
 
 
 class Table:
@@ -148,7 +201,7 @@ def test_the_page_renders_every_region_alone_for_live_updates(table):
     response = t.host.get(f"/t/{t.code}/live?v=0", headers={"HX-Request": "true"})
     assert response.status_code == 200
     body = response.get_data(as_text=True)
-    for name in ("albums", "ledger", "resolution"):
+    for name in ("albums", "ledger", "resolution", "menus"):
         assert f'id="{name}" data-region="{name}"' in body
         assert re.search(rf'id="{name}" data-region="{name}" data-hash="[0-9a-f]+" hx-swap-oob="true"', body)
     assert "Crismus Bonus" in region(body, "albums")
@@ -231,9 +284,14 @@ def test_a_character_played_from_the_page_form_arrives_as_strings(table):
     assert response.status_code == 200
     character = t.snapshot()["state"]["slots"][1]["characters"][0]
     assert (character["strength"], character["name"], character["faction"]) == (7, None, "gaul")
-    # The page's play dialogs carry the album, the side's player and the fields of the action.
+    # Each side's "+ Play a character" names its album and player for the page's one play
+    # dialog, which holds the fields of the action.
     page = t.page()
-    assert 'id="play-1-gaul"' in page and 'id="play-2-roman"' in page
+    sides = re.findall(r'data-ac-play data-album="(\d+)" data-faction="(\w+)" data-player="(\w+)"', page)
+    assert sides == [("1", "gaul", "Matthew"), ("1", "roman", "Laura"),
+                     ("2", "gaul", "Laura"), ("2", "roman", "Matthew")]
+    [fields] = form_fields(page, "play_character")
+    assert {"album", "player", "strength", "character_type", "colour", "name"} <= set(fields)
     assert 'name="strength" value="8"' in page and 'name="character_type" value="Diehard"' in page
 
 
@@ -245,6 +303,73 @@ def test_the_hero_rule_is_refused_with_its_message_on_the_page(table):
     assert response.status_code == 422
     assert response.get_data(as_text=True) == (
         "Asterix is already visible on album 1; an identical Hero cannot join while it is.")
+
+
+def test_a_character_opens_one_shared_menu_that_offers_only_what_fits_it(table, phone):
+    t = table()
+    laura = phone("10.0.0.4")
+    laura.join(t.code, "Laura")
+    t.tokens["Laura"] = t.token("Matthew")  # Laura's phone holds her seat; the API acts as Matthew
+    battle_in_progress(t)  # c1 Asterix with a Potion, c2 K.O.'d, c3 Redbeard on Laura's side
+    page = t.page(laura)
+    assert moves_offered(page) == {
+        "c1": "eliminate",  # the Potion protects it from K.O., Fish and Call On
+        "c2": "reinvigorate",
+        "c3": "potion knock_out eliminate",  # already on Laura's side: no Call On for her
+    }
+    # The host's phone has no seat: it may call Redbeard on for Matthew.
+    assert moves_offered(t.page())["c3"] == "potion knock_out eliminate call_on"
+    # Each move is one form for the whole page, whatever the number of characters.
+    for move in ("use_potion", "use_fish", "use_boar", "knock_out", "reinvigorate", "eliminate",
+                 "call_on"):
+        [fields] = form_fields(page, move)
+        assert "character" in fields
+    menus = region(page, "menus")
+    assert "Call on to your side of album 1" in menus and "Call on to your side of album 2" in menus
+    # A move the menu does not offer is still refused with its sentence if posted anyway.
+    response = laura.act(type="use_fish", player="Laura", character="c1")
+    assert response.status_code == 422
+    assert response.get_data(as_text=True) == "Asterix (c1) has a Potion and cannot be K.O.'d."
+    assert laura.act(type="eliminate", character="c1").status_code == 200
+    assert "c1" not in moves_offered(t.page(laura))
+
+
+def long_battle(t):
+    """Four players, 40 characters on the four albums, three K.O.'d and one with a Potion."""
+    players = t.snapshot()["state"]["players"]
+    names = iter(["Asterix", "Obelix", "Getafix", "Cacofonix", "Vitalstatistix", "Fulliautomatix",
+                  "Unhygienix", "Geriatrix", "Impedimenta", "Bacteria"] * 4)
+    for album in range(1, 5):
+        gaul, roman = players[album - 1], players[album % 4]
+        for index, strength in enumerate((2, 3, 2, 3, 4)):  # 14 a side: no album falls
+            t.play("Dee", album, strength, "Hero", "Gaul" if index % 2 == 0 else "Neutral",
+                   f"{next(names)} {album}", player=gaul)
+            t.play("Dee", album, strength, "Legionary", "Roman" if index % 2 == 0 else "Neutral",
+                   player=roman)
+    for character in ("c3", "c14", "c25"):
+        t.act("Dee", type="knock_out", character=character)
+    t.act("Dee", type="gain_bonus", player="Ann", bonus="potion")
+    t.act("Dee", type="use_potion", player="Ann", character="c1")
+    assert all(slot["album"] for slot in t.snapshot()["state"]["slots"])
+
+
+def test_one_move_in_a_long_battle_sends_little(table, phone):
+    """A move re-sends only the regions it changed, small even with 40 characters on the
+    table: the controls are one shared copy, not repeated per character."""
+    t = table(("Ann", "Bob", "Cid", "Dee"))
+    ann = phone("10.0.0.5")
+    ann.join(t.code, "Ann")
+    long_battle(t)
+    for viewer in (t.host, ann):  # the host (no seat: a "whose token?" choice) and a player
+        page = t.page(viewer)
+        assert gzipped(page) <= 15_000
+        before = Regions(page).found
+        t.play("Dee", 2, 2, "Legionary", "Roman", player="Cid")  # album 2: Roman side 11 -> 13
+        after = Regions(t.page(viewer)).found
+        changed = [name for name in after if after[name][0] != before[name][0]]
+        assert "albums" in changed and "menus" not in changed
+        assert sum(gzipped(after[name][1]) for name in changed) <= 8_000
+        t.client.post(f"/api/tables/{t.code}/undo", headers=bearer(t.token("Dee")))
 
 
 # -- point 3: resolution -----------------------------------------------------------------------
@@ -351,9 +476,13 @@ def test_powers_and_caesars_cost_are_logged_ledger_moves(table):
     assert purse(ledger, "Matthew") == "Matthew ▶ to play 3 sesterces 47 to go"
     assert "Centurion helmets 1 × 3 = 3 Legionary helmets 0 × 1 = 0" in ledger
     assert "Fish 2" in ledger
+    # One shared dialog for the powers; each player's box opens it for that player.
     page = t.page()
+    assert 'data-ac-powers="Matthew"' in page and 'data-ac-powers="Laura"' in page
+    assert "Power, Caesar's cost or reinforce: Laura" in region(page, "ledger")
     for move in ("gain_helmet", "gain_bonus", "destroy_helmet", "reinforce_hand"):
-        assert page.count(f'name="type" value="{move}"') == 2  # one per player
+        [fields] = form_fields(page, move)  # one form, filled in for the player tapped
+        assert "player" in fields
 
 
 # -- point 5: the win ----------------------------------------------------------------------------

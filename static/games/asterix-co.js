@@ -1,0 +1,107 @@
+// Asterix & Co.: one shared dialog each for a character's moves, for playing a character, for
+// a player's powers and for an album's note. The link that opens one carries what to fill in
+// (data-*), so the live regions send only what a player sees and taps, not a copy of every
+// form per character.
+(function () {
+  "use strict";
+
+  function fill(dialog, selector, value) {
+    dialog.querySelectorAll(selector).forEach((field) => { field.value = value; });
+  }
+
+  function say(dialog, selector, text) {
+    dialog.querySelectorAll(selector).forEach((el) => { el.textContent = text; });
+  }
+
+  // A fresh start each time: nothing left over from the last character or side, and the
+  // version the page shows now (the dialog stays on the page, so its last use may be stale).
+  function prepare(id) {
+    const dialog = document.getElementById(id);
+    if (!dialog) return null;
+    dialog.querySelectorAll("form").forEach((form) => form.reset());
+    dialog.querySelectorAll(".form-error").forEach((line) => { line.textContent = ""; });
+    const meta = document.getElementById("live-meta");
+    if (meta) fill(dialog, "input[data-live-version]", meta.dataset.stateVersion);
+    return dialog;
+  }
+
+  function show(dialog) {
+    if (!dialog.open) dialog.showModal();
+  }
+
+  function openMoves(link) {
+    const dialog = prepare("ac-moves");
+    if (!dialog) return false;
+    const moves = link.dataset.moves.split(" ").filter(Boolean);
+    dialog.querySelectorAll("[data-move]").forEach((el) => { el.hidden = !moves.includes(el.dataset.move); });
+    dialog.querySelectorAll("[data-move-not]").forEach((el) => { el.hidden = moves.includes(el.dataset.moveNot); });
+    fill(dialog, "[data-ac-character]", link.dataset.acChar);
+    // Whose token: the player whose turn it is, as on the ledger.
+    const turn = document.querySelector("[data-turn]");
+    if (turn) fill(dialog, "[data-ac-turn]", turn.dataset.turn);
+    const name = link.querySelector("strong");
+    say(dialog, "[data-ac-title]", (name ? name.textContent.trim() + " " : "") + "(" + link.dataset.acChar + ")");
+    const details = link.querySelector("small");
+    say(dialog, "[data-ac-what]", (details ? details.textContent.replace(/\s+/g, " ").trim() + " · " : "") +
+      "album " + link.dataset.album);
+    show(dialog);
+    return true;
+  }
+
+  function openPlay(link) {
+    const dialog = prepare("ac-play");
+    if (!dialog) return false;
+    const { album, faction, player } = link.dataset;
+    const side = faction === "gaul" ? "Gaul" : "Roman";
+    fill(dialog, "[data-ac-album]", album);
+    fill(dialog, "[data-ac-player]", player);
+    // A side takes its own faction's colour or Neutral; its own colour is the usual one.
+    dialog.querySelectorAll("[data-faction]").forEach((chip) => {
+      chip.hidden = chip.dataset.faction !== faction;
+      chip.querySelector("input").checked = !chip.hidden;
+    });
+    const badge = dialog.querySelector("[data-ac-badge]");
+    if (badge) {
+      badge.className = "fx fx-" + faction;
+      badge.textContent = side[0];
+      badge.hidden = false;
+    }
+    say(dialog, "[data-ac-title]", "Album " + album + " · " + side + " side");
+    say(dialog, "[data-ac-what]", player + " plays a character here, as it lies on the table.");
+    say(dialog, "[data-ac-submit]", "Play it on album " + album);
+    show(dialog);
+    return true;
+  }
+
+  function openPowers(link) {
+    const dialog = prepare("ac-powers");
+    if (!dialog) return false;
+    const player = link.dataset.acPowers;
+    fill(dialog, "[data-ac-player]", player);
+    say(dialog, "[data-ac-name]", player);
+    say(dialog, "[data-ac-title]", ": " + player);
+    show(dialog);
+    return true;
+  }
+
+  function openNote(link) {
+    const dialog = prepare("ac-note");
+    if (!dialog) return false;
+    fill(dialog, "[data-ac-album]", link.dataset.album);
+    fill(dialog, "[data-ac-note-text]", link.dataset.note);
+    say(dialog, "[data-ac-title]", "The effect of album " + link.dataset.album);
+    show(dialog);
+    return true;
+  }
+
+  const OPENERS = { acChar: openMoves, acPlay: openPlay, acPowers: openPowers, acNote: openNote };
+
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest("[data-ac-char], [data-ac-play], [data-ac-powers], [data-ac-note]");
+    if (!link) return;
+    const kind = Object.keys(OPENERS).find((key) => key in link.dataset);
+    const opened = OPENERS[kind](link);
+    // Without its dialog (not on the page yet) the link still jumps to the form in place.
+    if (opened) event.preventDefault();
+  });
+})();
