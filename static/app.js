@@ -23,7 +23,14 @@
     const m = meta();
     if (!el || !m) return null;
     const base = (el.getAttribute("sse-connect") || "").split("?")[0];
-    return base + "?v=" + encodeURIComponent(m.dataset.version) + "&have=" + encodeURIComponent(regionHashes());
+    return base + "?v=" + encodeURIComponent(shownVersion()) + "&have=" + encodeURIComponent(regionHashes());
+  }
+
+  // The version the page shows, or -1 while regions were held back: then the server compares
+  // every region with what the page really has and sends the ones it misses.
+  function shownVersion() {
+    const m = meta();
+    return deferred.size ? "-1" : (m ? m.dataset.version : "-1");
   }
 
   function refreshStreamUrl() {
@@ -144,7 +151,7 @@
     }
     event.detail.parameters.have = regionHashes();
     if (event.detail.elt.matches("[data-poll]")) {
-      event.detail.parameters.v = m.dataset.version;
+      event.detail.parameters.v = shownVersion();
     }
   });
 
@@ -190,10 +197,6 @@
     if (!xhr || xhr.status === 0) return;
     if (banner) banner.hidden = true;
     const m = meta();
-    if (m && deferred.size && !streamReady) {
-      // Ask again next poll: the regions held back while the user typed still need updating.
-      m.dataset.version = "-1";
-    }
     refreshVersions();
     refreshStreamUrl();
     const form = event.detail.elt.closest && event.detail.elt.closest("form");
@@ -285,6 +288,9 @@
       // Plain links to the rules stay links without JavaScript; with it they open in place.
       if (opener.matches("a:not([hx-get])")) event.preventDefault();
       if (!dialog.open) dialog.showModal();
+      // A dialog that stays on the page kept the version of its last use: take the page's.
+      const m = meta();
+      if (m) dialog.querySelectorAll("input[data-live-version]").forEach((input) => { input.value = m.dataset.stateVersion; });
       const focus = opener.dataset.focus && dialog.querySelector(opener.dataset.focus);
       if (focus) focus.focus();
       return;
