@@ -9,7 +9,8 @@ player at the table understands.
 from __future__ import annotations
 
 import copy
-from typing import Annotated, Any, ClassVar, Union
+from dataclasses import dataclass
+from typing import Annotated, Any, Callable, ClassVar, Literal, Union
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -75,8 +76,49 @@ def explain(exc: ValidationError, skip_first: bool = False) -> str:
     return f"The field '{field_label(loc)}' is not valid: {message[0].lower() + message[1:].rstrip('.')}."
 
 
+class HandTurn(Action):
+    """The host's correction when the real table went on differently: the turn passes to
+    ``player`` (logged, and undone like any move)."""
+
+    type: Literal["hand_turn"] = "hand_turn"
+    player: str = Field(description="The player whose turn it is from now on.")
+
+
+# What a rule does: change ``state`` (the game's own copy) for ``action`` and return the
+# log sentence. ``actor`` is the seat that made the move (None: the host or a script).
+Rule = Callable[[Any, dict, Any, "str | None"], str]
+# A further condition of a move: None when it is allowed in ``state``, else why not.
+Check = Callable[[Any, dict], "str | None"]
+
+
+@dataclass(frozen=True)
+class Move:
+    """One kind of move, declared once: its payload, its rule, and when it is legal.
+
+    ``phases``: the phases (``Game.phase``) in which it may be made; None means any phase.
+    ``turn``: the payload field naming the player the move is made for (usually "player"),
+    checked against whose turn it is; "actor" checks the seat making it; None: anyone.
+    ``after_end``: still allowed once the game is over (corrections of the final count)."""
+
+    action: type[Action]
+    rule: Rule
+    phases: tuple[str, ...] | None = None
+    check: Check | None = None
+    turn: str | None = None
+    after_end: bool = False
+
+    @property
+    def kind(self) -> str:
+        return self.action.model_fields["type"].default
+
+
 class Game:
-    """A game module. Subclasses fill in the class attributes and override the methods."""
+    """A game module. Subclasses fill in the class attributes and override the methods.
+
+    A game declares its ``moves``; the base class dispatches an action to its rule, refuses
+    one that is not legal now (wrong phase, failed check, not this player's turn) with a
+    sentence saying what is expected instead, and derives ``legal_actions`` from the same
+    table, so that the pages never offer a move the rules will refuse."""
 
     id: ClassVar[str]
     name: ClassVar[str]
@@ -92,8 +134,19 @@ class Game:
     # Games that can be scored from final piles alone offer a quick score (page and JSON).
     quick_score_model: ClassVar[type[BaseModel] | None] = None
 
+    moves: ClassVar[tuple[Move, ...]] = ()
+    # Games with a turn order override ``turn_of`` and ``give_turn``; the host may then hand
+    # the turn to another player (``hand_turn``).
+    has_turns: ClassVar[bool] = False
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if cls.moves:
+            moves = list(cls.moves)
+            if cls.has_turns:
+                moves.append(Move(HandTurn, Game._hand_turn, check=Game._can_hand_turn))
+            cls._moves = {move.kind: move for move in moves}
+            cls.actions = tuple(move.action for move in moves)
         if cls.actions:
             union = Union[tuple(cls.actions)] if len(cls.actions) > 1 else cls.actions[0]
             if len(cls.actions) > 1:
@@ -133,16 +186,96 @@ class Game:
             skip = len(self.actions) > 1
             raise GameError(explain(exc, skip_first=skip)) from None
 
+    # -- the moves: legality and dispatch ----------------------------------------
+    def phase(self, state: dict) -> str | None:
+        """The phase of the game that decides which moves are legal."""
+        return state.get("phase")
+
+    def expected(self, state: dict) -> str:
+        """What the table is expected to do now, as a sentence (shown when a move is refused)."""
+        return self.status(state)
+
+    def turn_of(self, state: dict) -> str | None:
+        """Whose turn it is (None: nobody's in particular, e.g. during set-up)."""
+        return None
+
+    def give_turn(self, state: dict, player: str) -> None:
+        """Make it ``player``'s turn in ``state`` (a copy the caller owns)."""
+        raise GameError(f"{self.name} has no turn order to change.")
+
+    def why_not(self, state: dict, kind: str, player: str | None = None) -> str | None:
+        """None when a move of ``kind`` made for ``player`` is legal in ``state``; else the
+        sentence a player reads. ``player`` None skips the turn check (the host acts for all)."""
+        move = self._moves.get(kind) if self.moves else None
+        if move is None:
+            return None if not self.moves else f"{self.name} has no move called '{kind}'."
+        if self.is_over(state) and not move.after_end:
+            return "The game is over; undo the last move to change it."
+        if move.phases is not None and self.phase(state) not in move.phases:
+            return f"Not now: {self.expected(state)}"
+        if move.check is not None:
+            reason = move.check(self, state)
+            if reason:
+                return reason
+        if move.turn and player is not None:
+            turn = self.turn_of(state)
+            if turn is not None and player != turn:
+                return f"It is {turn}'s turn."
+        return None
+
+    def legal_actions(self, state: dict, seat: str | None = None) -> dict[str, str | None]:
+        """Every move of the game: None when ``seat`` may make it now, else why not."""
+        if not self.moves:
+            return {kind: None for kind in self.action_types()}
+        return {kind: self.why_not(state, kind, seat if move.turn else None)
+                for kind, move in self._moves.items()}
+
+    def play(self, state: dict, action: Action, actor: str | None) -> tuple[dict, str]:
+        """The state after ``action`` and its log sentence, computed once; ``state`` is left
+        as it was. ``actor`` is the seat that made it (None: the host or a script)."""
+        if not self.moves:  # a game written before declared moves
+            return self.apply(state, action, actor), self.describe(state, action, actor)
+        move = self._moves[action.type]
+        player = None
+        if move.turn == "actor":
+            player = actor
+        elif move.turn:
+            player = getattr(action, move.turn, None) or actor
+        reason = self.why_not(state, action.type, player)
+        if reason:
+            raise GameError(reason)
+        new = copy.deepcopy(state)
+        sentence = move.rule(self, new, action, actor)
+        return new, sentence
+
+    def _hand_turn(self, state: dict, action: HandTurn, actor: str | None) -> str:
+        if action.player not in self.players_of(state):
+            raise GameError(f"There is no player called '{action.player[:40]}' at this table.")
+        if action.player == self.turn_of(state):
+            raise GameError(f"It is already {action.player}'s turn.")
+        self.give_turn(state, action.player)
+        return f"{actor or 'The host'} handed the turn to {action.player}."
+
+    def _can_hand_turn(self, state: dict) -> str | None:
+        return None if self.turn_of(state) is not None else "Nobody has the turn now."
+
+    def players_of(self, state: dict) -> list[str]:
+        return list(state.get("players", []))
+
     # -- rules (override) ----------------------------------------------------
     def initial_state(self, players: list[str], options: Options) -> dict:
         raise NotImplementedError
 
     def apply(self, state: dict, action: Action, actor: str | None) -> dict:
         """Return the state after ``action``; ``actor`` is the seat that made it (None: host)."""
+        if self.moves:
+            return self.play(state, action, actor)[0]
         raise NotImplementedError
 
     def describe(self, state: dict, action: Action, actor: str | None) -> str:
         """A log sentence for ``action`` made against ``state`` (the state before it)."""
+        if self.moves:
+            return self.play(state, action, actor)[1]
         who = actor or "The host"
         return f"{who}: {action.type.replace('_', ' ')}."
 

@@ -6,10 +6,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from .base import Action, Game, GameError, Options, Whole
+from ..base import Game, Move, Options
+from .moves import MAX_ROUNDS, EnterScore, FinishGame, can_finish, enter_score, finish_game
 
-MAX_ROUNDS = 200
-MAX_POINTS = 1_000_000
 
 
 class ScorePadOptions(Options):
@@ -28,23 +27,6 @@ class ScorePadOptions(Options):
     )
 
 
-class EnterScore(Action):
-    """Write a player's points for a round; a second entry for the same cell replaces it."""
-
-    type: Literal["enter_score"] = "enter_score"
-    player: str = Field(description="The player's name, as seated.")
-    round: Whole = Field(ge=1, le=MAX_ROUNDS, description="The round, counted from 1.")
-    points: Whole = Field(
-        ge=-MAX_POINTS, le=MAX_POINTS, description="Whole points; negative allowed."
-    )
-
-
-class FinishGame(Action):
-    """End the game now and show the winner."""
-
-    type: Literal["finish_game"] = "finish_game"
-
-
 class ScorePad(Game):
     id = "scorepad"
     name = "Score pad"
@@ -52,7 +34,10 @@ class ScorePad(Game):
     min_players = 1
     max_players = 12
     options_model = ScorePadOptions
-    actions = (EnterScore, FinishGame)
+    moves = (
+        Move(EnterScore, enter_score),
+        Move(FinishGame, finish_game, check=can_finish),
+    )
     regions = ("scoresheet",)
 
     def initial_state(self, players: list[str], options: ScorePadOptions) -> dict:
@@ -63,40 +48,6 @@ class ScorePad(Game):
             "entries": {name: {} for name in players},
             "finished": False,
         }
-
-    def apply(self, state: dict, action: Action, actor: str | None) -> dict:
-        if state["finished"]:
-            raise GameError("The game is over; undo the finish to change scores.")
-        new = self.copy(state)
-        if isinstance(action, EnterScore):
-            if action.player not in state["players"]:
-                raise GameError(f"There is no player called '{action.player}' at this table.")
-            planned = state["rounds"]
-            if planned is not None and action.round > planned:
-                raise GameError(f"This game has {planned} rounds; there is no round {action.round}.")
-            new["entries"][action.player][str(action.round)] = action.points
-            if planned is not None and all(
-                str(planned) in new["entries"][name] for name in new["players"]
-            ):
-                new["finished"] = True
-        elif isinstance(action, FinishGame):
-            if not any(self.totals(state).values()) and not self.played_rounds(state):
-                raise GameError("Nobody has scored yet; enter a score before finishing.")
-            new["finished"] = True
-        return new
-
-    def describe(self, state: dict, action: Action, actor: str | None) -> str:
-        who = actor or "The host"
-        if isinstance(action, EnterScore):
-            before = state["entries"].get(action.player, {}).get(str(action.round))
-            points = f"{action.points} point{'s' if abs(action.points) != 1 else ''}"
-            if before is None:
-                return f"{who} wrote {points} for {action.player} in round {action.round}."
-            return (
-                f"{who} changed {action.player}'s round {action.round} "
-                f"from {before} to {points}."
-            )
-        return f"{who} finished the game."
 
     # -- derived ---------------------------------------------------------------
     @staticmethod
