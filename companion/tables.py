@@ -398,8 +398,9 @@ def act(db: Session, table: GameTable, device: Device | None, payload: dict,
     game = game_of(table)
     try:
         action = game.parse_action(payload)
-        new_state = game.apply(table.state, action, actor)
-        sentence = game.describe(table.state, action, actor)
+        if action.type == "hand_turn" and not device.is_host:
+            raise Forbidden("Only the host hands the turn to another player.")
+        new_state, sentence = game.play(table.state, action, actor)
     except GameError as exc:
         raise Invalid(exc.message) from None
     _log(db, table, "action", sentence, actor, action.model_dump(mode="json"))

@@ -1175,7 +1175,7 @@ class AsterixObelix(Game):
                     f"{len(self.holes(state))} holes{feasts}")
         return f"{attacker}: block a line for {self.opponent(state, attacker)}'s next attack{feasts}"
 
-    def legal_actions(self, state: dict) -> list[str]:
+    def offered_actions(self, state: dict) -> list[str]:
         """The action types a phone should offer now."""
         phase = state["phase"]
         if phase == "setup":
@@ -1316,5 +1316,5 @@ class AsterixObelix(Game):
             },
             "odds": odds,
             "scoring": scoring,
-            "legal": self.legal_actions(state),
+            "offered": self.offered_actions(state),
         }

@@ -101,9 +101,15 @@ def viewer_context(shared: dict, device_id: int | None) -> dict:
     joined = shared["devices"]
     device = next((d for d in joined if d.id == device_id), None)
     holders = {d.seat: d.id for d in joined if d.seat}
+    seat = device.seat if device else None
+    # What this seat may do now, from the game's table of moves (one computation per seat).
+    legal_by_seat = shared.setdefault("legal_by_seat", {})
+    if seat not in legal_by_seat:
+        legal_by_seat[seat] = shared["game"].legal_actions(shared["state"], seat)
     return {
         "phone": device.id if device else None,
-        "seat": device.seat if device else None,
+        "seat": seat,
+        "legal": legal_by_seat[seat],
         "can_act": can_act(device),
         "is_host": bool(device and device.is_host),
         "read_only": bool(device and device.read_only),

@@ -277,8 +277,8 @@ FULL_ROW = (leg("red"), leg("blue"), cent("red"), card("pirate"))
 def test_formation_broken_offers_a_further_attack_but_not_on_a_short_line():
     state = play(start(), line("row", 1), *FULL_ROW)
     view = GAME.view(state)
-    assert view["attack"]["formation_broken"] and "further_attack" in view["legal"]
-    assert "reveal_card" not in view["legal"]
+    assert view["attack"]["formation_broken"] and "further_attack" in view["offered"]
+    assert "reveal_card" not in view["offered"]
     assert GAME.status(state).startswith("Ann broke the formation")
     assert "No face-down card is left in row 1; end the attack or take the further attack." == refused(
         state, leg("green")["payload"])
@@ -314,7 +314,7 @@ def test_failing_the_further_attack_loses_both_lines():
 def test_boar_as_fourth_card_breaks_the_formation_without_a_bonus():
     state = play(start(), line("row", 1), leg("red"), leg("blue"), card("pirate"), card("boar"))
     assert state["attack"] is None and state["phase"] == "block"
-    assert "further_attack" not in GAME.view(state)["legal"]
+    assert "further_attack" not in GAME.view(state)["offered"]
     assert GAME.view(state)["piles"]["Ann"]["cards"] == 3
 
 
@@ -469,7 +469,7 @@ def test_a_whole_game_from_setup_to_the_fifth_feast():
     assert GAME.is_over(state)
     assert json.loads(json.dumps(state)) == state
     assert json.loads(json.dumps(GAME.view(state))) == GAME.view(state)
-    assert GAME.view(state)["legal"] == ["correct_pile"]
+    assert GAME.view(state)["offered"] == ["correct_pile"]
     ann, ben = state["secured"]["Ann"], state["secured"]["Ben"]
     assert ann["legionaries"] == {"red": 3, "blue": 0, "yellow": 0, "green": 0, "purple": 2}
     assert ann["centurions"]["red"] == 1 and ann["pirates"] == 1 and ann["traitor"] == 0
