@@ -1,108 +1,15 @@
-"""The table companion: one live game state shared by every phone at the table."""
+"""The table companion: one live game state shared by every phone at the table.
+
+Importing the package loads nothing but this: the pure game rules in ``companion.games``
+must be importable without Flask, SQLAlchemy or a database driver. The app itself is built
+by ``create_app`` (``companion/app.py``), which gunicorn calls as ``companion:create_app()``.
+"""
 
 from __future__ import annotations
 
-import os
-import secrets
-import sys
-from datetime import timedelta
-from pathlib import Path
 
-from flask import Flask
-from sqlalchemy.exc import OperationalError
+def create_app(test_config: dict | None = None):
+    """Create and configure an instance of the companion (see ``companion.app``)."""
+    from .app import create_app as build
 
-from .tables import JOIN_LIMIT
-
-ROOT = Path(__file__).resolve().parent.parent
-# In a checkout templates/ and static/ sit beside the package; pip installs them here.
-INSTALLED = Path(sys.prefix) / "share" / "table-companion"
-WEB_ROOT = ROOT if (ROOT / "templates").is_dir() else INSTALLED
-
-
-def _secret_key(instance_path: str) -> str:
-    """Read the key from instance/, writing a fresh random one on the first run."""
-    path = Path(instance_path) / "secret_key"
-    if not path.exists():
-        key = secrets.token_hex(32)
-        # Exclusive create: two workers starting at once must end up with the same key.
-        try:
-            with open(path, "x") as fh:
-                fh.write(key)
-            os.chmod(path, 0o600)
-        except FileExistsError:
-            pass
-    return path.read_text().strip()
-
-
-def create_app(test_config: dict | None = None) -> Flask:
-    """Create and configure an instance of the companion."""
-    # instance/ of the checkout, or Flask's own place for an installed package.
-    instance = os.environ.get("COMPANION_INSTANCE") or (
-        str(ROOT / "instance") if WEB_ROOT == ROOT else None
-    )
-    app = Flask(
-        __name__,
-        instance_relative_config=True,
-        instance_path=instance,
-        template_folder=str(WEB_ROOT / "templates"),
-        static_folder=str(WEB_ROOT / "static"),
-    )
-    app.config.from_mapping(
-        DATABASE_URL=None,
-        PUBLIC_URL=os.environ.get("PUBLIC_URL") or None,
-        POLL_SECONDS=1,
-        # Join attempts per client address per minute (the bench raises it: all its phones
-        # come from one address).
-        JOIN_LIMIT=int(os.environ.get("JOIN_LIMIT", JOIN_LIMIT)),
-        SESSION_COOKIE_HTTPONLY=True,
-        SESSION_COOKIE_SAMESITE="Lax",
-        PERMANENT_SESSION_LIFETIME=timedelta(days=30),
-        WTF_CSRF_TIME_LIMIT=None,  # a phone left on the table page all evening still works
-        WTF_CSRF_SSL_STRICT=False,
-        JSON_SORT_KEYS=False,
-        # Live streams: an SSE comment this often keeps idle connections open through home
-        # routers; a dropped stream is reopened after LIVE_RETRY_MS; one client address may
-        # hold STREAMS_PER_CLIENT streams per server process (a household shares an address).
-        LIVE_HEARTBEAT_SECONDS=float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "20")),
-        LIVE_RETRY_MS=2000,
-        STREAMS_PER_CLIENT=int(os.environ.get("STREAMS_PER_CLIENT", "100")),
-        # Pages, fragments and JSON are gzip-compressed (streams in views/table.py).
-        COMPRESS_ALGORITHM=["gzip"],
-        COMPRESS_MIMETYPES=["text/html", "text/css", "text/javascript", "application/javascript",
-                            "application/json", "image/svg+xml", "text/plain",
-                            "application/manifest+json"],
-        COMPRESS_MIN_SIZE=500,
-        COMPRESS_STREAMS=False,
-    )
-    if test_config is None:
-        app.config.from_pyfile("config.py", silent=True)
-    else:
-        app.config.from_mapping(test_config)
-    os.makedirs(app.instance_path, exist_ok=True)
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(app.instance_path)
-    if not app.config["DATABASE_URL"]:
-        app.config["DATABASE_URL"] = os.environ.get("DATABASE_URL") or (
-            "sqlite:///" + os.path.join(app.instance_path, "companion.sqlite3")
-        )
-    url = app.config["DATABASE_URL"]
-    if url.startswith("postgres://"):  # the form some hosts hand out
-        url = "postgresql+psycopg://" + url[len("postgres://"):]
-    elif url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url[len("postgresql://"):]
-    app.config["DATABASE_URL"] = url
-
-    from . import database
-
-    app.extensions["engine"] = database.make_engine(url)
-    app.teardown_appcontext(database.close_db)
-    if app.config.get("CREATE_TABLES", True):
-        try:
-            database.init_db(app.extensions["engine"])
-        except OperationalError:  # another worker created them at the same moment
-            database.init_db(app.extensions["engine"])
-
-    from .web import init_web
-
-    init_web(app)
-    return app
+    return build(test_config)

@@ -113,3 +113,8 @@ class Phone:
 @pytest.fixture
 def phone(app):
     return lambda address="10.0.0.2": Phone(app, address)
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..games import GAMES
 from .aliases import AliasTable
 from .content import Section, parse_sections
 from .errors import QueryTooLong, RulesFormatError, UnknownGame, UnknownSection
@@ -13,15 +14,10 @@ from .search import Hit, QueryTerm, SearchIndex
 MAX_QUERY_LENGTH = 200
 MAX_LIMIT = 50
 
-# The order of the rules index page, and each rules page's heading.
-GAME_TITLES = {
-    "asterix-obelix": "Asterix & Obelix",
-    "kartenspiel": "Asterix: Das Kartenspiel",
-    "asterix-co": "Asterix & Co.",
-    "zaubertrank": "Mission Zaubertrank!",
-    "scorepad": "Score pad",
-    "companion": "How the companion works",
-}
+# The order of the rules index page, and each rules page's heading: the games of the
+# registry, then the page about the companion itself.
+GAME_TITLES = {**{game.id: game.name for game in GAMES.values()},
+               "companion": "How the companion works"}
 
 
 @dataclass(frozen=True)

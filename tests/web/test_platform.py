@@ -1,0 +1,111 @@
+"""Platform pieces a phone relies on: changing seat, the QR image, the command line, the
+"nothing changed" shortcut, and the pages for a wrong method or a crash."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ElementTree
+
+import pytest
+
+
+def test_a_phone_changes_seat_and_the_old_seat_is_free(phone):
+    host = phone()
+    code = host.start(players=("Ann", "Ben"))
+    ann = phone("10.0.0.3")
+    ann.join(code, "Ann")
+    page = ann.get(f"/j/{code}?change=1").get_data(as_text=True)
+    assert 'value="Ben"' in page
+    response = ann.post(f"/j/{code}", {"seat": "Ben"})
+    assert response.status_code == 303
+    table = ann.get(f"/t/{code}").get_data(as_text=True)
+    assert re.search(r"You are <strong>Ben</strong>", table)
+    log = [entry["text"] for entry in host.snapshot()["log"]]
+    assert "A phone took Ben's seat." in log
+    # Ann's seat is free again: another phone can take it.
+    other = phone("10.0.0.4")
+    assert other.join(code, "Ann").status_code == 303
+
+
+def test_a_phone_cannot_change_into_a_taken_seat(phone):
+    host = phone()
+    code = host.start(players=("Ann", "Ben"))
+    ann, ben = phone("10.0.0.3"), phone("10.0.0.4")
+    ann.join(code, "Ann")
+    ben.join(code, "Ben")
+    ann.get(f"/j/{code}?change=1")
+    response = ann.post(f"/j/{code}", {"seat": "Ben"})
+    assert response.status_code == 403
+    assert "Ben&#39;s seat is already taken" in response.get_data(as_text=True)
+
+
+def test_the_qr_image_of_a_table_is_an_svg_of_its_join_code(phone):
+    host = phone()
+    code = host.start()
+    response = host.client.get(f"/t/{code}/qr.svg")
+    assert response.status_code == 200 and response.mimetype == "image/svg+xml"
+    root = ElementTree.fromstring(response.get_data())
+    assert root.tag.endswith("svg")
+    assert host.client.get("/t/ZZZZZZ/qr.svg").status_code == 404
+
+
+def test_the_command_line_prepares_the_database(runner):
+    result = runner.invoke(args=["init-db"])
+    assert result.exit_code == 0
+    assert "Database" in result.output
+
+
+def test_companion_init_db_prints_where_the_database_is(tmp_path, monkeypatch, capsys):
+    from companion.cli import main
+
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    main(["init-db"])
+    assert "companion.sqlite3" in capsys.readouterr().out
+    assert (tmp_path / "instance" / "companion.sqlite3").exists()
+
+
+def test_the_nothing_changed_poll_is_answered_before_flask(make_app):
+    from tests.conftest import Phone
+
+    app = make_app()
+    reached_flask = []
+    app.before_request(lambda: reached_flask.append(1) and None)
+    host = Phone(app)
+    code = host.start()
+    version = host.snapshot()["version"]
+    reached_flask.clear()
+    response = host.client.get(f"/t/{code}/live?v={version}")
+    assert response.status_code == 204
+    assert reached_flask == [], "the poll went through Flask"
+    # A poll that has something to send does reach Flask.
+    response = host.client.get(f"/t/{code}/live?v={version - 1}", headers={"HX-Request": "true"})
+    assert response.status_code == 200 and reached_flask
+
+
+@pytest.mark.parametrize("path, json_answer", [("/", False), ("/api/games", True)])
+def test_a_wrong_method_gets_a_sentence(client, path, json_answer):
+    response = client.delete(path)
+    assert response.status_code == 405
+    if json_answer:
+        assert response.get_json()["error"] == f"DELETE is not accepted at {path}."
+    else:
+        assert "does not accept that kind of request" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("path, json_answer", [("/boom", False), ("/api/boom", True)])
+def test_a_crash_gets_a_page_that_says_nothing_was_changed(make_app, path, json_answer):
+    app = make_app()
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+
+    def boom():
+        raise RuntimeError("a bug")
+
+    app.add_url_rule(path, "boom", boom)
+    response = app.test_client().get(path)
+    assert response.status_code == 500
+    if json_answer:
+        assert "nothing was changed" in response.get_json()["error"]
+    else:
+        assert "nothing was changed" in response.get_data(as_text=True)
+        assert "Traceback" not in response.get_data(as_text=True)
