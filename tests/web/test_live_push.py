@@ -268,10 +268,12 @@ def test_static_files_have_versioned_addresses_cached_for_good(client):
     page = client.get("/").get_data(as_text=True)
     address = re.search(r'src="(/static/app\.js\?v=(\w+))"', page)
     assert address, "app.js is linked with its version"
-    with client.get(address.group(1)) as response:
+    with client.get(address.group(1), headers={"Accept-Encoding": "gzip"}) as response:
         assert response.status_code == 200
         assert "immutable" in response.headers["Cache-Control"]
         assert "max-age=31536000" in response.headers["Cache-Control"]
+        assert response.headers["Content-Encoding"] == "gzip"
+        assert b"htmx:configRequest" in gzip.decompress(response.get_data())
     # An address naming an old version is not promised to anyone for a year.
     with client.get("/static/app.js?v=000000000000") as stale:
         assert "immutable" not in stale.headers.get("Cache-Control", "")
