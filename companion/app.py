@@ -66,15 +66,14 @@ def create_app(test_config: dict | None = None) -> Flask:
         LIVE_HEARTBEAT_SECONDS=float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "20")),
         LIVE_RETRY_MS=2000,
         STREAMS_PER_CLIENT=int(os.environ.get("STREAMS_PER_CLIENT", "100")),
-        # Pages, fragments, JSON and static files are compressed (the live streams in
-        # views/table.py); static files are sent as streams, hence the second list.
+        # Pages, fragments, JSON and static files are gzip-compressed (the live streams in
+        # views/table.py, flushed event by event).
         COMPRESS_ALGORITHM=["gzip"],
-        COMPRESS_ALGORITHM_STREAMING=["gzip"],
         COMPRESS_MIMETYPES=["text/html", "text/css", "text/javascript", "application/javascript",
                             "application/json", "image/svg+xml", "text/plain",
                             "application/manifest+json"],
         COMPRESS_MIN_SIZE=500,
-        COMPRESS_STREAMS=True,
+        COMPRESS_STREAMS=False,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

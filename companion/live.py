@@ -95,6 +95,7 @@ def _send_datagrams(database: str, changes: dict[str, int], own: str | None) -> 
         if _sender is None:
             _sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
             _sender.setblocking(False)
+            atexit.register(_sender.close)
         for name in names:
             path = os.path.join(folder, name)
             if path == own or not name.endswith(".sock"):

@@ -259,6 +259,10 @@ def init_static_versions(app: Flask) -> None:
 
     @app.after_request
     def _cache_forever(response):
+        if request.endpoint == "static" and response.direct_passthrough:
+            # Read the (small) file here so Flask-Compress compresses it like a page.
+            response.direct_passthrough = False
+            response.get_data()
         if (request.endpoint == "static" and response.status_code == 200
                 and request.args.get("v") == version_of(request.view_args["filename"])):
             response.cache_control.public = True
