@@ -39,5 +39,6 @@ def replay(game: Game, players: list[str], options: dict, entries: list[dict]) -
     applied, redoable = stacks(entries)
     state = game.initial_state(players, game.parse_options(options))
     for entry in applied:
-        state, _sentence = game.play(state, game.parse_action(entry["payload"]), entry.get("actor"))
+        state, _sentence = game.play(state, game.parse_action(entry["payload"]),
+                                     entry.get("actor"), replaying=True)
     return Replay(state=state, applied=applied, redoable=redoable)

@@ -230,14 +230,21 @@ class Game:
         return {kind: self.why_not(state, kind, seat if move.turn else None)
                 for kind, move in self._moves.items()}
 
-    def play(self, state: dict, action: Action, actor: str | None) -> tuple[dict, str]:
+    def play(self, state: dict, action: Action, actor: str | None,
+             replaying: bool = False) -> tuple[dict, str]:
         """The state after ``action`` and its log sentence, computed once; ``state`` is left
-        as it was. ``actor`` is the seat that made it (None: the host or a script)."""
+        as it was. ``actor`` is the seat that made it (None: the host or a script).
+
+        ``replaying``: the move is read back from the log, where it was accepted once; the
+        turn is not checked again (a log written before turns were checked replays as it
+        was played at the real table)."""
         if not self.moves:  # a game written before declared moves
             return self.apply(state, action, actor), self.describe(state, action, actor)
         move = self._moves[action.type]
         player = None
-        if move.turn == "actor":
+        if replaying:
+            pass
+        elif move.turn == "actor":
             player = actor
         elif move.turn:
             player = getattr(action, move.turn, None) or actor

@@ -44,7 +44,9 @@ def test_taps_reach_the_other_phone_and_the_chart_draws_a_line_per_player(live_s
         # Ben taps once his phone shows every pile typed in (an older view would get a 409).
         settle(ben, live_server, code)
         close.click()
-        expect(ben.locator("#scoring")).not_to_contain_text("Close round", timeout=3000)
+        # The next round's close button waits, disabled, until its tricks are over.
+        expect(ben.locator("#scoring .why-not")).to_contain_text("Not now: Round", timeout=3000)
+        expect(close).to_be_disabled()
 
     # Ann's phone has caught up with both closed rounds: no swap is pending under the chart.
     expect(ann.locator("#totals tfoot")).to_contain_text("61", timeout=3000)

@@ -73,6 +73,11 @@ def cell(state: dict, row: int, column: int) -> dict:
     return state["grid"][row - 1][column - 1]
 
 
+def legal_now(state: dict, seat: str | None = None) -> list[str]:
+    """The moves the table of moves allows now (for ``seat``; None: the host, for anyone)."""
+    return [kind for kind, why in GAME.legal_actions(state, seat).items() if why is None]
+
+
 def describe_last(*entries: dict, options: dict | None = None) -> str:
     """The log sentence of the last entry, against the state before it."""
     before = play(*entries[:-1], options=options)
@@ -277,8 +282,8 @@ FULL_ROW = (leg("red"), leg("blue"), cent("red"), card("pirate"))
 def test_formation_broken_offers_a_further_attack_but_not_on_a_short_line():
     state = play(start(), line("row", 1), *FULL_ROW)
     view = GAME.view(state)
-    assert view["attack"]["formation_broken"] and "further_attack" in view["offered"]
-    assert "reveal_card" not in view["offered"]
+    assert view["attack"]["formation_broken"] and "further_attack" in legal_now(state)
+    assert "reveal_card" not in legal_now(state)
     assert GAME.status(state).startswith("Ann broke the formation")
     assert "No face-down card is left in row 1; end the attack or take the further attack." == refused(
         state, leg("green")["payload"])
@@ -314,7 +319,7 @@ def test_failing_the_further_attack_loses_both_lines():
 def test_boar_as_fourth_card_breaks_the_formation_without_a_bonus():
     state = play(start(), line("row", 1), leg("red"), leg("blue"), card("pirate"), card("boar"))
     assert state["attack"] is None and state["phase"] == "block"
-    assert "further_attack" not in GAME.view(state)["offered"]
+    assert "further_attack" not in legal_now(state)
     assert GAME.view(state)["piles"]["Ann"]["cards"] == 3
 
 
@@ -469,7 +474,7 @@ def test_a_whole_game_from_setup_to_the_fifth_feast():
     assert GAME.is_over(state)
     assert json.loads(json.dumps(state)) == state
     assert json.loads(json.dumps(GAME.view(state))) == GAME.view(state)
-    assert GAME.view(state)["offered"] == ["correct_pile"]
+    assert legal_now(state) == ["correct_pile"]
     ann, ben = state["secured"]["Ann"], state["secured"]["Ben"]
     assert ann["legionaries"] == {"red": 3, "blue": 0, "yellow": 0, "green": 0, "purple": 2}
     assert ann["centurions"]["red"] == 1 and ann["pirates"] == 1 and ann["traitor"] == 0
@@ -645,3 +650,76 @@ def test_quick_score_payload_from_the_page_form():
     with pytest.raises(GameError, match="The number of Ann's pirates must be a whole number, not '2.5'."):
         GAME.quick_score_payload({"name_1": ["Ann"], "pirates_1": ["2.5"]})
     assert GAME.quick_score_model is QuickScoreRequest
+
+
+# -- the table of moves: phases, turns and the host's hand-over ------------------------------------
+def refused_for(state: dict, payload: dict, actor: str | None) -> str:
+    with pytest.raises(GameError) as caught:
+        GAME.play(state, GAME.parse_action(payload), actor)
+    return caught.value.message
+
+
+BLOCK_ROW_1 = act("block_line", line="row", number=1)
+
+
+@pytest.mark.parametrize(
+    ("entries", "payload", "sentence"),
+    [
+        ((), line("row", 1)["payload"], "Not now: Finish the setup first, then tap who attacks first."),
+        ((), {"type": "correct_feasts", "count": 1, "reason": "x"},
+         "Not now: Finish the setup first, then tap who attacks first."),
+        ((start(),), BLOCK_ROW_1["payload"], "Not now: Ann first chooses a row or column to attack."),
+        ((start(), line("row", 1)), {"type": "fill_hole", "row": 1, "column": 1},
+         "Not now: Ann is in the middle of an attack; turn a card, end the attack or say there is no "
+         "matching card."),
+        ((start(), line("row", 1), leg("red"), END), leg("blue")["payload"],
+         "Not now: Ann first blocks a line for the next attack, or skips the block."),
+        ((start(), line("row", 1), leg("red"), END, SKIP), start("Ann")["payload"],
+         "Not now: Ben first chooses a row or column to attack."),
+    ],
+)
+def test_a_move_out_of_its_phase_is_refused_with_what_is_expected_now(entries, payload, sentence):
+    state = play(*entries)
+    assert refused(state, payload) == sentence
+    assert GAME.legal_actions(state)[payload["type"]] == sentence
+
+
+def test_a_move_on_the_other_players_turn_names_whose_turn_it_is():
+    state = play(start("Ann"))
+    assert refused_for(state, line("row", 1)["payload"], "Ben") == "It is Ann's turn."
+    state = play(start("Ann"), line("row", 1, "right"), act("reveal_card", "Ann", kind="pirate"))
+    for payload in (leg("red")["payload"], END["payload"], FAIL["payload"]):
+        assert refused_for(state, payload, "Ben") == "It is Ann's turn."
+    legal_for_ben = GAME.legal_actions(state, "Ben")
+    assert legal_for_ben["reveal_card"] == "It is Ann's turn." and legal_for_ben["end_attack"] == "It is Ann's turn."
+    # Corrections are nobody's turn in particular; the host (no seat) plays for whoever attacks.
+    assert legal_for_ben["correct_pile"] is None and legal_for_ben["correct_feasts"] is None
+    assert GAME.legal_actions(state)["end_attack"] is None
+    state = play(start("Ann"), line("row", 1), act("reveal_card", "Ann", kind="pirate"), act("end_attack", "Ann"))
+    assert refused_for(state, SKIP["payload"], "Ben") == "It is Ann's turn."
+    state = play(start("Ann"), line("row", 1), act("reveal_card", "Ann", kind="pirate"), act("end_attack", "Ann"),
+                 act("skip_block", "Ann"), act("correct_pile", "Ann", player="Ben", item="pirate", count=1,
+                                               reason="Ben's pirate from before we started"))
+    assert GAME.status(state).startswith("Ben's attack")
+    assert refused_for(state, line("row", 2)["payload"], "Ann") == "It is Ben's turn."
+    assert play(start("Ann"), act("choose_line", "Ann", line="row", number=2))["attack"]["number"] == 2
+
+
+def test_the_host_hands_the_turn_on_logged_and_undoable():
+    hand = act("hand_turn", player="Ben")
+    entries = (start("Ann"), hand)
+    state = play(*entries)
+    assert state["attacker"] == "Ben" and state["phase"] == "choose_line" and GAME.turn_of(state) == "Ben"
+    assert describe_last(*entries) == "The host handed the turn to Ben."
+    assert refused_for(state, line("row", 1)["payload"], "Ann") == "It is Ben's turn."
+    assert play(*entries, UNDO)["attacker"] == "Ann"
+    assert "It is already Ben's turn." == refused(state, hand["payload"])
+    assert "no player called 'Cleo'" in refused(state, {"type": "hand_turn", "player": "Cleo"})
+    assert refused(play(), hand["payload"]) == "Nobody has the turn now."
+    # Mid-attack the attack in progress becomes Ben's: he secures its cards, then blocks for Ann.
+    state = play(start("Ann"), line("row", 1), leg("red"), hand, act("reveal_card", "Ben", kind="pirate"),
+                 act("end_attack", "Ben"))
+    assert state["secured"]["Ben"]["legionaries"]["red"] == 1 and state["secured"]["Ben"]["pirates"] == 1
+    assert GAME.status(state) == "Ben: block a line for Ann's next attack · feasts 0/5"
+    over = play(start(), act("correct_feasts", count=5, reason="all five feasts were out"))
+    assert GAME.legal_actions(over)["hand_turn"] == "The game is over; only a secured pile can still be corrected."

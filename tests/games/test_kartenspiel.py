@@ -407,6 +407,8 @@ def test_log_sentences():
     assert describe({"type": "idefix_look", "player": "Ann", "roman": 3, "given_to": "Ben"}) == (
         "Ann's Idefix looked at the top card, a Roman worth 3, and gave it to Ben."
     )
+    # The sentence comes from the rule itself, so the move must be legal: Ben is out first.
+    state = play([act("player_out", player="Ben")])
     assert describe({"type": "last_player", "player": "Ann", "cards_left": 1, "idefix_among": True}) == (
         "Ann was the last with cards (1 card, Idefix among them) and takes 0 cards from the deck."
     )
@@ -425,8 +427,8 @@ def test_log_sentences():
         ({"type": "idefix_look", "player": "Ann"}, "either a Roman's value or a pirate's kind"),
         ({"type": "idefix_look", "player": "Ann", "roman": 3, "pirate": "lowest"}, "either a Roman's"),
         ({"type": "close_round"}, "Round 1 is still being played (48 cards in the deck)"),
-        ({"type": "last_player", "player": "Ann", "cards_left": 3}, "Ben still holds cards too"),
-        ({"type": "choose_escape", "player": "Ann", "value": 11}, "does not hold the pirate of choice"),
+        ({"type": "last_player", "player": "Ann", "cards_left": 3}, "Ann and Ben still hold cards"),
+        ({"type": "choose_escape", "player": "Ann", "value": 11}, "Nobody holds the pirate of choice."),
         ({"type": "enter_romans", "player": "Ben", "values": "11"}, "only 0 can be Ben's"),
         ({"type": "enter_romans", "player": "Ben", "values": "4,four"}, "'four' is not"),
         ({"type": "remove_pirate", "player": "Ben", "kind": "lowest"}, "Ben's pile has no pirate"),
@@ -539,3 +541,116 @@ def test_apply_never_changes_the_state_it_was_given():
     ):
         GAME.apply(state, GAME.parse_action(payload), "Ann")
     assert state == before
+
+
+# -- the table of moves: phases, checks and no turn order -----------------------------------
+
+
+def legal_now(state: dict, seat: str | None = "Ann") -> set[str]:
+    return {kind for kind, why in GAME.legal_actions(state, seat).items() if why is None}
+
+
+ANY_TIME = {"choose_gaul", "enter_romans"}  # until the game is over, whatever the phase
+
+
+def test_the_moves_are_declared_once_and_the_base_class_plays_them():
+    assert {move.kind for move in GAME.moves} == set(GAME.action_types())
+    for inherited in ("apply", "describe"):
+        assert inherited not in vars(Kartenspiel)
+    # Everyone lays a card at once and reveals together: no move waits for a player's turn.
+    assert not GAME.has_turns and "hand_turn" not in GAME.action_types()
+    assert all(move.turn is None for move in GAME.moves)
+
+
+def test_legal_moves_follow_the_phase_of_the_round():
+    state = play([])
+    assert GAME.phase(state) == "tricks"
+    assert legal_now(state) == ANY_TIME | {
+        "win_roman", "win_pirate", "idefix_look", "idefix_clash", "player_out", "add_roman", "add_pirate",
+    }
+    last_hand = play([act("player_out", player="Ben")])
+    assert GAME.phase(last_hand) == "last_hand"
+    assert legal_now(last_hand) == ANY_TIME | {"player_out", "last_player", "add_roman", "add_pirate"}
+    drawing = play([act("player_out", player="Ben"), act("last_player", player="Ann", cards_left=3)])
+    assert GAME.phase(drawing) == "drawing"
+    assert legal_now(drawing) == ANY_TIME | {"win_roman", "win_pirate", "add_roman", "add_pirate"}
+    scoring = play([act("enter_romans", player="Ann", values="3"), act("add_pirate", player="Ben", kind="choice")])
+    assert GAME.phase(scoring) == "scoring"
+    assert legal_now(scoring) == ANY_TIME | {
+        "add_roman", "remove_roman", "add_pirate", "remove_pirate", "choose_escape", "close_round",
+    }
+    # The same for every seat and for the host: nothing here depends on whose phone it is.
+    assert GAME.legal_actions(scoring, "Ben") == GAME.legal_actions(scoring, None) == GAME.legal_actions(scoring, "Ann")
+    over = play(scored_round("1", "2") * 4)
+    assert legal_now(over) == set()
+    assert GAME.legal_actions(over)["choose_gaul"] == "The game is over; undo the last move to change it."
+
+
+@pytest.mark.parametrize(
+    "entries, payload, sentence",
+    [
+        (
+            [],
+            {"type": "close_round"},
+            "Not now: Round 1 is still being played (50 cards in the deck): Ann and Ben still hold cards; "
+            "finish the tricks or type in the piles.",
+        ),
+        (
+            [],
+            {"type": "last_player", "player": "Ann", "cards_left": 2},
+            "Not now: Round 1 is still being played (50 cards in the deck): Ann and Ben still hold cards; "
+            "finish the tricks or type in the piles.",
+        ),
+        (
+            [act("player_out", player="Ben")],
+            {"type": "idefix_clash"},
+            "Not now: Only Ann still holds cards; say how many are left to finish the round.",
+        ),
+        (
+            [act("player_out", player="Ben"), act("last_player", player="Ann", cards_left=2)],
+            {"type": "idefix_look", "player": "Ann", "roman": 4},
+            "Not now: Ann is taking 2 more cards from the deck; only those can be recorded now.",
+        ),
+        (
+            [act("enter_romans", player="Ann", values="4")],
+            {"type": "win_pirate", "player": "Ann", "kind": "lowest"},
+            "Not now: The tricks of round 1 are over; correct the piles on the scoring screen and close "
+            "the round, or undo.",
+        ),
+    ],
+)
+def test_a_move_out_of_phase_is_refused_saying_what_is_expected(entries, payload, sentence):
+    state = play(entries)
+    assert refused(state, payload) == sentence
+    assert GAME.legal_actions(state, "Ann")[payload["type"]] == sentence
+
+
+def test_checks_refuse_what_the_deck_or_the_piles_cannot_give():
+    nothing = play([])
+    assert GAME.legal_actions(nothing)["remove_roman"] == "No pile holds a Roman to take out."
+    assert GAME.legal_actions(nothing)["remove_pirate"] == "No pile holds a pirate to take out."
+    assert refused(nothing, {"type": "choose_escape", "player": "Ann"}) == "Nobody holds the pirate of choice."
+    pirates = [act("win_pirate", player="Ann", kind=kind) for kind in ("highest", "lowest", "dekurio")]
+    pirates += [act("win_pirate", player="Ben", kind=kind) for kind in ("zenturio", "general", "choice")]
+    state = play(pirates)
+    assert refused(state, {"type": "win_pirate", "player": "Ann", "kind": "lowest"}) == (
+        "All six pirates are already in the piles."
+    )
+    # Someone else's pirate of choice: the owner is named in the refusal.
+    assert refused(state, {"type": "choose_escape", "player": "Ann"}) == "Ann does not hold the pirate of choice."
+    dogs = play([act("idefix_look", player="Ann", roman=3), act("idefix_look", player="Ben", roman=4)])
+    assert refused(dogs, {"type": "idefix_look", "player": "Ben", "roman": 5}) == (
+        "Nobody still in the round has Idefix in hand."
+    )
+
+
+def test_pile_corrections_are_logged_in_plain_words():
+    state = play([act("add_roman", player="Ann", value=4), act("add_pirate", player="Ann", kind="dekurio")])
+    describe = lambda payload: GAME.describe(state, GAME.parse_action(payload), "Ann")  # noqa: E731
+    assert describe({"type": "add_roman", "player": "Ben", "value": 7}) == "A Roman worth 7 was added to Ben's pile."
+    assert describe({"type": "remove_roman", "player": "Ann", "value": 4}) == (
+        "A Roman worth 4 was taken out of Ann's pile."
+    )
+    assert describe({"type": "remove_pirate", "player": "Ann", "kind": "dekurio"}) == (
+        "The pirate (a Dekurio escapes) was taken out of Ann's pile."
+    )

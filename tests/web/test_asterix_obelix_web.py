@@ -7,6 +7,8 @@ from html import unescape
 
 import pytest
 
+from companion.games import get_game
+
 GAME = "asterix-obelix"
 HELP_SECTIONS = {"turn", "setup", "attack", "soldiers", "pirates", "traitor", "wild-boar", "village-feast",
                  "looking", "failed-attack", "formation-broken", "end-of-attack", "blocking", "end-of-game",
@@ -134,7 +136,7 @@ def test_a_whole_game_through_the_api_from_setup_to_the_fifth_feast(api_table, w
     assert "Who attacks first?" in html and "put the pile with 2 feasts on top" in html
     assert offered(html) == {"start_game"}
     seen_helps |= helps(html)
-    assert t.refused("Ann", **line("row", 1)) == "Finish the setup first: tap who attacks first."
+    assert t.refused("Ann", **line("row", 1)) == "Not now: Finish the setup first, then tap who attacks first."
 
     t.ok("Ann", type="start_game", starter="Ann")
     html = page()
@@ -244,42 +246,45 @@ def test_every_region_renders_alone_exactly_as_in_the_page(phone):
         assert live.status_code == 200
         alone = dict(re.findall(r'<section id="(\w+)" data-region="\w+" data-hash="(\w+)" hx-swap-oob',
                                 text(live)))
-        for name in ("board", "piles", "odds", "scoring"):
+        for name in ("board", "piles", "odds", "scoring", "fix"):
             assert alone[name] == in_page[name], name
+
+
+HOST = {"hand_turn"}  # the host's phone can also hand the turn to the other player
 
 
 def test_the_board_offers_only_what_the_rules_allow(phone):
     host = phone()
     code = host.start(game=GAME)
     html = text(host.get(f"/t/{code}"))
-    assert offered(html) == {"start_game"}
+    assert offered(html) == {"start_game"}  # nobody has the turn yet: nothing to hand on
     assert 'hidden' in re.search(r'<section id="odds"[^>]*>', html).group(0)  # nothing to count yet
 
     host.act(type="start_game", starter="Ann")
     html = text(host.get(f"/t/{code}"))
-    assert offered(html) == {"choose_line"}
+    assert offered(html) == {"choose_line", *HOST}
     assert ("row", 3, "right") in offered_lines(html, "choose_line")
     assert ("column", 2, "bottom") in offered_lines(html, "choose_line")
 
     host.act(type="choose_line", line="row", number=1, start="right")
     html = text(host.get(f"/t/{code}"))
-    assert offered(html) == {"look_at_last_card", "reveal_card"}
+    assert offered(html) == {"look_at_last_card", "reveal_card", *HOST}
     assert "Turn the next card (row 1, column 4): what is it?" in html
 
     host.act(type="reveal_card", kind="legionary", colour="green")
     html = text(host.get(f"/t/{code}"))
-    assert offered(html) == {"reveal_card", "end_attack", "no_matching_card"}
+    assert offered(html) == {"reveal_card", "end_attack", "no_matching_card", *HOST}
     assert "No matching fight card for the green legionary: the attack fails" in html
     assert "End attack and secure 1 card" in html
 
     host.act(type="reveal_card", kind="feast")
     html = text(host.get(f"/t/{code}"))
-    assert offered(html) == {"reveal_card", "end_attack"}  # a feast needs no fight card
+    assert offered(html) == {"reveal_card", "end_attack", *HOST}  # a feast needs no fight card
     assert "1/5" in region(html, "board") and "1 feast this attack" in html
 
     host.act(type="reveal_card", kind="boar")
     html = text(host.get(f"/t/{code}"))
-    assert offered(html) == {"block_line", "skip_block"}
+    assert offered(html) == {"block_line", "skip_block", *HOST}
     assert region(html, "piles").count("(wild boar, Ann)") == 1
     # The boar is gone: on the next attack its button is shown but cannot be tapped.
     host.act(type="skip_block")
@@ -465,7 +470,7 @@ def test_corrections_are_logged_with_their_reason_and_undoable(phone):
                  {"type": "skip_block"}):
         host.act(**step)
     html = text(host.get(f"/t/{code}"))
-    fix = re.search(r'<section class="card ao-fix">.*?</section>', html, re.S).group(0)
+    fix = region(html, "fix")
     assert 'value="correct_pile"' in fix and 'value="correct_feasts"' in fix and 'name="reason"' in fix
 
     missing = host.act(type="correct_pile", player="Ann", item="legionary", colour="red", count="0")
@@ -571,3 +576,95 @@ def test_quick_score_page_refuses_impossible_piles(phone, form, sentence):
 def test_quick_score_page_names_blank_players(phone):
     html = text(phone().post(f"/games/{GAME}/score", {"legionaries_2_red": "1"}))
     assert "Red: Player 2 has 1 card to Player 1's 0 and takes the red token." in html
+
+
+# -- turns, the host's hand-over and controls disabled with their reason ---------------------------
+def seated(phone, code: str, seat: str, address: str):
+    player = phone(address)
+    assert player.join(code, seat).status_code == 303
+    return player
+
+
+def forms(html: str) -> dict[str, list[str]]:
+    """Every action form of the page (type -> the forms' inner HTML), phone regions left out."""
+    found: dict[str, list[str]] = {}
+    for kind, body in re.findall(r'<form[^>]*data-action="(\w+)"[^>]*>(.*?)</form>', html, re.S):
+        found.setdefault(kind, []).append(body)
+    return found
+
+
+def test_a_seated_phone_waits_on_the_other_players_turn(phone):
+    host = phone()
+    code = host.start(game=GAME)
+    ann, ben = seated(phone, code, "Ann", "10.0.0.3"), seated(phone, code, "Ben", "10.0.0.4")
+    assert ann.act(type="start_game", starter="Ann").status_code == 200
+    refused = ben.act(type="choose_line", line="row", number=1)
+    assert refused.status_code == 422 and text(refused) == "It is Ann's turn."
+    board = region(text(ben.get(f"/t/{code}")), "board")
+    assert "It is Ann's turn: every card Ann turns shows up here." in board
+    assert not offered_lines(text(ben.get(f"/t/{code}")), "choose_line")
+    assert len(offered_lines(text(ann.get(f"/t/{code}")), "choose_line")) == 16
+    assert "It is Ann's turn" not in region(text(ann.get(f"/t/{code}")), "board")
+    assert ann.act(type="choose_line", line="row", number=1).status_code == 200
+    # A correction is nobody's turn: Ben's phone may fix a pile during Ann's attack.
+    assert ben.act(type="correct_pile", player="Ben", item="pirate", count="1", reason="an old pirate").status_code == 200
+
+
+def test_the_host_hands_the_turn_to_the_other_player(phone):
+    host = phone()
+    code = host.start(game=GAME)
+    ann, ben = seated(phone, code, "Ann", "10.0.0.3"), seated(phone, code, "Ben", "10.0.0.4")
+    assert "hand_turn" not in forms(text(host.get(f"/t/{code}")))  # nobody has the turn during setup
+    host.act(type="start_game", starter="Ann")
+    board = region(text(host.get(f"/t/{code}")), "board")
+    assert re.search(r'name="player" value="Ben">Hand the turn to Ben</button>', board)
+    for seat_phone in (ann, ben):
+        assert "Hand the turn" not in text(seat_phone.get(f"/t/{code}"))
+
+    refused = ann.act(type="hand_turn", player="Ben")
+    assert refused.status_code == 403 and "Only the host" in text(refused)
+    assert host.snapshot()["state"]["attacker"] == "Ann"
+
+    assert host.act(type="hand_turn", player="Ben").status_code == 200
+    html = text(host.get(f"/t/{code}"))
+    assert "The host handed the turn to Ben." in region(html, "history")
+    assert "Ben's attack: choose a row or column" in region(html, "status")
+    assert "Hand the turn to Ann" in region(html, "board")
+    assert text(ann.act(type="choose_line", line="row", number=1)) == "It is Ben's turn."
+    assert ben.act(type="choose_line", line="row", number=1).status_code == 200
+
+    host.post(f"/t/{code}/undo", {"expected_version": host.version()}, htmx=True)
+    host.post(f"/t/{code}/undo", {"expected_version": host.version()}, htmx=True)
+    assert host.snapshot()["state"]["attacker"] == "Ann"
+    assert "Ann's attack: choose a row or column" in region(text(host.get(f"/t/{code}")), "status")
+
+
+def test_a_control_is_disabled_with_its_reason_exactly_when_the_table_of_moves_says_so(phone):
+    game = get_game(GAME)
+    host = phone()
+    code = host.start(game=GAME)
+    phones = {None: host, "Ann": seated(phone, code, "Ann", "10.0.0.3"), "Ben": seated(phone, code, "Ben", "10.0.0.4")}
+    steps = [{"type": "start_game", "starter": "Ann"}, {"type": "choose_line", "line": "row", "number": 1},
+             {"type": "reveal_card", "kind": "feast"}, {"type": "reveal_card", "kind": "pirate"},
+             {"type": "end_attack"}, {"type": "skip_block"},
+             {"type": "correct_feasts", "count": "5", "reason": "four more feasts lay beside the formation"}]
+    disabled_seen = set()
+    for step in [None, *steps]:
+        if step:
+            assert host.act(**step).status_code == 200, step
+        state = host.snapshot()["state"]
+        for seat, viewer in phones.items():
+            legal = game.legal_actions(state, seat)
+            for kind, bodies in forms(text(viewer.get(f"/t/{code}"))).items():
+                for body in bodies:
+                    why = re.search(r'<p class="why-not">(.*?)</p>', body)
+                    is_disabled = "<fieldset disabled>" in body
+                    assert is_disabled == (legal[kind] is not None), (step, seat, kind)
+                    assert (why.group(1) if why else None) == legal[kind], (step, seat, kind)
+                    if is_disabled:
+                        disabled_seen.add((kind, legal[kind]))
+    assert disabled_seen == {
+        ("correct_pile", "Not now: Finish the setup first, then tap who attacks first."),
+        ("correct_feasts", "Not now: Finish the setup first, then tap who attacks first."),
+        ("correct_feasts", "The game is over; only a secured pile can still be corrected."),
+    }

@@ -154,8 +154,8 @@ def after_a_few_taps(client) -> ApiTable:
     ({"type": "win_pirate", "player": "Ben", "kind": "admiral"}, "The field 'kind' is not valid"),
     ({"type": "idefix_look", "player": "Ann"}, "Say what Idefix saw"),
     ({"type": "close_round"}, "Round 1 is still being played (48 cards in the deck)"),
-    ({"type": "last_player", "player": "Ann", "cards_left": 3}, "Ben still holds cards too"),
-    ({"type": "choose_escape", "player": "Ann", "value": 11}, "Ann does not hold the pirate of choice."),
+    ({"type": "last_player", "player": "Ann", "cards_left": 3}, "Ann and Ben still hold cards"),
+    ({"type": "choose_escape", "player": "Ann", "value": 11}, "Nobody holds the pirate of choice."),
     ({"type": "enter_romans", "player": "Ben", "values": "11"}, "only 0 can be Ben's"),
     ({"type": "enter_romans", "player": "Ben", "values": "4 four"}, "'four' is not"),
     ({"type": "remove_roman", "player": "Ben", "value": 4}, "Ben's pile has no Roman worth 4."),
@@ -455,3 +455,94 @@ def test_the_quick_score_page_explains_a_refusal_and_keeps_the_input(phone, rows
     text = page_text(refused)
     assert sentence in text
     assert 'value="Ann"' in text or 'value=""' in text
+
+
+# -- the table of moves on the page --------------------------------------------------------------
+
+FORM = re.compile(r'<form [^>]*data-action="(\w+)"[^>]*>(.*?)</form>', re.S)
+WHY_NOT = re.compile(r'<p class="why-not">(.*?)</p>', re.S)
+
+
+def controls(page: str) -> list[tuple[str, bool, str | None]]:
+    """Each action form on the page: its move, whether its controls are disabled, the reason shown."""
+    found = []
+    for kind, body in FORM.findall(page):
+        why = WHY_NOT.search(body)
+        found.append((kind, "<fieldset disabled>" in body, why.group(1) if why else None))
+    return found
+
+
+def test_each_control_is_disabled_with_its_reason_exactly_when_the_moves_table_says_so(phone):
+    from companion.games import GAMES
+
+    game = GAMES["kartenspiel"]
+    host = phone()
+    code = host.start(game="kartenspiel", players=("Ann", "Ben", "Cid"))
+    ben = phone("10.0.0.3")
+    ben.join(code, "Ben")
+    steps = [
+        {},  # tricks: closing the round is shown, disabled, with what is expected instead
+        *({"type": "win_pirate", "player": "Ann", "kind": kind}
+          for kind in ("highest", "lowest", "choice", "dekurio", "zenturio", "general")),
+        {"type": "player_out", "player": "Cid"},
+        {"type": "player_out", "player": "Ben"},  # Ann's last hand
+        {"type": "last_player", "player": "Ann", "cards_left": "2"},  # Ann draws
+        {"type": "win_roman", "player": "Ann", "value": "4"},
+        {"type": "win_roman", "player": "Ann", "value": "9"},  # scoring
+        {"type": "close_round"},
+    ]
+    seen = set()
+    for payload in steps:
+        if payload:
+            assert host.act(**payload).status_code == 200, payload
+        legal = game.legal_actions(ben.snapshot()["state"], "Ben")
+        page = page_text(ben.get(f"/t/{code}"))
+        shown = controls(page)
+        assert shown, payload
+        for kind, disabled, why in shown:
+            assert disabled == (legal[kind] is not None), (payload, kind, why)
+            assert why == legal[kind], (payload, kind)
+            seen.add((kind, disabled))
+        assert "Hand the turn" not in page  # everyone plays at once: there is no turn to hand on
+    assert ("close_round", True) in seen and ("close_round", False) in seen
+    assert ("win_pirate", True) in seen and ("add_pirate", True) in seen  # all six pirates are out
+
+
+def test_the_close_button_says_why_the_round_cannot_be_closed_yet(phone):
+    host = phone()
+    code = host.start(game="kartenspiel", players=("Ann", "Ben"))
+    scoring = region_of(page_text(host.get(f"/t/{code}")), "scoring")
+    said = words(scoring)
+    assert "Close round 1 and start round 2" in said
+    assert ("Not now: Round 1 is still being played (50 cards in the deck): Ann and Ben still hold cards; "
+            "finish the tricks or type in the piles.") in said
+    assert "<fieldset disabled>" in scoring
+
+
+def test_a_move_out_of_phase_is_refused_with_what_is_expected(phone):
+    host = phone()
+    code = host.start(game="kartenspiel", players=("Ann", "Ben"))
+    ann = phone("10.0.0.4")
+    ann.join(code, "Ann")
+    refused = ann.act(type="close_round")
+    assert refused.status_code == 422
+    assert ("Not now: Round 1 is still being played (50 cards in the deck): Ann and Ben still hold cards"
+            in page_text(refused))
+    host.act(type="enter_romans", player="Ann", values="3")
+    late = ann.act(type="idefix_clash")
+    assert late.status_code == 422
+    assert "Not now: The tricks of round 1 are over" in page_text(late)
+    assert ann.snapshot()["state"]["clashes"] == 0
+
+
+def test_there_is_no_turn_to_hand_on_for_the_host_or_a_player(phone):
+    host = phone()
+    code = host.start(game="kartenspiel", players=("Ann", "Ben"))
+    ben = phone("10.0.0.3")
+    ben.join(code, "Ben")
+    before = host.snapshot()["state_version"]
+    for who in (host, ben):
+        refused = who.act(type="hand_turn", player="Ann")
+        assert refused.status_code == 422
+        assert "The action type is 'hand_turn'; Asterix: Das Kartenspiel knows:" in page_text(refused)
+    assert host.snapshot()["state_version"] == before

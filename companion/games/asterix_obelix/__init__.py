@@ -1,0 +1,180 @@
+"""Asterix & Obelix (Kosmos, 2006): two Gauls attack a 4x4 tortoise of Roman cards.
+
+Pure rules for the table companion: the setup checklist, attacks card by card, the
+formation-broken bonus attack, refilling and blocking, card counting with odds,
+logged corrections, and the seven victory tokens. ``quick_score`` scores two piles
+entered by hand for a game played without tracking.
+
+The package: ``cards`` (the deck and the piles), ``formation`` (questions about the
+tortoise), ``attack`` and ``moves`` (each move's payload, rule and check), ``scoring``
+(the tokens), ``quick`` (the quick score) and ``view`` (what the page shows).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from ..base import Game, GameError, Move, Options
+from .attack import (ChooseLine, EndAttack, FurtherAttack, LookAtLastCard, NoMatchingCard, RevealCard,
+                     can_end, can_fail, can_further_attack, can_look, can_reveal, choose_line, end_attack,
+                     further_attack, look_at_last_card, no_matching_card, reveal_card)
+from .cards import GRID_SIZE, SUPPLY_AT_START, empty_pile, plural
+from .formation import feast_total, formation_broken, holes, line_label, next_in_line, opponent
+from .moves import (BlockLine, CorrectFeasts, CorrectPile, FillHole, SkipBlock, StartGame, block_line,
+                    correct_feasts, correct_pile, fill_hole, skip_block, start_game)
+from .quick import QuickScoreRequest, quick_score
+from .scoring import score_piles, scoring
+from .view import board_view, quick_score_payload
+
+__all__ = ["AsterixObelix", "AsterixObelixOptions", "QuickScoreRequest", "quick_score", "score_piles"]
+
+# The phases of a turn: choose a line, attack it, place the last supply cards, block a line.
+TURN_PHASES = ("choose_line", "attack", "refill", "block")
+GAME_OVER = "The game is over; only a secured pile can still be corrected."
+
+
+class AsterixObelixOptions(Options):
+    blocking: bool = Field(
+        True,
+        description="After each attack the attacker blocks one row or column for the "
+        "opponent's next attack. Described by the overview, not by the rulebook; on by default.",
+    )
+    block_lasts: Literal["attack", "turn"] = Field(
+        "attack",
+        description="How long a block holds: the opponent's next attack only (a further attack "
+        "after breaking the formation may use the line), or the opponent's whole turn. "
+        "The sources do not say; one attack is the assumption.",
+    )
+
+
+class AsterixObelix(Game):
+    id = "asterix-obelix"
+    name = "Asterix & Obelix"
+    summary = ("Two Gauls beat up a 4 × 4 tortoise of Romans card by card; the fifth village "
+               "feast ends the game and seven tokens decide it.")
+    min_players = 2
+    max_players = 2
+    options_model = AsterixObelixOptions
+    # Rulebook: "the players take their turns (= attacks) alternately"; everything from
+    # placing the figure to blocking a line is the attacker's. Corrections are anyone's.
+    has_turns = True
+    moves = (
+        Move(StartGame, start_game, phases=("setup",)),
+        Move(ChooseLine, choose_line, phases=("choose_line",), turn="actor"),
+        Move(LookAtLastCard, look_at_last_card, phases=("attack",), check=can_look, turn="actor"),
+        Move(RevealCard, reveal_card, phases=("attack",), check=can_reveal, turn="actor"),
+        Move(NoMatchingCard, no_matching_card, phases=("attack",), check=can_fail, turn="actor"),
+        Move(EndAttack, end_attack, phases=("attack",), check=can_end, turn="actor"),
+        Move(FurtherAttack, further_attack, phases=("attack",), check=can_further_attack, turn="actor"),
+        Move(FillHole, fill_hole, phases=("refill",), turn="actor"),
+        Move(BlockLine, block_line, phases=("block",), turn="actor"),
+        Move(SkipBlock, skip_block, phases=("block",), turn="actor"),
+        Move(CorrectPile, correct_pile, phases=TURN_PHASES + ("over",), after_end=True),
+        Move(CorrectFeasts, correct_feasts, phases=TURN_PHASES),
+    )
+    regions = ("board", "piles", "odds", "scoring", "fix")
+    quick_score_model = QuickScoreRequest
+
+    def initial_state(self, players: list[str], options: AsterixObelixOptions) -> dict:
+        if len(players) != 2:
+            raise GameError("Asterix & Obelix is for exactly two players.")
+        return {
+            "players": list(players),
+            "options": options.model_dump(),
+            "phase": "setup",
+            "starter": None,
+            "attacker": None,
+            "turn": 0,
+            "grid": [[{"state": "down", "card": None} for _ in range(GRID_SIZE)] for _ in range(GRID_SIZE)],
+            "supply": SUPPLY_AT_START,
+            "attack": None,
+            "blocked": None,
+            "feasts_set_aside": 0,
+            "secured": {name: empty_pile() for name in players},
+            "out_of_game": [],
+            "revealed": [],
+            "finished": False,
+        }
+
+    # -- whose turn, and what the table is expected to do ------------------------------------
+    def turn_of(self, state: dict) -> str | None:
+        """The attacker, from choosing a line to blocking one; nobody's during setup or after."""
+        return state["attacker"] if state["phase"] in TURN_PHASES else None
+
+    def give_turn(self, state: dict, player: str) -> None:
+        """The turn under way becomes ``player``'s: they attack on from where the table stands
+        (a running attack's cards are secured to them), then block for the other player."""
+        state["attacker"] = player
+
+    def expected(self, state: dict) -> str:
+        phase, attacker = state["phase"], state["attacker"]
+        if phase == "setup":
+            return "Finish the setup first, then tap who attacks first."
+        if phase == "choose_line":
+            return f"{attacker} first chooses a row or column to attack."
+        if phase == "attack":
+            return (f"{attacker} is in the middle of an attack; turn a card, end the attack "
+                    "or say there is no matching card.")
+        if phase == "refill":
+            return (f"{attacker} first puts the last {plural(state['supply'], 'supply card')} "
+                    "into holes of the formation.")
+        if phase == "block":
+            return f"{attacker} first blocks a line for the next attack, or skips the block."
+        return GAME_OVER
+
+    def why_not(self, state: dict, kind: str, player: str | None = None) -> str | None:
+        # Once over, say what can still be done rather than the general sentence.
+        reason = super().why_not(state, kind, player)
+        if reason and self.is_over(state) and kind in self._moves and not self._moves[kind].after_end:
+            return GAME_OVER
+        return reason
+
+    # -- results -----------------------------------------------------------------------------
+    def scores(self, state: dict) -> dict[str, int]:
+        """Tokens per player: final once over, the tokens as they would fall now while running."""
+        return scoring(state)["points"]
+
+    def winners(self, state: dict) -> list[str]:
+        if not state["finished"]:
+            return []
+        return scoring(state)["winners"]
+
+    def status(self, state: dict) -> str:
+        phase = state["phase"]
+        attacker = state["attacker"]
+        if phase == "setup":
+            return "Setup: follow the checklist, then tap who attacks first."
+        if phase == "over":
+            return "Game over after the fifth feast: " + scoring(state)["verdict"]
+        feasts = f" · feasts {feast_total(state)}/5"
+        if phase == "choose_line":
+            blocked = state["blocked"]
+            note = (f" ({line_label(blocked['line'], blocked['number'])} is blocked)"
+                    if blocked and blocked["for"] == attacker else "")
+            return f"{attacker}'s attack: choose a row or column{note}{feasts}"
+        if phase == "attack":
+            attack = state["attack"]
+            label = line_label(attack["line"], attack["number"])
+            if formation_broken(state):
+                return f"{attacker} broke the formation: take a further attack or end and secure{feasts}"
+            if next_in_line(state) is None:
+                return f"{attacker} has turned every card of {label}: end the attack{feasts}"
+            if not attack["revealed_in_line"]:
+                return f"{attacker} stands before {label}: turn the first card{feasts}"
+            return f"{attacker} attacks {label}: turn the next card or end the attack{feasts}"
+        if phase == "refill":
+            return (f"{attacker}: place the last {plural(state['supply'], 'supply card')} into "
+                    f"{len(holes(state))} holes{feasts}")
+        return f"{attacker}: block a line for {opponent(state, attacker)}'s next attack{feasts}"
+
+    def view(self, state: dict) -> dict:
+        return board_view(self, state)
+
+    def quick_score(self, payload: dict) -> dict:
+        """Score two piles entered by hand (see quick.py)."""
+        return quick_score(payload)
+
+    def quick_score_payload(self, form: dict[str, list[str]]) -> dict:
+        return quick_score_payload(form)

@@ -1,0 +1,204 @@
+"""What the table page shows: the board, the piles, the odds and the scoring, as template
+data; and the quick-score page's form read back as a quick-score payload.
+
+The odds are plain counting: each unseen card is equally likely to be any unknown face-down
+card (the 2-feast pile on top makes feasts a little rarer early on; the odds ignore that).
+Which moves a control offers comes from the game's table of moves (``legal_actions``).
+"""
+
+from __future__ import annotations
+
+from ..base import GameError
+from .cards import COLOURS, COMPOSITION, FEAST_COUNT, GRID_SIZE, SUPPLY_AT_START, card_key, card_name, pile_cards
+from .formation import (ALL_LINES, cell, feast_total, formation_broken, further_lines, holes, line_cells,
+                        line_label, next_in_line, open_lines, opponent, defeated_cards, unseen)
+from .scoring import scoring
+
+SETUP_CHECKLIST = (
+    {"item": "fight_cards", "text": "Each player takes a figure (Asterix on red, Obelix on blue) "
+     "and its 15 fight cards, shuffles them face down and draws 5."},
+    {"item": "feast_split", "text": "Take the 5 village feasts out of the 40 Roman cards and split "
+     "the other 35 into two piles of about the same size."},
+    {"item": "feast_piles", "text": "Shuffle 3 feasts into one pile and 2 into the other, then put "
+     "the pile with 2 feasts on top of the pile with 3."},
+    {"item": "formation", "text": "Deal 16 cards face down from the top as a 4 × 4 formation "
+     "(the tortoise): 4 rows and 4 columns."},
+    {"item": "supply", "text": f"The other {SUPPLY_AT_START} cards stay face down as the supply; "
+     "put the 7 victory tokens aside."},
+    {"item": "starter", "text": "Agree who attacks first (the rulebook says the strongest player), "
+     "then tap that name."},
+)
+CELL_LABELS = {"down": "face down", "defeated": "defeated", "feast": "village feast", "empty": "empty"}
+
+
+def line_offer(state: dict, legal: dict) -> dict:
+    """Which rows and columns the figure may be placed before now, and by which move."""
+    if legal["choose_line"] is None:
+        action, lines = "choose_line", open_lines(state)
+    elif legal["further_attack"] is None:
+        action, lines = "further_attack", further_lines(state)
+    else:
+        return {"action": None, "row": [], "column": []}
+    return {"action": action,
+            "row": [entry["number"] for entry in lines if entry["line"] == "row"],
+            "column": [entry["number"] for entry in lines if entry["line"] == "column"]}
+
+
+def _grid(state: dict) -> list[list[dict]]:
+    attack, blocked = state["attack"], state["blocked"]
+    attack_cells = set(line_cells(attack["line"], attack["number"], attack["start"])) if attack else set()
+    upcoming = next_in_line(state) if attack else None
+    looked = attack["looked"] if attack else None
+    blocked_cells = set(line_cells(blocked["line"], blocked["number"])) if blocked else set()
+    grid = []
+    for r in range(1, GRID_SIZE + 1):
+        cells = []
+        for c in range(1, GRID_SIZE + 1):
+            place = cell(state, r, c)
+            label = CELL_LABELS[place["state"]]
+            if place["card"] is not None:
+                label += f": {card_name(place['card'])}"
+            cells.append({
+                "row": r, "column": c, "state": place["state"], "card": place["card"],
+                "known": place["state"] == "down" and place["card"] is not None,
+                "label": label,
+                "on_attack_line": (r, c) in attack_cells,
+                "next": bool(upcoming and upcoming[1:] == (r, c)),
+                "looked": bool(looked and (looked["row"], looked["column"]) == (r, c)),
+                "blocked": (r, c) in blocked_cells,
+            })
+        grid.append(cells)
+    return grid
+
+
+def _attack(state: dict, hidden: dict) -> dict | None:
+    attack = state["attack"]
+    if not attack:
+        return None
+    upcoming = next_in_line(state)
+    known_next = cell(state, upcoming[1], upcoming[2])["card"] if upcoming else None
+    return {
+        **attack,
+        "label": line_label(attack["line"], attack["number"]),
+        "figure": attack["last"],  # the figure stands on the last card it beat (None: in front)
+        "fight_cards_spent": attack["spent"],
+        "next_known": known_next,
+        "next_cell": {"row": upcoming[1], "column": upcoming[2]} if upcoming else None,
+        "last_card": cell(state, attack["last"]["row"], attack["last"]["column"])["card"] if attack["last"] else None,
+        "defeated": len(defeated_cards(state)),
+        "formation_broken": formation_broken(state),
+        # A card tap is possible while such a card is unseen, or if it names the known next card.
+        "possible": [key for key in COMPOSITION
+                     if hidden[key] or (known_next and card_key(known_next) == key)],
+    }
+
+
+def _odds(hidden: dict) -> list[dict]:
+    total = sum(hidden.values())
+    if not total:
+        return []
+    groups = [("feast", "a village feast", hidden["feast"])]
+    groups += [(colour, f"{colour} (legionary or centurion)",
+                hidden[f"legionary:{colour}"] + hidden[f"centurion:{colour}"]) for colour in COLOURS]
+    groups += [("pirate", "a pirate", hidden["pirate"]), ("traitor", "the traitor", hidden["traitor"]),
+               ("boar", "the wild boar", hidden["boar"])]
+    return [{"key": key, "label": label, "unseen": count, "out_of": total, "fraction": f"{count}/{total}",
+             "percent": round(100 * count / total, 1)} for key, label, count in groups]
+
+
+def _piles(state: dict, score: dict) -> dict:
+    piles = {}
+    for name in state["players"]:
+        pile = state["secured"][name]
+        piles[name] = {
+            "colours": [
+                {"colour": colour, "legionaries": pile["legionaries"][colour],
+                 "centurion": bool(pile["centurions"][colour]),
+                 "cards": pile["legionaries"][colour] + pile["centurions"][colour],
+                 "token": score["tokens"][colour] == name}
+                for colour in COLOURS
+            ],
+            "pirates": pile["pirates"],
+            "traitor": bool(pile["traitor"]),
+            "cards": pile_cards(pile),
+            "tokens": score["points"][name],
+        }
+    return piles
+
+
+def board_view(game, state: dict) -> dict:
+    """Everything the board, piles, odds and scoring blocks show."""
+    legal = game.legal_actions(state)
+    hidden = unseen(state)
+    score = scoring(state)
+    blocked = state["blocked"]
+    out_counts: dict[str, int] = {}
+    for entry in state["out_of_game"]:
+        out_counts[card_name(entry["card"])] = out_counts.get(card_name(entry["card"]), 0) + 1
+    feasts_turned = feast_total(state) - state["feasts_set_aside"]
+    return {
+        "phase": state["phase"],
+        "setup_checklist": list(SETUP_CHECKLIST) if state["phase"] == "setup" else [],
+        "attacker": state["attacker"],
+        "opponent": opponent(state, state["attacker"]) if state["attacker"] else None,
+        "turn": game.turn_of(state),
+        "grid": _grid(state),
+        "supply": state["supply"],
+        "holes": [{"row": r, "column": c} for r, c in holes(state)] if legal["fill_hole"] is None else [],
+        "attack": _attack(state, hidden),
+        "open_lines": open_lines(state) if legal["choose_line"] is None else [],
+        "further_lines": further_lines(state),
+        "line_offer": line_offer(state, legal),
+        "blocked_line": {**blocked, "label": line_label(blocked["line"], blocked["number"])} if blocked else None,
+        "block_choices": ([{"line": line, "number": number, "label": line_label(line, number)}
+                           for line, number in ALL_LINES] if legal["block_line"] is None else []),
+        "feasts": {"count": feast_total(state), "set_aside": state["feasts_set_aside"],
+                   "this_attack": feasts_turned, "max": FEAST_COUNT},
+        "piles": _piles(state, score),
+        "out_of_game": state["out_of_game"],
+        "out_of_game_counts": [{"card": name, "count": count} for name, count in out_counts.items()],
+        "revealed_count": len(state["revealed"]),
+        "unseen": {
+            "colours": [{"colour": colour, "legionaries": hidden[f"legionary:{colour}"],
+                         "centurion": hidden[f"centurion:{colour}"]} for colour in COLOURS],
+            "pirates": hidden["pirate"], "traitor": hidden["traitor"], "boar": hidden["boar"],
+            "feasts": hidden["feast"], "total": sum(hidden.values()),
+        },
+        "odds": _odds(hidden),
+        "scoring": score,
+    }
+
+
+# -- the quick-score page's form -------------------------------------------------------------
+def _form_value(form: dict[str, list[str]], field: str) -> str:
+    values = form.get(field) or [""]
+    return values[0].strip()
+
+
+def _form_count(form: dict[str, list[str]], field: str, what: str) -> int:
+    """A count typed on the quick-score page: blank is 0, anything else a whole number."""
+    raw = _form_value(form, field)
+    if raw == "":
+        return 0
+    try:
+        return int(raw)
+    except ValueError:
+        raise GameError(f"The number of {what} must be a whole number, not '{raw[:20]}'.") from None
+
+
+def quick_score_payload(form: dict[str, list[str]]) -> dict:
+    """The quick-score page's fields (name_1, legionaries_1_red, centurion_1, pirates_1,
+    traitor_1, and the same with _2) as a quick_score payload; blank counts are 0."""
+    players = []
+    for seat in (1, 2):
+        name = _form_value(form, f"name_{seat}") or f"Player {seat}"
+        players.append({
+            "name": name,
+            "legionaries": {colour: _form_count(form, f"legionaries_{seat}_{colour}",
+                                                f"{name}'s {colour} legionaries")
+                            for colour in COLOURS},
+            "centurions": [value for value in form.get(f"centurion_{seat}", []) if value.strip()],
+            "pirates": _form_count(form, f"pirates_{seat}", f"{name}'s pirates"),
+            "traitor": bool(_form_value(form, f"traitor_{seat}")),
+        })
+    return {"players": players}

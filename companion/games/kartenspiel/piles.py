@@ -1,0 +1,240 @@
+"""The moves on the score piles outside the trick taps: choosing Gauls, typing in and
+correcting piles, naming the pirate of choice's escape, and closing the round. Each rule
+changes the game's own copy of the state and returns the log sentence."""
+
+from __future__ import annotations
+
+import copy
+from typing import Annotated, Any, Literal
+
+from pydantic import BeforeValidator, Field
+
+from ..base import Action, GameError
+from .cards import (
+    GAUL_ALIASES,
+    GAULS,
+    PIRATE_LABELS,
+    PirateKind,
+    RomanValue,
+    parse_values,
+    pirate_word,
+    plural,
+    require_pirate_in_deck,
+    require_roman_in_deck,
+    require_seated,
+    roman_word,
+    romans_left,
+    sentence_start,
+)
+from .scoring import working
+
+
+def _gaul_key(value: Any) -> Any:
+    if isinstance(value, str):
+        key = value.strip().lower()
+        return GAUL_ALIASES.get(key, key)
+    return value
+
+
+class ChooseGaul(Action):
+    """Give a player a Gaul character; whoever had it takes the player's old one."""
+
+    type: Literal["choose_gaul"] = "choose_gaul"
+    player: str = Field(description="The player's name, as seated.")
+    gaul: Annotated[
+        Literal["asterix", "obelix", "majestix", "miraculix", "troubadix"], BeforeValidator(_gaul_key)
+    ] = Field(description="The character (German or English name).")
+
+
+class EnterRomans(Action):
+    """Write a player's whole Roman pile for the round, replacing what was there."""
+
+    type: Literal["enter_romans"] = "enter_romans"
+    player: str = Field(description="Whose pile.")
+    values: str | None = Field(
+        None, max_length=200, description="The Romans' values, separated by commas or spaces (empty: none)."
+    )
+
+
+class AddRoman(Action):
+    """Put one Roman of this value into a player's pile."""
+
+    type: Literal["add_roman"] = "add_roman"
+    player: str = Field(description="Whose pile.")
+    value: RomanValue = Field(description="The Roman's value.")
+
+
+class RemoveRoman(Action):
+    """Take one Roman of this value out of a player's pile."""
+
+    type: Literal["remove_roman"] = "remove_roman"
+    player: str = Field(description="Whose pile.")
+    value: RomanValue = Field(description="The Roman's value.")
+
+
+class AddPirate(Action):
+    """Put a pirate into a player's pile."""
+
+    type: Literal["add_pirate"] = "add_pirate"
+    player: str = Field(description="Whose pile.")
+    kind: PirateKind = Field(description="Which pirate.")
+
+
+class RemovePirate(Action):
+    """Take a pirate out of a player's pile."""
+
+    type: Literal["remove_pirate"] = "remove_pirate"
+    player: str = Field(description="Whose pile.")
+    kind: PirateKind = Field(description="Which pirate.")
+
+
+class ChooseEscape(Action):
+    """Name the Roman that the pirate of choice lets escape (empty: the cheapest one)."""
+
+    type: Literal["choose_escape"] = "choose_escape"
+    player: str = Field(description="The owner of the pirate of choice.")
+    value: RomanValue | None = Field(None, description="The value that escapes (empty: cheapest).")
+
+
+class CloseRound(Action):
+    """Score the round as shown and start the next one (or end the game)."""
+
+    type: Literal["close_round"] = "close_round"
+
+
+# -- the rules --------------------------------------------------------------------------
+
+
+def choose_gaul(game, state: dict, action: ChooseGaul, actor: str | None) -> str:
+    require_seated(state, action.player)
+    gauls = state["gauls"]
+    holder = next((name for name, key in gauls.items() if key == action.gaul), None)
+    if holder is not None:
+        gauls[holder] = gauls[action.player]
+    gauls[action.player] = action.gaul
+    return f"{action.player} now plays {GAULS[action.gaul][state['language']]}."
+
+
+def enter_romans(game, state: dict, action: EnterRomans, actor: str | None) -> str:
+    require_seated(state, action.player)
+    try:
+        values = parse_values(action.values or "", "The Romans' values")
+    except ValueError as exc:
+        raise GameError(f"{exc}.") from None
+    others = copy.deepcopy(state)
+    others["piles"][action.player]["romans"] = []
+    left = romans_left(others)
+    for value in sorted(set(values)):
+        held = state["deck"].get(str(value), 0)
+        if not held:
+            raise GameError(f"The deck has no Roman worth {value}.")
+        if values.count(value) > left[str(value)]:
+            raise GameError(
+                f"The deck holds {plural(held, 'Roman')} worth {value}; with the other piles "
+                f"only {left[str(value)]} can be {action.player}'s."
+            )
+    state["piles"][action.player]["romans"] = values
+    _now_scoring(state, action.player)
+    shown = ", ".join(str(value) for value in values) or "none"
+    return f"{action.player}'s Romans were entered: {shown}."
+
+
+def add_roman(game, state: dict, action: AddRoman, actor: str | None) -> str:
+    require_seated(state, action.player)
+    require_roman_in_deck(state, action.value)
+    state["piles"][action.player]["romans"].append(action.value)
+    _now_scoring(state, action.player)
+    return f"{sentence_start(roman_word(action.value))} was added to {action.player}'s pile."
+
+
+def remove_roman(game, state: dict, action: RemoveRoman, actor: str | None) -> str:
+    require_seated(state, action.player)
+    pile = state["piles"][action.player]
+    if action.value not in pile["romans"]:
+        raise GameError(f"{action.player}'s pile has no Roman worth {action.value}.")
+    pile["romans"].remove(action.value)
+    _now_scoring(state, action.player)
+    return f"{sentence_start(roman_word(action.value))} was taken out of {action.player}'s pile."
+
+
+def add_pirate(game, state: dict, action: AddPirate, actor: str | None) -> str:
+    require_seated(state, action.player)
+    require_pirate_in_deck(state, action.kind)
+    state["piles"][action.player]["pirates"].append(action.kind)
+    _now_scoring(state, action.player)
+    return f"{sentence_start(pirate_word(action.kind))} was added to {action.player}'s pile."
+
+
+def remove_pirate(game, state: dict, action: RemovePirate, actor: str | None) -> str:
+    require_seated(state, action.player)
+    pile = state["piles"][action.player]
+    if action.kind not in pile["pirates"]:
+        raise GameError(f"{action.player}'s pile has no pirate where {PIRATE_LABELS[action.kind]}.")
+    pile["pirates"].remove(action.kind)
+    if action.kind == "choice":
+        pile["choice"] = None
+    _now_scoring(state, action.player)
+    return f"{sentence_start(pirate_word(action.kind))} was taken out of {action.player}'s pile."
+
+
+def _now_scoring(state: dict, player: str) -> None:
+    """After a pile is typed in or corrected: the trick taps are over and the scoring shows."""
+    pile = state["piles"][player]
+    # A named escape that is no longer in the pile falls back to the cheapest one.
+    if pile["choice"] is not None and pile["choice"] not in pile["romans"]:
+        pile["choice"] = None
+    state["phase"] = "scoring"
+    state["last_player"] = None
+    state["draws_left"] = 0
+
+
+def choose_escape(game, state: dict, action: ChooseEscape, actor: str | None) -> str:
+    require_seated(state, action.player)
+    pile = state["piles"][action.player]
+    if "choice" not in pile["pirates"]:
+        raise GameError(f"{action.player} does not hold the pirate of choice.")
+    if action.value is not None and action.value not in pile["romans"]:
+        raise GameError(f"{action.player}'s pile has no Roman worth {action.value}.")
+    pile["choice"] = action.value
+    if action.value is None:
+        return f"{action.player}'s pirate of choice goes back to the cheapest escape."
+    return f"{action.player}'s pirate of choice lets the Roman worth {action.value} escape."
+
+
+def close_round(game, state: dict, action: CloseRound, actor: str | None) -> str:
+    scored = working(state)
+    totals = {name: scored[name]["total"] for name in state["players"]}
+    state["closed"].append(
+        {"round": state["round"], "piles": state["piles"], "working": scored, "totals": totals}
+    )
+    sentence = f"Round {state['round']} was scored: " + ", ".join(
+        f"{name} {totals[name]}" for name in state["players"]
+    ) + "."
+    if state["round"] >= state["rounds"]:
+        state["finished"] = True
+        state["phase"] = "over"
+    else:
+        state["round"] += 1
+        state.update(game.fresh_round(state["players"]))
+    return sentence
+
+
+# -- checks: None when the move can be made in ``state``, else why not ---------------------
+
+
+def piles_hold_romans(game, state: dict) -> str | None:
+    if not any(pile["romans"] for pile in state["piles"].values()):
+        return "No pile holds a Roman to take out."
+    return None
+
+
+def piles_hold_pirates(game, state: dict) -> str | None:
+    if not any(pile["pirates"] for pile in state["piles"].values()):
+        return "No pile holds a pirate to take out."
+    return None
+
+
+def choice_pirate_held(game, state: dict) -> str | None:
+    if not any("choice" in pile["pirates"] for pile in state["piles"].values()):
+        return "Nobody holds the pirate of choice."
+    return None

@@ -1,0 +1,106 @@
+"""Scoring a pile, shared by the table and the quick score: the pirates' escapes first, then
+each kept Roman's value and the set bonuses, with the working shown."""
+
+from __future__ import annotations
+
+from .cards import ESCAPE_ORDER, PIRATE_LABELS, RANK_NAMES, RANKS
+
+
+def set_bonus(bonus: dict[str, int], count: int) -> int:
+    """The bonus for ``count`` Romans of one rank (nothing for a single card)."""
+    return bonus.get(str(count), 0) if count >= 2 else 0
+
+
+def escape_cost(romans: list[int], value: int, bonus: dict[str, int]) -> int:
+    """Points a pile loses when one Roman of ``value`` escapes: its value and the set bonus it breaks."""
+    count = romans.count(value)
+    return value + set_bonus(bonus, count) - set_bonus(bonus, count - 1)
+
+
+def cheapest_escape(romans: list[int], bonus: dict[str, int]) -> int | None:
+    """The Roman whose escape costs the fewest points; the lower value on a tie."""
+    if not romans:
+        return None
+    return min(set(romans), key=lambda value: (escape_cost(romans, value, bonus), value))
+
+
+def work_out_pile(
+    romans: list[int],
+    pirates: list[str],
+    ranks: dict[str, int | None],
+    bonus: dict[str, int],
+    named_choice: int | None = None,
+) -> dict:
+    """Score one pile: the pirates' escapes, then values and set bonuses, with the working.
+
+    Returns ``kept`` (pile order), ``escapes`` (one entry per pirate, in pile order, with the
+    Roman that escaped or ``None`` and a reason), ``points``, ``sets``, ``bonus`` and ``total``.
+    """
+    left = list(romans)
+    escaped: list[int | None] = [None] * len(pirates)
+    reasons: list[str] = [""] * len(pirates)
+    choice_fell_back = False
+    for index in sorted(range(len(pirates)), key=lambda i: ESCAPE_ORDER.index(pirates[i])):
+        kind = pirates[index]
+        target = None
+        if kind in RANKS:
+            rank_value = ranks.get(kind)
+            if rank_value is None:
+                reasons[index] = f"no value is set for the {RANK_NAMES[kind]}, so nobody escapes"
+            elif rank_value in left:
+                target = rank_value
+            else:
+                reasons[index] = f"no {RANK_NAMES[kind]} ({rank_value}) in the pile, so nobody escapes"
+        elif not left:
+            reasons[index] = "no Roman left in the pile, so nobody escapes"
+        elif kind == "highest":
+            target = max(left)
+        elif kind == "lowest":
+            target = min(left)
+        elif named_choice is not None and named_choice in left:
+            target = named_choice
+        else:
+            choice_fell_back = named_choice is not None
+            target = cheapest_escape(left, bonus)
+        if target is not None:
+            left.remove(target)
+        escaped[index] = target
+    sets = []
+    for value in sorted(set(left), reverse=True):
+        count = left.count(value)
+        if count >= 2:
+            sets.append({"value": value, "count": count, "bonus": set_bonus(bonus, count)})
+    points = sum(left)
+    bonus_points = sum(group["bonus"] for group in sets)
+    return {
+        "kept": left,
+        "escapes": [
+            {
+                "pirate": kind,
+                "label": PIRATE_LABELS[kind],
+                "roman": escaped[i],
+                "reason": reasons[i],
+            }
+            for i, kind in enumerate(pirates)
+        ],
+        "escaped": [value for value in escaped if value is not None],
+        "named_choice": named_choice,
+        "choice_fell_back": choice_fell_back,
+        "points": points,
+        "sets": sets,
+        "bonus": bonus_points,
+        "total": points + bonus_points,
+    }
+
+
+def working(state: dict) -> dict[str, dict]:
+    """The scoring of the current round's piles, per player."""
+    return {
+        name: work_out_pile(pile["romans"], pile["pirates"], state["ranks"], state["bonus"], pile["choice"])
+        for name, pile in state["piles"].items()
+    }
+
+
+def totals(state: dict) -> dict[str, int]:
+    """Running totals over the closed rounds."""
+    return {name: sum(closed["totals"][name] for closed in state["closed"]) for name in state["players"]}

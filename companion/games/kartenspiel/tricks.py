@@ -1,0 +1,210 @@
+"""The moves tapped during a round: each trick's winner, Idefix, players running out of
+cards, and the last player's draws. Each rule changes the game's own copy of the state
+and returns the log sentence; when each move is legal is declared in the game's ``moves``."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from ..base import Action, GameError, Whole
+from .cards import (
+    HAND_GAULS,
+    PirateKind,
+    RomanValue,
+    deck_left,
+    dog,
+    pirate_word,
+    plural,
+    require_in_round,
+    require_pirate_in_deck,
+    require_roman_in_deck,
+    require_seated,
+    roman_word,
+    still_in,
+)
+
+
+class WinRoman(Action):
+    """A Roman of this value goes to the player: won in a trick, or drawn at the end of a round."""
+
+    type: Literal["win_roman"] = "win_roman"
+    player: str = Field(description="Who won it.")
+    value: RomanValue = Field(description="The Roman's value.")
+
+
+class WinPirate(Action):
+    """A pirate goes to the player: won in a trick, or drawn at the end of a round."""
+
+    type: Literal["win_pirate"] = "win_pirate"
+    player: str = Field(description="Who won it.")
+    kind: PirateKind = Field(description="Which pirate.")
+
+
+class IdefixLook(Action):
+    """A player's Idefix looked at the top card of the deck, then kept it or gave it away."""
+
+    type: Literal["idefix_look"] = "idefix_look"
+    player: str = Field(description="Whose Idefix looked.")
+    roman: RomanValue | None = Field(None, description="The card's value, when it was a Roman.")
+    pirate: PirateKind | None = Field(None, description="The pirate's kind, when it was a pirate.")
+    given_to: str | None = Field(None, description="Who received the card (empty: kept).")
+
+
+class IdefixClash(Action):
+    """Two or more Idefixes came out together: nobody looks and every Idefix goes back."""
+
+    type: Literal["idefix_clash"] = "idefix_clash"
+
+
+class PlayerOut(Action):
+    """A player has no cards left and sits out the rest of the round."""
+
+    type: Literal["player_out"] = "player_out"
+    player: str = Field(description="Who is out of cards.")
+
+
+class LastPlayer(Action):
+    """The only player still holding cards says how many; one card per card comes from the deck."""
+
+    type: Literal["last_player"] = "last_player"
+    player: str = Field(description="The player still holding cards.")
+    cards_left: Whole = Field(ge=1, le=HAND_GAULS + 1, description="Cards in hand, Idefix included.")
+    idefix_among: bool = Field(False, description="Whether Idefix is one of those cards.")
+
+
+# -- the rules --------------------------------------------------------------------------
+
+
+def win_card(game, state: dict, action: WinRoman | WinPirate, actor: str | None) -> str:
+    """A trick won, or one of the last player's draws (the phases allow only these two)."""
+    require_seated(state, action.player)
+    drawing = state["phase"] == "drawing"
+    if drawing and action.player != state["last_player"]:
+        raise GameError(f"Only {state['last_player']} takes cards from the deck now, not {action.player}.")
+    if not drawing:
+        require_in_round(state, action.player)
+    pile = state["piles"][action.player]
+    if isinstance(action, WinRoman):
+        require_roman_in_deck(state, action.value)
+        card = roman_word(action.value)
+    else:
+        require_pirate_in_deck(state, action.kind)
+        card = pirate_word(action.kind)
+    others = [name for name in still_in(state) if name != action.player]
+    if isinstance(action, WinRoman):
+        pile["romans"].append(action.value)
+    else:
+        pile["pirates"].append(action.kind)
+    if drawing:
+        # The last player's draws spend no Gaul; a pirate simply counts as one card.
+        state["draws_left"] -= 1
+    elif isinstance(action, WinRoman):
+        spend_gaul(state, action.player)
+    else:
+        # A pirate sends the winning Gaul back to hand and costs everyone else theirs.
+        for name in others:
+            spend_gaul(state, name)
+    end_round_if_done(state)
+    if drawing:
+        return f"{action.player} took {card} from the deck."
+    return f"{action.player} won {card}."
+
+
+def idefix_look(game, state: dict, action: IdefixLook, actor: str | None) -> str:
+    require_seated(state, action.player)
+    require_in_round(state, action.player)
+    name = dog(state)
+    if not state["hands"][action.player]["idefix"]:
+        raise GameError(f"{action.player}'s {name} is already discarded this round.")
+    if (action.roman is None) == (action.pirate is None):
+        raise GameError(f"Say what {name} saw: either a Roman's value or a pirate's kind.")
+    if action.roman is not None:
+        require_roman_in_deck(state, action.roman)
+    else:
+        require_pirate_in_deck(state, action.pirate)
+    receiver = action.given_to or action.player
+    require_seated(state, receiver)
+    kept = receiver == action.player
+    if action.roman is not None:
+        state["piles"][receiver]["romans"].append(action.roman)
+        card = roman_word(action.roman)
+    else:
+        state["piles"][receiver]["pirates"].append(action.pirate)
+        card = pirate_word(action.pirate)
+    # Idefix goes to the discard when he keeps a Roman or gives a pirate away.
+    if kept == (action.roman is not None):
+        state["hands"][action.player]["idefix"] = False
+    end_round_if_done(state)
+    if not kept:
+        return f"{action.player}'s {name} looked at the top card, {card}, and gave it to {receiver}."
+    return f"{action.player}'s {name} looked at the top card, {card}, and kept it."
+
+
+def idefix_clash(game, state: dict, action: IdefixClash, actor: str | None) -> str:
+    state["clashes"] += 1  # nobody looks, so no card leaves the deck
+    return f"Several {dog(state)}s came out together; nobody looked at the top card."
+
+
+def player_out(game, state: dict, action: PlayerOut, actor: str | None) -> str:
+    # Also legal with one player left: the taps may have missed that this one is empty too.
+    require_seated(state, action.player)
+    require_in_round(state, action.player)
+    state["hands"][action.player] = {"gauls": 0, "idefix": False, "out": True}
+    end_round_if_done(state)
+    return f"{action.player} ran out of cards."
+
+
+def last_player(game, state: dict, action: LastPlayer, actor: str | None) -> str:
+    require_seated(state, action.player)
+    require_in_round(state, action.player)  # the phase leaves exactly one player holding cards
+    if not action.idefix_among and action.cards_left > HAND_GAULS:
+        raise GameError(f"Without {dog(state)} a hand holds at most {HAND_GAULS} cards.")
+    draws = draws_for(action)
+    state["draws_left"] = min(draws, deck_left(state))
+    state["hands"][action.player] = {"gauls": 0, "idefix": False, "out": True}
+    state["last_player"] = action.player
+    state["phase"] = "drawing"
+    end_round_if_done(state)
+    with_dog = f", {dog(state)} among them" if action.idefix_among else ""
+    return (
+        f"{action.player} was the last with cards ({plural(action.cards_left, 'card')}{with_dog}) "
+        f"and takes {plural(draws, 'card')} from the deck."
+    )
+
+
+# -- helpers ----------------------------------------------------------------------------
+
+
+def draws_for(action: LastPlayer) -> int:
+    """Cards the last player takes: one per card in hand, Idefix too unless it is alone."""
+    if action.idefix_among and action.cards_left == 1:
+        return 0
+    return action.cards_left
+
+
+def spend_gaul(state: dict, player: str) -> None:
+    hand = state["hands"][player]
+    hand["gauls"] -= 1
+    if hand["gauls"] <= 0:
+        # Idefix may not be the last card played: it is discarded and the player is out.
+        state["hands"][player] = {"gauls": 0, "idefix": False, "out": True}
+
+
+def end_round_if_done(state: dict) -> None:
+    """The round ends when the deck is empty, everybody is out, or the last draws are done."""
+    deck_empty = deck_left(state) == 0
+    if state["phase"] == "drawing" and (deck_empty or state["draws_left"] <= 0):
+        state["phase"] = "scoring"
+    elif state["phase"] == "tricks" and (deck_empty or not still_in(state)):
+        state["phase"] = "scoring"
+
+
+# -- checks: None when the move can be made in ``state``, else why not ---------------------
+
+
+def a_dog_can_look(game, state: dict) -> str | None:
+    if not any(state["hands"][name]["idefix"] for name in still_in(state)):
+        return f"Nobody still in the round has {dog(state)} in hand."
+    return None

@@ -1,0 +1,265 @@
+"""What the pages show: the table page's data down to the chart's coordinates, and the
+quick-score page's form read back into a quick-score request."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import GameError
+from .cards import (
+    GAULS,
+    PIRATE_KINDS,
+    PIRATE_LABELS,
+    PIRATE_NAMES,
+    RANK_NAMES,
+    RANKS,
+    deck_left,
+    dog,
+    gaul_name,
+    parse_values,
+    pirates_left,
+    romans_left,
+    still_in,
+)
+from .scoring import totals, working
+
+# -- the score-progress chart, drawn on the server as SVG --------------------------------
+
+CHART_WIDTH, CHART_HEIGHT = 340, 226
+PLOT_LEFT, PLOT_RIGHT, PLOT_TOP, PLOT_BOTTOM = 34, 246, 12, 196
+LABEL_SPACING = 15  # end labels at least this far apart, so equal totals stay readable
+LABEL_NAME_CHARS = 7  # what fits right of the plot at 12 px
+NICE_STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000)
+# Each line differs in marker shape and dash as well as colour: never colour alone.
+LINE_STYLES = (
+    {"marker": "circle", "dash": "", "colour": "#0b4fa8"},
+    {"marker": "square", "dash": "8 4", "colour": "#a40e0e"},
+    {"marker": "triangle", "dash": "2 4", "colour": "#0d6b2f"},
+    {"marker": "diamond", "dash": "12 4 3 4", "colour": "#5b2a86"},
+    {"marker": "plus", "dash": "5 2", "colour": "#7a4a00"},
+)
+
+
+def marker_path(shape: str, x: float, y: float) -> str:
+    """SVG path data of a marker of ``shape`` centred on (x, y), about 10 px across."""
+    if shape == "circle":
+        return f"M{x - 4.5:.1f} {y:.1f}a4.5 4.5 0 1 0 9 0a4.5 4.5 0 1 0 -9 0Z"
+    if shape == "square":
+        return f"M{x - 4:.1f} {y - 4:.1f}h8v8h-8Z"
+    if shape == "triangle":
+        return f"M{x:.1f} {y - 5.5:.1f}l5.5 9.5h-11Z"
+    if shape == "diamond":
+        return f"M{x:.1f} {y - 6:.1f}l6 6l-6 6l-6 -6Z"
+    return f"M{x - 1.8:.1f} {y - 5.5:.1f}h3.6v3.7h3.7v3.6h-3.7v3.7h-3.6v-3.7h-3.7v-3.6h3.7Z"
+
+
+def nice_top(highest: int) -> tuple[int, int]:
+    """The top of the y axis and its gridline step: at most five steps, round numbers."""
+    for step in NICE_STEPS:
+        steps = max(1, -(-highest // step))
+        if steps <= 5:
+            return step * steps, step
+    step = NICE_STEPS[-1]
+    return step * -(-highest // step), step
+
+
+def short_name(name: str) -> str:
+    return name if len(name) <= LABEL_NAME_CHARS else name[: LABEL_NAME_CHARS - 1] + "…"
+
+
+def progress_chart(players: list[str], progress: dict[str, list[int]], rounds: int) -> dict:
+    """Coordinates of the running-totals chart: one line per player from 0 through each closed round."""
+    highest = max([total for series in progress.values() for total in series], default=0)
+    top, step = nice_top(highest)
+
+    def x_of(round_number: int) -> float:
+        return round(PLOT_LEFT + (PLOT_RIGHT - PLOT_LEFT) * round_number / rounds, 1)
+
+    def y_of(total: int) -> float:
+        return round(PLOT_BOTTOM - (PLOT_BOTTOM - PLOT_TOP) * total / top, 1)
+
+    series = []
+    for index, name in enumerate(players):
+        style = LINE_STYLES[index % len(LINE_STYLES)]
+        points = [{"round": 0, "total": 0, "x": x_of(0), "y": y_of(0)}] + [
+            {"round": number, "total": total, "x": x_of(number), "y": y_of(total)}
+            for number, total in enumerate(progress[name], start=1)
+        ]
+        series.append(
+            {
+                "player": name,
+                "cumulative": progress[name],
+                "marker": style["marker"],
+                "dash": style["dash"],
+                "colour": style["colour"],
+                "line": " ".join(f"{p['x']},{p['y']}" for p in points),
+                "points": points[1:],
+                "marker_paths": [marker_path(style["marker"], p["x"], p["y"]) for p in points[1:]],
+                "legend_marker": marker_path(style["marker"], 16, 9),
+                "total": progress[name][-1] if progress[name] else 0,
+            }
+        )
+    # End labels ("▲ Ann 166") beside the last points, nudged apart where totals are close.
+    ordered = sorted(series, key=lambda item: (item["points"][-1]["y"] if item["points"] else PLOT_BOTTOM))
+    label_ys: list[float] = []
+    for item in ordered:
+        y = item["points"][-1]["y"] if item["points"] else PLOT_BOTTOM
+        label_ys.append(max(y, label_ys[-1] + LABEL_SPACING) if label_ys else y)
+    limit = PLOT_BOTTOM + 4
+    for position in range(len(label_ys) - 1, -1, -1):
+        limit = min(label_ys[position], limit)
+        label_ys[position] = limit
+        limit -= LABEL_SPACING
+    for item, y in zip(ordered, label_ys):
+        x = (item["points"][-1]["x"] if item["points"] else x_of(0)) + 13
+        item["label"] = {
+            "x": round(x + 12, 1),
+            "y": round(y + 4, 1),
+            "text": f"{short_name(item['player'])} {item['total']}",
+            "marker_path": marker_path(item["marker"], x + 4, y),
+        }
+    return {
+        "rounds": list(range(1, rounds + 1)),
+        "series": series,
+        "max_total": highest,
+        "drawn": any(progress[name] for name in players),
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "plot": {"left": PLOT_LEFT, "right": PLOT_RIGHT, "top": PLOT_TOP, "bottom": PLOT_BOTTOM},
+        "x_ticks": [{"round": number, "x": x_of(number)} for number in range(1, rounds + 1)],
+        "y_ticks": [{"value": value, "y": y_of(value)} for value in range(0, top + 1, step)],
+    }
+
+
+# -- the table page ------------------------------------------------------------------------
+
+
+def pirate_chips(kinds) -> list[dict]:
+    return [{"kind": kind, "name": PIRATE_NAMES[kind], "label": PIRATE_LABELS[kind]} for kind in kinds]
+
+
+def table_view(state: dict, phase: str, winners: list[str]) -> dict:
+    """The template's data for one state: deck, hands, piles, their scoring, totals and chart.
+
+    ``phase`` is the game's phase, the one its moves are declared for (with "last_hand")."""
+    players = state["players"]
+    language = state["language"]
+    left = romans_left(state)
+    running = {name: 0 for name in players}
+    table = []
+    progress: dict[str, list[int]] = {name: [] for name in players}
+    for closed in state["closed"]:
+        cells = []
+        for name in players:
+            running[name] += closed["totals"][name]
+            progress[name].append(running[name])
+            cells.append({"player": name, "points": closed["totals"][name], "running": running[name]})
+        table.append({"round": closed["round"], "cells": cells})
+    holding = still_in(state)
+    last_hint = None
+    if phase == "last_hand":
+        hand = state["hands"][holding[0]]
+        last_hint = {
+            "player": holding[0],
+            "cards_left": hand["gauls"] + (1 if hand["idefix"] else 0),
+            "idefix_among": hand["idefix"],
+        }
+    return {
+        "gauls": {name: gaul_name(state, name) for name in players},
+        "gaul_choices": [{"key": key, "name": names[language]} for key, names in GAULS.items()],
+        "dog": dog(state),
+        "round": state["round"],
+        "rounds": state["rounds"],
+        "phase": phase,
+        "deck_size": sum(state["deck"].values()) + len(PIRATE_KINDS),
+        "deck_left": deck_left(state),
+        "deck_values": [
+            {
+                "value": int(value),
+                "total": count,
+                "left": left[value],
+                "rank": next((RANK_NAMES[r] for r in RANKS if state["ranks"][r] == int(value)), None),
+            }
+            for value, count in sorted(state["deck"].items(), key=lambda item: int(item[0]))
+        ],
+        "pirates_left": pirate_chips(pirates_left(state)),
+        "pirate_kinds": pirate_chips(PIRATE_KINDS),
+        "pirate_names": PIRATE_NAMES,
+        "hands": state["hands"],
+        "still_in": holding,
+        "last_player": state["last_player"],
+        "draws_left": state["draws_left"],
+        "last_player_hint": last_hint,
+        "clashes": state["clashes"],
+        "piles": state["piles"],
+        "working": working(state),
+        "choice_options": {
+            name: sorted(set(state["piles"][name]["romans"]))
+            for name in players
+            if "choice" in state["piles"][name]["pirates"]
+        },
+        "ranks": state["ranks"],
+        "bonus": state["bonus"],
+        "table": table,
+        "totals": totals(state),
+        "chart": progress_chart(players, progress, state["rounds"]),
+        "winners": winners,
+    }
+
+
+# -- the quick-score page's form -------------------------------------------------------------
+
+QUICK_ROWS = 5
+QUICK_NUMBERS = {
+    "bonus_2": ("bonus", "2", "The bonus for a pair"),
+    "bonus_3": ("bonus", "3", "The bonus for three of a kind"),
+    "bonus_4": ("bonus", "4", "The bonus for four of a kind"),
+    "dekurio": ("ranks", "dekurio", "The Dekurio's value"),
+    "zenturio": ("ranks", "zenturio", "The Zenturio's value"),
+    "general": ("ranks", "general", "The General's value"),
+}
+
+
+def _first(form: dict[str, list[str]], key: str) -> str:
+    values = form.get(key) or [""]
+    return (values[0] or "").strip()
+
+
+def quick_score_payload(form: dict[str, list[str]]) -> dict:
+    """Read the quick-score page: up to five rows of name, Romans, pirates and the choice pirate.
+
+    A row without a name is skipped when it is empty and refused when it holds cards."""
+    names = form.get("name") or []
+    romans = form.get("romans") or []
+    players = []
+    for index in range(min(len(names), QUICK_ROWS)):
+        name = (names[index] or "").strip()
+        text = (romans[index] if index < len(romans) else "") or ""
+        pirates: list[Any] = [kind for kind in form.get(f"pirates-{index}") or [] if kind]
+        choice = _first(form, f"choice-{index}")
+        if not name:
+            if text.strip() or pirates or choice:
+                raise GameError(f"Row {index + 1} has cards but no name; write the player's name.")
+            continue
+        try:
+            values = parse_values(text, f"{name}'s Romans")
+        except ValueError as exc:
+            raise GameError(f"{exc}.") from None
+        if choice == "cheapest":
+            pirates.append("choice")
+        elif choice:
+            if not choice.isdigit():
+                raise GameError(f"{name}'s pirate of choice must name a Roman's value.")
+            pirates.append({"choice": int(choice)})
+        players.append({"name": name, "romans": values, "pirates": pirates})
+    payload: dict[str, Any] = {"players": players}
+    for key, (group, field, label) in QUICK_NUMBERS.items():
+        raw = _first(form, key)
+        if key not in form:
+            continue
+        if raw and not raw.isdigit():
+            raise GameError(f"{label} must be a whole number, not '{raw}'.")
+        # An empty rank means "not known" (lets nothing escape); an empty bonus keeps the default.
+        if raw or group == "ranks":
+            payload.setdefault(group, {})[field] = int(raw) if raw else None
+    return payload
