@@ -9,7 +9,6 @@ from datetime import timedelta
 from pathlib import Path
 
 from flask import Flask
-from sqlalchemy.exc import OperationalError
 
 from .tables import JOIN_LIMIT
 
@@ -47,6 +46,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         template_folder=str(WEB_ROOT / "templates"),
         static_folder=str(WEB_ROOT / "static"),
     )
+    # JSON keys in the order the answer's model gives (scores in seat order); Flask 3 reads
+    # this from the provider, no longer from a JSON_SORT_KEYS setting.
+    app.json.sort_keys = False
     app.config.from_mapping(
         DATABASE_URL=None,
         PUBLIC_URL=os.environ.get("PUBLIC_URL") or None,
@@ -59,7 +61,6 @@ def create_app(test_config: dict | None = None) -> Flask:
         PERMANENT_SESSION_LIFETIME=timedelta(days=30),
         WTF_CSRF_TIME_LIMIT=None,  # a phone left on the table page all evening still works
         WTF_CSRF_SSL_STRICT=False,
-        JSON_SORT_KEYS=False,
         # Live streams: an SSE comment this often keeps idle connections open through home
         # routers; a dropped stream is reopened after LIVE_RETRY_MS; one client address may
         # hold STREAMS_PER_CLIENT streams per server process (a household shares an address).
@@ -98,10 +99,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.extensions["engine"] = database.make_engine(url)
     app.teardown_appcontext(database.close_db)
     if app.config.get("CREATE_TABLES", True):
-        try:
-            database.init_db(app.extensions["engine"])
-        except OperationalError:  # another worker created them at the same moment
-            database.init_db(app.extensions["engine"])
+        # Workers starting together take turns (init_db locks); what was done, for init-db.
+        app.extensions["schema_upgrade"] = database.init_db(app.extensions["engine"])
 
     from .web import init_web
 

@@ -11,14 +11,15 @@ from .network import is_loopback_host, lan_addresses
 from .qr import qr_text
 
 
-def init_db() -> str:
-    """Create the database tables (under instance/ unless DATABASE_URL says otherwise)."""
+def init_db() -> tuple[str, str]:
+    """Bring the database (under instance/ unless DATABASE_URL says otherwise) to the newest
+    schema; answer its address without the password, and what was done."""
     from . import create_app
 
     app = create_app()
-    url = app.config["DATABASE_URL"]
+    url = app.config["DATABASE_URL"].split("@")[-1]
     app.extensions["engine"].dispose()
-    return url
+    return url, app.extensions["schema_upgrade"]
 
 
 def phone_url(host: str, port: int) -> str:
@@ -67,9 +68,9 @@ def _raise_open_files_limit() -> None:
 
 def serve(host: str, port: int, workers: int, connections: int) -> None:
     """Prepare the database, print the address and its QR code, then run gunicorn."""
-    url = init_db()
+    url, done = init_db()
     address = phone_url(host, port)
-    print(f"Database: {url.split('@')[-1]}")
+    print(f"Database: {url} ({done})")
     print(f"\nTable companion on {address}\nPhones: scan this, or open the address above.\n")
     print(qr_text(address))
     sys.stdout.flush()
@@ -90,10 +91,12 @@ def main(argv: list[str] | None = None) -> None:
     run.add_argument("--connections", type=int,
                      default=int(os.environ.get("CONNECTIONS", "4000")),
                      help="open connections (phones' live streams included) per worker")
-    commands.add_parser("init-db", help="create the database tables")
+    commands.add_parser("init-db", help="create the database tables or upgrade them to the "
+                                         "current schema")
     args = parser.parse_args(argv)
     if args.command == "init-db":
-        print(f"Database ready: {init_db().split('@')[-1]}")
+        url, done = init_db()
+        print(f"Database {url}: {done}.")
     else:
         serve(args.host, args.port, args.workers, args.connections)
 

@@ -6,14 +6,17 @@ import fcntl
 import os
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from flask import current_app, g
 from sqlalchemy import event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import StaticPool
-from sqlmodel import Session, SQLModel, create_engine
+from sqlmodel import Session, create_engine
 
 WRITE = {"companion_write": True}
+SCHEMA_LOCK = "hashtext('companion schema')"  # PostgreSQL's advisory lock key for migrations
 
 
 class WriterQueue:
@@ -115,11 +118,42 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
-def init_db(engine: Engine) -> None:
-    """Create the tables that do not exist yet (never drops anything)."""
-    from . import models  # noqa: F401  (registers the tables)
+def init_db(engine: Engine) -> str:
+    """Bring the database to the newest schema (Alembic revisions in companion/migrations) and
+    say what was done: tables created, tables from before migrations adopted, or upgraded.
 
-    SQLModel.metadata.create_all(engine)
+    Each gunicorn worker calls this as it starts; one at a time does the work and the others
+    then find the database up to date."""
+    from .migrations import upgrade
+
+    with schema_lock(engine) as connection:
+        return upgrade(connection)
+
+
+@contextmanager
+def schema_lock(engine: Engine) -> Iterator[Connection]:
+    """A connection in a transaction that no other process migrates beside: PostgreSQL's
+    advisory lock (freed at commit), SQLite's writer queue and write lock."""
+    with engine.connect() as connection:
+        if engine.dialect.name != "sqlite":
+            with connection.begin():
+                if engine.dialect.name == "postgresql":
+                    connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})")
+                yield connection
+            return
+        # SQLite alters a table by copying it and dropping the old one; with foreign keys on,
+        # that drop would cascade to every device and log entry. The pragma only takes effect
+        # outside a transaction, so it is set before BEGIN and checked by hand before COMMIT.
+        sqlite = connection.connection.driver_connection
+        sqlite.execute("PRAGMA foreign_keys=OFF")
+        try:
+            with connection.execution_options(**WRITE).begin():
+                yield connection
+                orphans = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                if orphans:
+                    raise RuntimeError(f"The migration left rows pointing nowhere: {orphans[:5]}")
+        finally:
+            sqlite.execute("PRAGMA foreign_keys=ON")
 
 
 def get_db(write: bool = False) -> Session:

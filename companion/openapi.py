@@ -1,140 +1,288 @@
-"""The OpenAPI document, generated from the pydantic models that validate the API's input."""
+"""The OpenAPI document, built from the app's URL map and the models each view declares.
+
+Every view under /api/ (and /healthz) carries a declaration (``@documented``): the pydantic
+models of its body, query and answers. The views build their answers through the same models
+(:func:`reply`), and the document walks ``app.url_map``, so a route cannot be served without
+being described, nor described with fields it does not send (tests/web/test_openapi.py).
+"""
 
 from __future__ import annotations
 
-from functools import lru_cache
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from http import HTTPStatus
+from itertools import product
+from typing import Any
 
-from pydantic import BaseModel
+from flask import Flask, current_app, request
+from pydantic import BaseModel, ConfigDict, Field, RootModel, create_model
 from pydantic.json_schema import models_json_schema
+from werkzeug.routing import Rule
+from werkzeug.routing.rules import parse_converter_args
 
 from .games import GAMES
+from .games.base import Game
 
 REF = "#/components/schemas/{model}"
+# A placeholder of a rule: <name>, <converter:name> or <converter(arguments):name>.
+PLACEHOLDER = re.compile(r"<(?:(?P<converter>\w+)(?:\((?P<arguments>[^)]*)\))?:)?(?P<name>\w+)>")
+# What each of werkzeug's converters matches, as a JSON schema (others: a string).
+CONVERTER_SCHEMAS = {"int": {"type": "integer"}, "float": {"type": "number"},
+                     "uuid": {"type": "string", "format": "uuid"}}
 
 
-def _error(description: str) -> dict:
-    return {
-        "description": description,
-        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
-    }
+def is_documented_route(rule: Rule) -> bool:
+    """The routes the document must describe: the JSON API and the health check."""
+    return rule.rule.startswith("/api/") or rule.rule == "/healthz"
 
 
-def _json(schema: dict, description: str = "OK") -> dict:
-    return {"description": description, "content": {"application/json": {"schema": schema}}}
+# -- the models every part of the API shares ------------------------------------------------
 
 
-@lru_cache(maxsize=1)
-def openapi_document() -> dict:
-    from .views.api import CreateTable, JoinTable, VersionOnly
+class Error(BaseModel):
+    """A refused request, with the sentence to show the player."""
 
-    models: list[type[BaseModel]] = [CreateTable, JoinTable, VersionOnly]
-    for game in GAMES.values():
-        models.extend(game.actions)
-        models.append(game.options_model)
-        if game.quick_score_model is not None:
-            models.append(game.quick_score_model)
-    refs, top = models_json_schema([(m, "validation") for m in dict.fromkeys(models)],
-                                   ref_template=REF)
+    model_config = ConfigDict(extra="forbid")
+    error: str = Field(description="What is wrong, in a sentence.")
+
+
+class FreeObject(RootModel[dict[str, Any]]):
+    """A JSON object whose keys the answer's description gives."""
+
+
+# -- declarations ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PerGame:
+    """A body that is one of each game's models (``models(game)``; several: named
+    ``<Game><suffix>`` in the document). ``alongside``'s fields are taken off by the view and
+    may come with any of them. ``chosen_by``: the path parameter naming the game, documented
+    as one path per game; without it the table's game decides, and the body is any game's."""
+
+    models: Callable[[Game], Sequence[type[BaseModel]]]
+    suffix: str
+    description: str  # of one game's choice; "{game}" stands for the game's name
+    alongside: type[BaseModel] | None = None
+    chosen_by: str | None = None
+
+
+@dataclass(frozen=True)
+class Declaration:
+    summary: str
+    responses: dict[int, tuple[type[BaseModel], str]]
+    body: type[BaseModel] | PerGame | None = None
+    body_required: bool = True
+    query: type[BaseModel] | None = None
+    path: dict[str, str] = field(default_factory=dict)  # path parameter -> description
+    bearer: bool = False
+
+
+def documented(*, responses: dict[int, type[BaseModel] | tuple[type[BaseModel], str]],
+               body: type[BaseModel] | PerGame | None = None, body_required: bool = True,
+               query: type[BaseModel] | None = None, path: dict[str, str] | None = None,
+               bearer: bool = False, summary: str | None = None):
+    """Record on a view the models of its request and of its answers, by status code.
+
+    An answer is a model or (model, description); ``path`` describes the path parameters;
+    the summary defaults to the docstring's first line."""
+
+    def record(view):
+        view.api_declaration = Declaration(
+            summary=summary or (view.__doc__ or view.__name__).strip().splitlines()[0],
+            responses={status: answer if isinstance(answer, tuple)
+                       else (answer, HTTPStatus(status).phrase)
+                       for status, answer in responses.items()},
+            body=body, body_required=body_required, query=query,
+            path=dict(path or {}),
+            bearer=bearer,
+        )
+        return view
+
+    return record
+
+
+def declaration_of(app: Flask, endpoint: str) -> Declaration | None:
+    return getattr(app.view_functions.get(endpoint), "api_declaration", None)
+
+
+def reply(answer: BaseModel, status: int = 200) -> tuple[Any, int]:
+    """A view's JSON answer, built from its model (key order kept)."""
+    app = current_app
+    if app.testing or app.debug:  # an answer the view does not declare is a bug: say so in tests
+        declaration = declaration_of(app, request.endpoint or "")
+        declared = declaration and declaration.responses.get(status)
+        if not declared or not isinstance(answer, declared[0]):
+            raise TypeError(f"{request.endpoint} answers {type(answer).__name__} with {status}, "
+                            "which its @documented declaration does not list.")
+    return answer.model_dump(mode="json"), status
+
+
+# -- the document ------------------------------------------------------------------------------
+
+
+class Undocumented(LookupError):
+    """A route of the API whose view has no ``@documented`` declaration."""
+
+
+def openapi_document(app: Flask | None = None) -> dict:
+    """The document of this app, built once per app."""
+    app = app or current_app._get_current_object()
+    document = app.extensions.get("openapi")
+    if document is None:
+        document = app.extensions["openapi"] = build_document(app)
+    return document
+
+
+@cache
+def with_fields_of(model: type[BaseModel], alongside: type[BaseModel]) -> type[BaseModel]:
+    """``model`` accepting ``alongside``'s fields too, under the same name and description."""
+    extra = {name: (info.annotation, info) for name, info in alongside.model_fields.items()}
+    return create_model(model.__name__, __base__=model, __module__=model.__module__,
+                        __doc__=model.__doc__, **extra)
+
+
+def _operations(rule: Rule, chosen: dict[str, Sequence[str]]) -> list[tuple[str, dict[str, str]]]:
+    """The rule as OpenAPI paths: one per value of each ``any(...)`` placeholder and of each
+    parameter in ``chosen``, with the values fixed in it; the others become ``{name}``."""
+    choices: dict[str, Sequence[str]] = {}
+    for found in PLACEHOLDER.finditer(rule.rule):
+        if found["converter"] == "any":
+            choices[found["name"]] = parse_converter_args(found["arguments"] or "")[0]
+        elif found["name"] in chosen:
+            choices[found["name"]] = chosen[found["name"]]
+    operations = []
+    for values in product(*choices.values()):
+        fixed = dict(zip(choices, values))
+        path = PLACEHOLDER.sub(lambda m: fixed.get(m["name"], "{" + m["name"] + "}"), rule.rule)
+        operations.append((path, fixed))
+    return operations
+
+
+def _path_parameters(rule: Rule, declaration: Declaration, fixed: dict[str, str]) -> list[dict]:
+    parameters = []
+    for found in PLACEHOLDER.finditer(rule.rule):
+        name = found["name"]
+        if name in fixed:
+            continue
+        description = declaration.path.get(name)
+        schema = dict(CONVERTER_SCHEMAS.get(found["converter"] or "", {"type": "string"}))
+        parameters.append({"name": name, "in": "path", "required": True, "schema": schema,
+                           **({"description": description} if description else {})})
+    return parameters
+
+
+def _query_parameters(model: type[BaseModel]) -> list[dict]:
+    schema = model.model_json_schema(mode="validation", ref_template=REF)
+    required = set(schema.get("required", ()))
+    parameters = []
+    for name, prop in schema["properties"].items():
+        description = prop.pop("description", None)
+        parameters.append({"name": name, "in": "query", "required": name in required,
+                           "schema": prop,
+                           **({"description": description} if description else {})})
+    return parameters
+
+
+def build_document(app: Flask) -> dict:
+    """Walk the URL map: every API route with its declared models; raise Undocumented for a
+    route whose view declares nothing."""
+    routes = []
+    for rule in app.url_map.iter_rules():
+        if not is_documented_route(rule):
+            continue
+        declaration = declaration_of(app, rule.endpoint)
+        if declaration is None:
+            raise Undocumented(f"The route {rule.rule} ({rule.endpoint}) has no @documented "
+                               "declaration, so the API document cannot describe it.")
+        routes.append((rule, declaration))
+
+    # Every model, once: bodies as the API reads them, answers as it writes them.
+    wanted: dict[tuple[type[BaseModel], str], None] = {}
+    per_game: dict[PerGame, dict[str, list[type[BaseModel]]]] = {}
+    for rule, declaration in routes:
+        body = declaration.body
+        if isinstance(body, PerGame):
+            per_game[body] = {}
+            for game in GAMES.values():
+                models = [with_fields_of(m, body.alongside) if body.alongside else m
+                          for m in body.models(game)]
+                if models:
+                    per_game[body][game.id] = models
+                    wanted.update(dict.fromkeys((m, "validation") for m in models))
+        elif body is not None:
+            wanted[(body, "validation")] = None
+        for model, _ in declaration.responses.values():
+            wanted[(model, "serialization")] = None
+    refs, top = models_json_schema(list(wanted), ref_template=REF)
     schemas = top.get("$defs", {})
 
-    def ref(model: type[BaseModel]) -> dict:
+    def ref(model: type[BaseModel], mode: str) -> dict:
         # pydantic names each schema, telling apart two games' models of the same class name.
-        return refs[(model, "validation")]
+        return refs[(model, mode)]
 
-    def schema_of(model: type[BaseModel]) -> dict:
-        return schemas[ref(model)["$ref"].rsplit("/", 1)[-1]]
+    def one_game(body: PerGame, game_id: str) -> dict:
+        """The body for one game: its model, or a choice of its models by their type."""
+        models = per_game[body][game_id]
+        if len(models) == 1:
+            return ref(models[0], "validation")
+        name = f"{type(GAMES[game_id]).__name__}{body.suffix}"
+        if name not in schemas:
+            by_type = {m.model_fields["type"].default: ref(m, "validation")["$ref"]
+                       for m in models if "type" in m.model_fields}
+            schemas[name] = {
+                "description": body.description.format(game=GAMES[game_id].name),
+                "oneOf": [ref(m, "validation") for m in models],
+                **({"discriminator": {"propertyName": "type", "mapping": by_type}}
+                   if len(by_type) == len(models) else {}),
+                "x-game": game_id,
+            }
+        return {"$ref": REF.format(model=name)}
 
-    schemas["Error"] = {
-        "type": "object",
-        "properties": {"error": {"type": "string", "description": "What is wrong, in a sentence."}},
-        "required": ["error"],
-    }
-    schemas["Snapshot"] = {
-        "type": "object",
-        "properties": {
-            "code": {"type": "string"}, "game": {"type": "string"},
-            "version": {"type": "integer"}, "state_version": {"type": "integer"},
-            "players": {"type": "array", "items": {"type": "string"}},
-            "options": {"type": "object"}, "state": {"type": "object"},
-            "scores": {"type": ["object", "null"], "additionalProperties": {"type": "integer"}},
-            "finished": {"type": "boolean"},
-            "winners": {"type": "array", "items": {"type": "string"}},
-            "status": {"type": "string"}, "locked": {"type": "boolean"},
-            "can_undo": {"type": "boolean"}, "can_redo": {"type": "boolean"},
-            "log": {"type": "array", "items": {"type": "object"}},
-        },
-    }
-    action_refs = []
-    for game in GAMES.values():
-        for model in game.actions:
-            action_refs.append(ref(model))
-            schema = schema_of(model)
-            schema.setdefault(
-                "description", (model.__doc__ or "").strip() or f"An action of {game.name}."
-            )
-            schema["x-game"] = game.id
-    snapshot = {"$ref": "#/components/schemas/Snapshot"}
-    code = {"name": "code", "in": "path", "required": True, "schema": {"type": "string"},
-            "description": "The table's six-character code (case-insensitive)."}
-    bearer = [{"bearer": []}]
-    paths: dict = {
-        "/healthz": {"get": {"summary": "Health check", "responses": {"200": _json({"type": "object"})}}},
-        "/api/games": {"get": {"summary": "The games this companion tracks",
-                               "responses": {"200": _json({"type": "array", "items": {"type": "object"}})}}},
-        "/api/tables": {"post": {
-            "summary": "Start a table (the token answered is the host's)",
-            "requestBody": {"required": True, "content": {"application/json": {
-                "schema": ref(CreateTable)}}},
-            "responses": {"201": _json({"type": "object", "properties": {
-                "code": {"type": "string"}, "url": {"type": "string"},
-                "token": {"type": "string"}, "version": {"type": "integer"}}}, "Created"),
-                "422": _error("Unknown game, wrong number of players, bad names or options")}}},
-        "/api/tables/{code}": {"get": {
-            "summary": "The table's snapshot", "parameters": [code],
-            "responses": {"200": _json(snapshot), "404": _error("No such table")}}},
-        "/api/tables/{code}/join": {"post": {
-            "summary": "Join as a seat or a watcher", "parameters": [code],
-            "requestBody": {"required": True, "content": {"application/json": {
-                "schema": ref(JoinTable)}}},
-            "responses": {"200": _json({"type": "object", "properties": {"token": {"type": "string"}}}),
-                          "403": _error("Table locked or seat taken"),
-                          "404": _error("No such table"), "422": _error("Unknown seat"),
-                          "429": _error("Too many join attempts")}}},
-        "/api/tables/{code}/actions": {"post": {
-            "summary": "Apply one game action of the table's game",
-            "description": "The body is one of the action objects of the table's game (see "
-                           "x-game on each schema), plus an optional expected_version.",
-            "parameters": [code], "security": bearer,
-            "requestBody": {"required": True, "content": {"application/json": {
-                "schema": {"allOf": [{"oneOf": action_refs},
-                                     ref(VersionOnly)]}}}},
-            "responses": {"200": _json(snapshot), "401": _error("No token"),
-                          "403": _error("Watcher, read-only or another table's token"),
-                          "404": _error("No such table"),
-                          "409": _error("Stale: the table changed since expected_version"),
-                          "422": _error("Invalid or illegal action")}}},
-    }
-    for kind in ("undo", "redo"):
-        paths[f"/api/tables/{{code}}/{kind}"] = {"post": {
-            "summary": f"{kind.capitalize()} the last {'action' if kind == 'undo' else 'undone action'}",
-            "parameters": [code], "security": bearer,
-            "requestBody": {"required": False, "content": {"application/json": {
-                "schema": ref(VersionOnly)}}},
-            "responses": {"200": _json(snapshot), "401": _error("No token"),
-                          "403": _error("Not allowed"), "409": _error("Stale"),
-                          "422": _error(f"Nothing to {kind}")}}}
-    for game in GAMES.values():
-        if game.quick_score_model is None:
-            continue
-        paths[f"/api/games/{game.id}/score"] = {"post": {
-            "summary": f"Quick score of {game.name} without a table",
-            "requestBody": {"required": True, "content": {"application/json": {
-                "schema": ref(game.quick_score_model)}}},
-            "responses": {"200": _json({"type": "object"}), "422": _error("Impossible input")}}}
+    def body_schema(body: type[BaseModel] | PerGame, fixed: dict[str, str]) -> dict:
+        if not isinstance(body, PerGame):
+            return ref(body, "validation")
+        if body.chosen_by is not None:
+            return one_game(body, fixed[body.chosen_by])
+        # anyOf, not oneOf: two games may accept the same payload (a move they share).
+        return {"anyOf": [one_game(body, game_id) for game_id in per_game[body]]}
+
+    paths: dict[str, dict] = {}
+    for rule, declaration in routes:
+        methods = sorted(rule.methods - {"HEAD", "OPTIONS"})
+        body = declaration.body
+        chosen = ({body.chosen_by: list(per_game[body])}
+                  if isinstance(body, PerGame) and body.chosen_by else {})
+        for path, fixed in _operations(rule, chosen):
+            for method in methods:
+                operation_id = ".".join([rule.endpoint, *fixed.values()]
+                                        + ([method.lower()] if len(methods) > 1 else []))
+                operation: dict[str, Any] = {"operationId": operation_id,
+                                             "summary": declaration.summary}
+                parameters = _path_parameters(rule, declaration, fixed)
+                if declaration.query is not None:
+                    parameters += _query_parameters(declaration.query)
+                if parameters:
+                    operation["parameters"] = parameters
+                if declaration.bearer:
+                    operation["security"] = [{"bearer": []}]
+                if body is not None:
+                    operation["requestBody"] = {
+                        "required": declaration.body_required,
+                        "content": {"application/json": {"schema": body_schema(body, fixed)}},
+                    }
+                operation["responses"] = {
+                    str(status): {"description": description, "content": {
+                        "application/json": {"schema": ref(model, "serialization")}}}
+                    for status, (model, description) in sorted(declaration.responses.items())
+                }
+                paths.setdefault(path, {})[method.lower()] = operation
     return {
         "openapi": "3.1.0",
         "info": {"title": "Table companion API", "version": "1"},
-        "paths": paths,
+        "paths": dict(sorted(paths.items())),
         "components": {
             "schemas": schemas,
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},

@@ -301,11 +301,8 @@ def init_web(app: Flask) -> None:
 
     @app.cli.command("init-db")
     def init_db_command():
-        """Create the database tables that do not exist yet."""
-        from .database import init_db
-
-        init_db(app.extensions["engine"])
-        print("Database ready.")
+        """Create or upgrade the database tables (done already when the app was built)."""
+        print(f"Database ready: {app.extensions['schema_upgrade']}.")
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 

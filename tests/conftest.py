@@ -7,7 +7,7 @@ import os
 import re
 
 import pytest
-from sqlmodel import SQLModel
+from sqlalchemy import MetaData
 
 from companion import create_app
 from companion.database import make_engine
@@ -18,9 +18,10 @@ PG_URL = os.environ.get("TEST_DATABASE_URL")
 def database_url(tmp_path) -> str:
     if PG_URL:
         engine = make_engine(PG_URL.replace("postgresql://", "postgresql+psycopg://", 1))
-        from companion import models  # noqa: F401
-
-        SQLModel.metadata.drop_all(engine)
+        # Every table there is, alembic_version too: the app's init_db then starts afresh.
+        tables = MetaData()
+        tables.reflect(engine)
+        tables.drop_all(engine)
         engine.dispose()
         return PG_URL
     return f"sqlite:///{tmp_path / 'companion.sqlite3'}"

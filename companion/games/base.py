@@ -213,14 +213,14 @@ class Game:
             return "The game is over; undo the last move to change it."
         if move.phases is not None and self.phase(state) not in move.phases:
             return f"Not now: {self.expected(state)}"
-        if move.check is not None:
-            reason = move.check(self, state)
-            if reason:
-                return reason
         if move.turn and player is not None:
             turn = self.turn_of(state)
             if turn is not None and player != turn:
                 return f"It is {turn}'s turn."
+        if move.check is not None:
+            reason = move.check(self, state)
+            if reason:
+                return reason
         return None
 
     def legal_actions(self, state: dict, seat: str | None = None) -> dict[str, str | None]:

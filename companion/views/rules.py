@@ -5,7 +5,10 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, render_template, request
 from jinja2_fragments.flask import render_block
 from markupsafe import Markup
+from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError
 
+from ..games.base import explain
+from ..openapi import Error, documented, reply
 from ..rules import RulesError, UnknownGame, UnknownSection, load_library
 from ..web import is_fragment_request, vary
 
@@ -70,30 +73,81 @@ def _section_response(context: dict, status: int = 200) -> Response:
     return vary(Response(render_template("rules/section.html", **context), status))
 
 
+# -- JSON ------------------------------------------------------------------------------------
+
+
+class RulesQuery(BaseModel):
+    """What the search API reads from the query string."""
+
+    model_config = ConfigDict(extra="ignore")
+    q: str = Field("", description="The player's question; blank gives no hits.")
+    game: str | None = Field(None, description="The current game: its sections come first.")
+    limit: int = Field(10, description="At most this many hits (capped at 50).")
+
+
+class RulesHit(BaseModel):
+    """One section found by the search."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: str
+    section: str
+    title: str
+    snippet: str = Field(description="An excerpt as HTML, the matches in <mark>.")
+    url: str = Field(description="The section's place on the game's rules page.")
+    score: float = Field(description="How well it matches; the list is best first.")
+
+
+class RulesHits(RootModel[list[RulesHit]]):
+    """Search hits: the given game's sections first, each group best first."""
+
+
+class RulesSection(BaseModel):
+    """One section of a game's rules."""
+
+    model_config = ConfigDict(extra="forbid")
+    section: str = Field(description="The section id.")
+    title: str
+    tags: list[str]
+    aliases: list[str]
+    markdown: str
+    html: str
+    url: str
+
+
+class RulesSections(RootModel[list[RulesSection]]):
+    """A game's rules, section by section in reading order."""
+
+
 @bp.get("/api/rules/search")
+@documented(query=RulesQuery, responses={
+    200: RulesHits, 404: (Error, "No rules for that game"),
+    422: (Error, "The query is too long or the limit not a number")})
 def api_search():
     """JSON search: best first, the given game's sections before the others."""
-    query = request.args.get("q", "")
-    game = request.args.get("game") or None
-    library = load_library()
     try:
-        hits = library.search(query, game=game, limit=request.args.get("limit", 10, type=int))
+        query = RulesQuery.model_validate(request.args.to_dict())
+    except ValidationError as exc:
+        return reply(Error(error=explain(exc)), 422)
+    try:
+        hits = load_library().search(query.q, game=query.game or None, limit=query.limit)
     except UnknownGame as problem:
-        return {"error": str(problem)}, 404
+        return reply(Error(error=str(problem)), 404)
     except RulesError as problem:
-        return {"error": str(problem)}, 422
-    return [hit.as_dict() for hit in hits]
+        return reply(Error(error=str(problem)), 422)
+    return reply(RulesHits([RulesHit.model_validate(hit.as_dict()) for hit in hits]))
 
 
 @bp.get("/api/rules/<game_id>")
+@documented(path={"game_id": "A game id with rules."},
+            responses={200: RulesSections, 404: (Error, "No rules for that game")})
 def api_game(game_id: str):
     """One game's sections as JSON."""
     try:
         sections = load_library().sections(game_id)
     except UnknownGame as problem:
-        return {"error": str(problem)}, 404
-    return [
-        {"section": s.id, "title": s.title, "tags": list(s.tags), "aliases": list(s.aliases),
-         "markdown": s.body, "html": s.html, "url": s.url_path}
+        return reply(Error(error=str(problem)), 404)
+    return reply(RulesSections([
+        RulesSection(section=s.id, title=s.title, tags=list(s.tags), aliases=list(s.aliases),
+                     markdown=s.body, html=s.html, url=s.url_path)
         for s in sections
-    ]
+    ]))

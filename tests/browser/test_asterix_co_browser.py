@@ -2,7 +2,7 @@
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import create_table, join, settle
+from tests.browser.conftest import api, create_table, join, settle
 
 
 def play(page, album, faction, strength, character_type, name=""):
@@ -17,6 +17,11 @@ def play(page, album, faction, strength, character_type, name=""):
         dialog.locator("input[name=name]").fill(name)
     dialog.get_by_role("button", name=f"Play it on album {album}").click()
     return dialog
+
+
+def my_turn(page):
+    """Wait until the page says it is this phone's turn (the live update has arrived)."""
+    expect(page.locator("#albums .ac-mine .ac-turn")).to_contain_text("your turn", timeout=3000)
 
 
 def tap_move(page, character, move):
@@ -47,6 +52,7 @@ def test_an_album_battle_on_two_phones(live_server, new_phone):
     expect(gaul_on_laura).to_contain_text("Asterix")
 
     # The Hero rule: a second visible Asterix is refused with its sentence, in the dialog.
+    my_turn(laura)
     dialog = play(laura, 2, "gaul", 6, "Hero", "Asterix")
     expect(dialog.locator(".form-error")).to_have_text(
         "Asterix is already visible on album 1; an identical Hero cannot join while it is.")
@@ -62,7 +68,19 @@ def test_an_album_battle_on_two_phones(live_server, new_phone):
     matthew.locator("#albums .ac-last").get_by_role("button", name="↶ Undo").click()
     expect(gaul_on_laura.locator(".ac-total")).to_contain_text("6", timeout=3000)
 
+    # Still Laura's turn: Matthew's tokens wait, and say so.
+    matthew.locator("#char-c1 .ac-char-line").click()
+    potion = matthew.locator("#ac-moves form[data-action=use_potion]")
+    expect(potion.locator(".why-not")).to_have_text("It is Laura's turn.")
+    expect(potion.get_by_role("button")).to_be_disabled()
+    matthew.locator("#ac-moves").get_by_role("button", name="Close").click()
+    # Laura reinforces her hand from her powers dialog: Matthew's turn.
+    laura.locator('#ledger [data-ac-powers="Laura"]').click()
+    laura.locator("#ac-powers").get_by_role("button", name="Laura reinforces (ends the turn)").click()
+    expect(laura.locator("#ac-powers")).to_be_hidden()
+
     # A Potion and a strength 4 Rebel take the album: 12 + 4 = 16.
+    my_turn(matthew)
     tap_move(matthew, "c1", "🧪 Potion: strength ×2")
     expect(gaul_on_laura.locator(".ac-total")).to_contain_text("12", timeout=3000)
     # With its Potion, Asterix's menu on Laura's phone no longer offers a K.O. or a Fish.
@@ -76,10 +94,12 @@ def test_an_album_battle_on_two_phones(live_server, new_phone):
         expect(button).to_be_hidden()
     expect(menu.get_by_role("button", name="🐗 Boar: use its power again")).to_be_visible()
     menu.get_by_role("button", name="Close").click()
+    my_turn(laura)
     dialog = play(laura, 1, "roman", 4, "Centurion", "Crismus Bonus")
     expect(dialog).to_be_hidden()
     expect(matthew.locator("#album-1 .ac-side-roman .ac-total")).to_contain_text("4", timeout=3000)
     laura.locator("#album-1").screenshot(path="/tmp/asterix-co-board.png")
+    my_turn(matthew)
     play(matthew, 1, "gaul", 4, "Rebel", "Dogmatix")
     announcement = laura.locator("#resolution")
     expect(announcement).to_contain_text("Album 1 falls!", timeout=3000)
@@ -100,17 +120,22 @@ def test_an_album_battle_on_two_phones(live_server, new_phone):
 
 
 def album_falls_while_laura_types(live_server, new_phone):
-    """Laura types a name into the play dialog; meanwhile Matthew's second 8 takes album 1."""
+    """On her turn Laura types a name into the play dialog; meanwhile the host hands the turn
+    back to Matthew (the real table went on) and his second 8 takes album 1."""
     table = create_table(live_server, "asterix-co", ["Matthew", "Laura"])
     matthew, laura = new_phone(), new_phone()
     join(matthew, live_server, table["code"], "Matthew")
     join(laura, live_server, table["code"], "Laura")
+    play(matthew, 1, "gaul", 8, "Rebel")
+    expect(matthew.locator("#ac-play")).to_be_hidden()
+    my_turn(laura)
     laura.locator("#album-1 .ac-side-roman .ac-add").click()
     dialog = laura.locator("#ac-play")
     dialog.locator("input[name=name]").fill("Crismus Bo")
     expect(dialog.locator("select[name=album] option")).to_have_count(2)
-    play(matthew, 1, "gaul", 8, "Rebel")
-    expect(matthew.locator("#ac-play")).to_be_hidden()
+    api(live_server, "POST", f"/api/tables/{table['code']}/actions",
+        {"type": "hand_turn", "player": "Matthew"}, token=table["token"])
+    my_turn(matthew)
     play(matthew, 1, "gaul", 8, "Diehard")  # 16: album 1 falls
     expect(laura.locator("#resolution")).to_contain_text("Album 1 falls!", timeout=3000)
     return laura, dialog
@@ -131,4 +156,7 @@ def test_a_half_typed_character_survives_an_album_falling_behind_its_dialog(live
 def test_the_region_held_back_behind_the_dialog_catches_up_once_it_closes(live_server, new_phone):
     laura, dialog = album_falls_while_laura_types(live_server, new_phone)
     dialog.get_by_role("button", name="Close").click()
-    expect(dialog.locator("select[name=album] option")).to_have_count(1, timeout=3000)  # album 2
+    # The dialog caught up: album 1 is gone and Laura, who lost it, now picks her consolation.
+    expect(dialog.locator(".why-not")).to_have_text(
+        "Not now: Laura picks a consolation bonus token.", timeout=3000)
+    expect(dialog.locator("select[name=album]")).to_have_count(0)

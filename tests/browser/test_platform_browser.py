@@ -5,7 +5,7 @@ import subprocess
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import create_table, join
+from tests.browser.conftest import api, create_table, join
 
 
 def test_two_phones_share_a_score_and_an_undo(live_server, new_phone):
@@ -95,29 +95,39 @@ def test_the_rules_overlay_searches_and_reads_without_leaving_the_table(live_ser
 
 
 def test_an_open_dialog_and_its_half_typed_name_survive_a_live_update(live_server, new_phone):
-    """Laura is typing a character into the play dialog while Matthew's move changes the
-    albums behind it: her dialog and text stay, and the albums show the move."""
+    """On her turn Laura is typing a character into the play dialog while a move of Matthew's
+    (the host handed the turn back: the real table went on) changes the albums behind it:
+    her dialog and text stay, and the albums show the move."""
     table = create_table(live_server, "asterix-co", ["Matthew", "Laura"])
     matthew, laura = new_phone(), new_phone()
     laura.route("**/live?*", lambda route: route.abort())  # the update is pushed, not polled
     join(matthew, live_server, table["code"], "Matthew")
     join(laura, live_server, table["code"], "Laura")
 
+    def play(page, strength, kind, name):
+        page.locator("#album-1 .ac-side-gaul .ac-add").click()
+        dialog = page.locator("#ac-play")
+        dialog.locator(".ac-strength label.chip").filter(has_text=str(strength)).click()
+        dialog.locator(".ac-types label.chip").filter(has_text=kind).click()
+        dialog.locator("input[name=name]").fill(name)
+        dialog.get_by_role("button", name="Play it on album 1").click()
+        expect(dialog).to_be_hidden()
+
+    play(matthew, 3, "Rebel", "Obelix")  # Matthew's turn; then it is Laura's
+    expect(laura.locator("#history .log")).to_contain_text("Obelix", timeout=3000)
     laura.locator("#album-1 .ac-side-roman .ac-add").click()
     dialog = laura.locator("#ac-play")
     expect(dialog).to_be_visible()
     dialog.locator("input[name=name]").fill("Crismus Bo")
 
-    matthew.locator("#album-1 .ac-side-gaul .ac-add").click()
-    mine = matthew.locator("#ac-play")
-    mine.locator(".ac-strength label.chip").filter(has_text="6").click()
-    mine.locator(".ac-types label.chip").filter(has_text="Hero").click()
-    mine.locator("input[name=name]").fill("Asterix")
-    mine.get_by_role("button", name="Play it on album 1").click()
+    api(live_server, "POST", f"/api/tables/{table['code']}/actions",
+        {"type": "hand_turn", "player": "Matthew"}, token=table["token"])
+    expect(matthew.locator("#album-1 .ac-side-gaul .ac-add")).to_be_enabled(timeout=3000)
+    play(matthew, 6, "Hero", "Asterix")
     # The change has reached Laura's phone (her history shows it) ...
     expect(laura.locator("#history .log")).to_contain_text("Asterix", timeout=3000)
     laura.wait_for_timeout(1500)  # ... and a while has passed
-    # ... but her dialog is still open with what she typed, and focus is still in it.
+    # ... but her dialog is still open with what she typed.
     expect(dialog).to_be_visible()
     assert dialog.locator("input[name=name]").input_value() == "Crismus Bo"
     dialog.get_by_role("button", name="Close").click()

@@ -30,6 +30,18 @@ def play(player, album, strength, character_type, colour, name=None):
     return act(**payload)
 
 
+def passes(*players):
+    """Turns taken by reinforcing the hand: nothing changes on the albums."""
+    return [act(type="reinforce_hand", player=player) for player in players]
+
+
+def given_turn(state, player):
+    """The state with the turn handed to ``player`` (the host's correction), if need be."""
+    if state["turn"] == player:
+        return state
+    return GAME.apply(state, GAME.parse_action({"type": "hand_turn", "player": player}), None)
+
+
 def run(players, entries, options=None):
     return replay(GAME, players, options or {}, entries).state
 
@@ -51,6 +63,7 @@ def win_album_one():
     """Matthew (Gaul on album 1) takes it 16 to 0 with two strength 8 Gauls."""
     return [
         play("Matthew", 1, 8, "Rebel", "Gaul"),
+        *passes("Laura"),
         play("Matthew", 1, 8, "Diehard", "Gaul"),
     ]
 
@@ -133,6 +146,7 @@ def test_potion_doubles_and_ko_removes_strength():
         [
             play("Matthew", 1, 5, "Hero", "Gaul", "Asterix"),
             play("Laura", 1, 4, "Legionary", "Roman"),
+            *passes("Matthew"),
             act(type="use_fish", player="Laura", character="c1"),
         ],
     )
@@ -149,6 +163,7 @@ def test_boar_reinvigorates_a_knocked_out_character():
         [
             play("Matthew", 1, 6, "Chief", "Gaul"),
             act(type="knock_out", character="c1"),
+            *passes("Laura"),
             act(type="use_boar", player="Matthew", character="c1"),
         ],
     )
@@ -160,7 +175,9 @@ def test_call_on_moves_a_character_to_the_callers_faction():
     state = run(
         TRIO,
         [
+            *passes("Ann"),
             play("Bob", 2, 7, "Legionary", "Neutral"),
+            *passes("Cid"),
             play("Ann", 1, 3, "Rebel", "Gaul"),
             act(type="call_on", player="Bob", album=1, character="c1"),
         ],
@@ -192,6 +209,7 @@ def test_eliminate_discards_the_character_and_its_potion():
         DUO,
         [
             play("Matthew", 1, 6, "Hero", "Gaul", "Asterix"),
+            *passes("Laura"),
             act(type="use_potion", player="Matthew", character="c1"),
             act(type="eliminate", character="c1"),
         ],
@@ -213,13 +231,14 @@ def test_turn_passes_left_after_a_turn_move_but_not_after_a_power():
         ],
     )
     assert state["turn"] == "Bob"
-    state = run(TRIO, [act(type="reinforce_hand", player="Cid")])
+    state = run(TRIO, passes("Ann", "Bob", "Cid"))
     assert state["turn"] == "Ann"
 
 
 def test_undo_takes_back_a_potion():
     entries = [
         play("Matthew", 1, 6, "Hero", "Gaul", "Asterix"),
+        *passes("Laura"),
         act(type="use_potion", player="Matthew", character="c1"),
         {"kind": "undo"},
     ]
@@ -308,11 +327,15 @@ def test_helmets_paid_for_visible_legionaries_and_centurions_on_both_sides():
     state = run(
         DUO,
         [
+            *passes("Matthew"),
             play("Laura", 1, 2, "Legionary", "Roman"),
+            *passes("Matthew"),
             play("Laura", 1, 3, "Centurion", "Roman"),
+            *passes("Matthew"),
             play("Laura", 1, 2, "Legionary", "Roman"),
             act(type="knock_out", character="c3"),
             play("Matthew", 1, 7, "Legionary", "Neutral"),
+            *passes("Laura"),
             play("Matthew", 1, 8, "Centurion", "Gaul"),
         ],
     )
@@ -336,7 +359,9 @@ def test_called_on_character_knocked_out_goes_back_to_the_caller():
             play("Matthew", 1, 5, "Rebel", "Neutral", "Redbeard"),
             act(type="call_on", player="Laura", album=1, character="c1"),
             act(type="knock_out", character="c1"),
+            *passes("Laura"),
             play("Matthew", 1, 8, "Chief", "Gaul"),
+            *passes("Laura"),
             play("Matthew", 1, 8, "Chief", "Gaul"),
         ],
     )
@@ -345,7 +370,9 @@ def test_called_on_character_knocked_out_goes_back_to_the_caller():
 
 def test_next_player_is_left_of_the_winner_and_loser_orients_the_new_album():
     entries = [
+        *passes("Ann", "Bob"),
         play("Cid", 3, 8, "Chief", "Gaul"),
+        *passes("Dee", "Ann", "Bob"),
         play("Cid", 3, 8, "Chief", "Gaul"),
         act(type="take_consolation", bonus="fish"),
         act(type="orient_album", faction="gaul"),
@@ -391,38 +418,42 @@ def test_consolation_is_skipped_when_nothing_can_be_taken():
 
 
 def test_moves_wait_for_the_pending_choices():
+    """A move out of its phase is refused with what the table is expected to do instead."""
     state = run(DUO, win_album_one())
+    assert GAME.phase(state) == "consolation"
     refused(
         state,
         play("Laura", 2, 4, "Rebel", "Gaul")["payload"],
-        "First Laura picks a consolation bonus token.",
+        "Not now: Laura picks a consolation bonus token.",
     )
     refused(
         state,
         {"type": "orient_album", "faction": "roman"},
-        "First Laura picks a consolation bonus token.",
+        "Not now: Laura picks a consolation bonus token.",
     )
     state = run(DUO, win_album_one() + [act(type="take_consolation", bonus="fish")])
+    assert GAME.phase(state) == "orientation"
     refused(
         state,
         {"type": "use_fish", "player": "Laura", "character": "c1"},
-        "First Laura reveals the next album",
+        "Not now: Laura reveals the next album",
     )
     refused(
         state,
         {"type": "take_consolation", "bonus": "boar"},
-        "The consolation is settled; now Laura reveals",
+        "Not now: Laura reveals the next album and picks the side that faces them.",
     )
+    # The album's note may still be written while the loser chooses.
+    state = GAME.apply(state, GAME.parse_action({"type": "set_album_note", "album": 2}), None)
     fresh = run(DUO, [])
-    refused(
-        fresh,
-        {"type": "take_consolation", "bonus": "boar"},
-        "No consolation bonus is due right now.",
-    )
-    refused(
-        fresh,
-        {"type": "orient_album", "faction": "gaul"},
-        "No album is waiting to be revealed right now.",
+    assert GAME.phase(fresh) == "play"
+    for payload in ({"type": "take_consolation", "bonus": "boar"},
+                    {"type": "orient_album", "faction": "gaul"}):
+        assert refused(fresh, payload) == (
+            "Not now: Matthew plays a character, uses a bonus token or reinforces their hand."
+        )
+    assert GAME.legal_actions(fresh, "Matthew")["take_consolation"] == (
+        "Not now: Matthew plays a character, uses a bonus token or reinforces their hand."
     )
 
 
@@ -465,9 +496,15 @@ def three_albums_for_matthew():
     return (
         win_album_one()
         + [act(type="take_consolation", bonus="potion"), act(type="orient_album", faction="roman")]
-        + [play("Matthew", 2, 8, "Legionary", "Roman"), play("Matthew", 2, 7, "Centurion", "Roman")]
+        + passes("Laura")
+        + [play("Matthew", 2, 8, "Legionary", "Roman")]
+        + passes("Laura")
+        + [play("Matthew", 2, 7, "Centurion", "Roman")]
         + [act(type="take_consolation", bonus="fish"), act(type="orient_album", faction="roman")]
-        + [play("Matthew", 3, 8, "Chief", "Gaul"), play("Matthew", 3, 7, "Chief", "Gaul")]
+        + passes("Laura")
+        + [play("Matthew", 3, 8, "Chief", "Gaul")]
+        + passes("Laura")
+        + [play("Matthew", 3, 7, "Chief", "Gaul")]
     )
 
 
@@ -493,7 +530,7 @@ def test_reaching_fifty_at_a_resolution_ends_the_game():
     refused(
         state,
         {"type": "reinforce_hand", "player": "Laura"},
-        "The game is over: Matthew reached 50 sesterces",
+        "The game is over; undo the last move to change it.",
     )
 
 
@@ -548,7 +585,11 @@ def test_empty_helmet_stock_refuses_and_a_destroyed_helmet_returns():
 def test_resolution_pays_only_what_the_helmet_stock_holds():
     state = run(
         DUO,
-        [play("Matthew", 2, 8, "Centurion", "Roman"), play("Matthew", 2, 8, "Centurion", "Roman")],
+        [
+            play("Matthew", 2, 8, "Centurion", "Roman"),
+            *passes("Laura"),
+            play("Matthew", 2, 8, "Centurion", "Roman"),
+        ],
         {"centurion_helmets": 1},
     )
     last = state["last_resolution"]
@@ -593,6 +634,7 @@ def test_potions_on_a_won_album_return_to_the_stock():
         DUO,
         [
             play("Matthew", 1, 8, "Hero", "Gaul", "Obelix"),
+            *passes("Laura"),
             act(type="use_potion", player="Matthew", character="c1"),
         ],
         {"potion_tokens": 0},
@@ -627,6 +669,7 @@ def test_identical_hero_cannot_be_played_or_reinvigorated_while_one_is_visible()
             play("Ann", 1, 6, "Hero", "Gaul", "Asterix"),
             act(type="knock_out", character="c1"),
             play("Bob", 2, 6, "Hero", "Gaul", "Asterix"),
+            *passes("Cid"),
         ],
     )
     refused(
@@ -649,6 +692,23 @@ def test_identical_hero_cannot_be_played_or_reinvigorated_while_one_is_visible()
 
 
 # -- refusals ------------------------------------------------------------------------------------
+
+
+TURN_MOVES = ("play_character", "use_potion", "use_fish", "use_boar", "reinforce_hand")
+
+
+def battle_in_progress():
+    """c1 Asterix with a Potion (Matthew), c2 a K.O.'d Legionary and c3 Redbeard (Laura)."""
+    return [
+        play("Matthew", 1, 6, "Hero", "Gaul", "Asterix"),
+        act(type="gain_bonus", player="Matthew", bonus="potion"),
+        *passes("Laura"),
+        act(type="use_potion", player="Matthew", character="c1"),
+        act(type="gain_bonus", player="Matthew", bonus="potion"),
+        play("Laura", 1, 4, "Legionary", "Roman"),
+        act(type="use_fish", player="Matthew", character="c2"),
+        play("Laura", 2, 5, "Rebel", "Neutral", "Redbeard"),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -696,7 +756,7 @@ def test_identical_hero_cannot_be_played_or_reinvigorated_while_one_is_visible()
                 "character_type": "Rebel",
                 "colour": "Gaul",
             },
-            "There is no player called 'Zoe' at this table.",
+            "It is Matthew's turn.",  # the turn is checked before the rule looks at the name
         ),
         (
             {"type": "use_potion", "player": "Matthew", "character": "c9"},
@@ -754,25 +814,17 @@ def test_identical_hero_cannot_be_played_or_reinvigorated_while_one_is_visible()
     ],
 )
 def test_refusals_on_a_battle_in_progress(payload, message):
-    state = run(
-        DUO,
-        [
-            play("Matthew", 1, 6, "Hero", "Gaul", "Asterix"),
-            act(type="gain_bonus", player="Matthew", bonus="potion"),
-            act(type="use_potion", player="Matthew", character="c1"),
-            act(type="gain_bonus", player="Matthew", bonus="potion"),
-            play("Laura", 1, 4, "Legionary", "Roman"),
-            act(type="use_fish", player="Matthew", character="c2"),
-            play("Laura", 2, 5, "Rebel", "Neutral", "Redbeard"),
-        ],
-    )
+    state = run(DUO, battle_in_progress())
+    # A turn move is tried on the turn of the player it names, so that the rule itself answers.
+    if payload["type"] in TURN_MOVES and payload["player"] in DUO:
+        state = given_turn(state, payload["player"])
     assert refused(state, payload) == message
 
 
 def test_album_not_facing_the_player_is_refused():
-    state = run(TRIO, [play("Cid", 3, 4, "Rebel", "Gaul")])
+    state = run(TRIO, passes("Ann", "Bob") + [play("Cid", 3, 4, "Rebel", "Gaul")])
     refused(
-        state,
+        given_turn(state, "Cid"),
         play("Cid", 1, 4, "Rebel", "Gaul")["payload"],
         "Album 1 lies between Ann and Bob; it does not face Cid.",
     )
@@ -781,6 +833,9 @@ def test_album_not_facing_the_player_is_refused():
         {"type": "call_on", "player": "Cid", "album": 1, "character": "c1"},
         "it does not face Cid.",
     )
+    # Bob has a character of his own to use a Boar on (c2 on album 1), but not Cid's c1.
+    state = run(TRIO, passes("Ann", "Bob") + [play("Cid", 3, 4, "Rebel", "Gaul"),
+                                              play("Ann", 1, 3, "Rebel", "Gaul")])
     refused(
         state,
         {"type": "use_boar", "player": "Bob", "character": "c1"},
@@ -885,9 +940,11 @@ def test_each_character_offers_only_the_one_tap_moves_that_fit_it():
         DUO,
         [
             play("Matthew", 1, 6, "Hero", "Gaul", "Asterix"),
+            *passes("Laura"),
             act(type="use_potion", player="Matthew", character="c1"),
             play("Laura", 1, 4, "Legionary", "Roman"),
             act(type="knock_out", character="c2"),
+            *passes("Matthew"),
             play("Laura", 2, 3, "Rebel", "Neutral"),
         ],
     )
@@ -913,7 +970,7 @@ def test_each_character_offers_only_the_one_tap_moves_that_fit_it():
 
 
 def test_call_on_targets_are_the_callers_albums_in_a_four_player_game():
-    state = run(QUARTET, [play("Bob", 1, 5, "Swindler", "Neutral")])
+    state = run(QUARTET, passes("Ann") + [play("Bob", 1, 5, "Swindler", "Neutral")])
     assert character_view(state, "c1")["call_on_to"] == {
         "Ann": [1, 4],
         "Cid": [2, 3],
@@ -958,3 +1015,103 @@ def test_stock_options_have_titles_for_the_setup_form():
     fields = GAME.options_model.model_fields
     assert fields["legionary_helmets"].title == "Legionary helmets in the stockpile"
     assert "Leave empty for unlimited" in fields["boar_tokens"].description
+
+
+# -- the turn: whose move it is, and the host's correction ----------------------------------
+
+
+def test_a_turn_move_for_another_player_is_refused_and_the_turn_is_not_skipped():
+    state = run(TRIO, [play("Ann", 1, 4, "Rebel", "Gaul")])
+    assert GAME.turn_of(state) == "Bob"
+    # Cid may not play, use a token or reinforce while it is Bob's turn, from any phone.
+    for payload in (
+        play("Cid", 2, 4, "Legionary", "Roman")["payload"],
+        {"type": "use_fish", "player": "Cid", "character": "c1"},
+        {"type": "use_boar", "player": "Cid", "character": "c1"},
+        {"type": "reinforce_hand", "player": "Cid"},
+    ):
+        assert refused(state, payload) == "It is Bob's turn."
+        with pytest.raises(GameError, match="It is Bob's turn."):
+            GAME.play(state, GAME.parse_action(payload), "Bob")
+    # Bob's own move passes the turn to his left: Cid, then Ann. Nobody is skipped.
+    state = run(TRIO, [play("Ann", 1, 4, "Rebel", "Gaul"), play("Bob", 2, 4, "Rebel", "Gaul")])
+    assert state["turn"] == "Cid"
+    # A power's effects follow the character just played: anyone may enter them.
+    state = GAME.apply(state, GAME.parse_action({"type": "knock_out", "character": "c1"}), "Ann")
+    assert state["turn"] == "Cid"
+
+
+def test_legal_actions_say_whose_turn_it_is_for_each_seat():
+    state = run(TRIO, [play("Ann", 1, 4, "Rebel", "Gaul")])
+    bob, cid = GAME.legal_actions(state, "Bob"), GAME.legal_actions(state, "Cid")
+    assert bob["play_character"] is None and bob["reinforce_hand"] is None
+    assert cid["play_character"] == "It is Bob's turn."
+    assert cid["knock_out"] is None and cid["gain_helmet"] is None  # powers: anyone
+    assert cid["take_consolation"].startswith("Not now: Bob plays a character")
+    # The host's phone (no seat) enters moves for everyone: the turn is checked on the move.
+    assert GAME.legal_actions(state, None)["play_character"] is None
+    # Nothing to work on yet: the reason says so.
+    fresh = run(TRIO, [])
+    assert GAME.legal_actions(fresh, "Ann")["eliminate"] == "No visible character to eliminate."
+    assert GAME.legal_actions(fresh, "Ann")["reinvigorate"] == "No character is K.O.'d."
+
+
+def test_the_host_hands_the_turn_on_logged_and_undone():
+    entries = [play("Ann", 1, 4, "Rebel", "Gaul"), act(type="hand_turn", player="Dee")]
+    state = run(QUARTET, entries)
+    assert state["turn"] == "Dee"
+    assert GAME.status(state) == "Dee's turn · first to 50 sesterces wins"
+    before = run(QUARTET, entries[:1])
+    after, sentence = GAME.play(before, GAME.parse_action(entries[1]["payload"]), None)
+    assert (after, sentence) == (state, "The host handed the turn to Dee.")
+    assert run(QUARTET, entries + [{"kind": "undo"}])["turn"] == "Bob"
+    # Dee plays on; the turn goes on from her, to Ann.
+    state = run(QUARTET, entries + [play("Dee", 4, 3, "Rebel", "Gaul")])
+    assert state["turn"] == "Ann"
+    refused(before, {"type": "hand_turn", "player": "Bob"}, "It is already Bob's turn.")
+    refused(before, {"type": "hand_turn", "player": "Zed"}, "There is no player called 'Zed'")
+
+
+def test_the_turn_cannot_be_handed_on_once_the_game_is_over():
+    state = run(DUO, three_albums_for_matthew())
+    assert GAME.turn_of(state) is None
+    refused(state, {"type": "hand_turn", "player": "Laura"}, "The game is over")
+
+
+# -- the Boar: the last visible character on an album facing the player -------------------------
+
+
+def test_a_boar_uses_only_the_power_of_the_last_visible_character_on_an_album():
+    entries = [
+        play("Matthew", 1, 3, "Chief", "Gaul", "Getafix"),
+        play("Laura", 1, 4, "Centurion", "Roman", "Crismus Bonus"),
+        play("Matthew", 1, 6, "Hero", "Gaul", "Asterix"),
+        play("Laura", 1, 2, "Legionary", "Roman"),
+    ]
+    state = run(DUO, entries + passes("Matthew"))  # Laura's turn; c4 was placed last
+    refused(
+        state,
+        {"type": "use_boar", "player": "Laura", "character": "c2"},
+        "A Boar re-uses only the power of the last visible character placed on an album; "
+        "on album 1 that is the strength 2 Roman Legionary (c4).",
+    )
+    after, sentence = GAME.play(
+        state, GAME.parse_action({"type": "use_boar", "player": "Laura", "character": "c4"}), None
+    )
+    assert sentence == "Laura used a Boar to activate the strength 2 Roman Legionary (c4)'s power again."
+    assert after["ledger"]["Laura"]["bonuses"]["boar"] == 0
+    # Once the last one is K.O.'d, the one placed before it is the last visible one.
+    state = run(DUO, entries + [act(type="knock_out", character="c4")] + passes("Matthew"))
+    run(DUO, entries + [act(type="knock_out", character="c4")] + passes("Matthew")
+        + [act(type="use_boar", player="Laura", character="c3")])
+    refused(state, {"type": "use_boar", "player": "Laura", "character": "c1"}, "that is Asterix (c3)")
+    # Reinvigorating with a Boar still takes any K.O.'d character.
+    state = run(DUO, entries + [act(type="knock_out", character="c1")] + passes("Matthew")
+                + [act(type="use_boar", player="Laura", character="c1")])
+    assert not state["slots"][0]["characters"][0]["knocked_out"]
+
+
+def test_the_page_marks_the_last_visible_character_of_each_album():
+    state = run(DUO, [play("Matthew", 1, 3, "Chief", "Gaul"), play("Laura", 1, 4, "Rebel", "Roman"),
+                      act(type="knock_out", character="c2"), play("Matthew", 2, 5, "Rebel", "Roman")])
+    assert [character_view(state, c)["last_visible"] for c in ("c1", "c2", "c3")] == [True, False, True]

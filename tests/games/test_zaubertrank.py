@@ -152,8 +152,10 @@ def test_opening_markers_are_placed_with_help_then_play_begins():
     table.do("begin_play", starting_player="Bob")
     assert GAME.status(table.state) == "Bob (Obelix)'s turn: 2 actions left · 24 spaces to the camp"
     assert table.state["seats"]["Bob"]["ingredients"]["fish"] == 2
-    table.refused("choose_character", "only during setup", player="Ann", character="getafix")
-    table.refused("place_figure", "only during setup", player="Ann", location=2)
+    # Setup moves are out of phase now: the refusal says what the table does instead.
+    not_now = "Not now: Bob (Obelix) has 2 actions left; then the Roman steps on"
+    table.refused("choose_character", not_now, player="Ann", character="getafix")
+    table.refused("place_figure", not_now, player="Ann", location=2)
 
 
 def test_play_taps_wait_for_the_setup():
@@ -368,6 +370,7 @@ def test_the_draw_pile_runs_out_and_is_not_reshuffled():
     table.do("draw_helpers", count=5)  # Asterix draws one extra
     assert table.view["players"][0]["draw_pile"] == 6
     assert table.view["players"][0]["hand"] == {"asterix": 6}
+    table.refused("play_helpers", "Ann holds not enough Obelix helper cards", card="obelix")
     table.do("draw_helpers", count=10)
     assert table.view["players"][0]["draw_pile"] == 0
     table.refused("draw_helpers", "Ann's draw pile is empty")
@@ -405,6 +408,7 @@ def test_potions_roast_boars_and_getafix_double_roll():
     assert table.view["turn"]["potion_hint"] == "take 2 ingredients of any kinds"
     table.refused("drink_potion", "Ann's magic potion is used", outcome="two_ingredients")
     table.refused("refill_potion", "Obelix has roast boars", player="Bob")
+    table.refused("refill_potion", "Cy's magic potion is still fresh", player="Cy")
     table.do("refill_potion")
     table.refused("refill_potion", "still fresh")
     table.end_turn()
@@ -423,7 +427,8 @@ def test_potions_roast_boars_and_getafix_double_roll():
 # -- the turn helper --------------------------------------------------------------------------
 def test_the_turn_runs_actions_then_the_roman_then_the_mishap():
     table = started()
-    table.refused("draw_mishap", "after the Roman steps", symbol="knife")
+    table.refused("draw_mishap", "Not now: Ann (Asterix) has 2 actions left; then the Roman steps "
+                  "on and a mishap marker is drawn.", symbol="knife")
     table.do("move", location=1).do("use_location").do("move", location=4).do("use_location")
     table.refused("drink_potion", "has used both actions", outcome="two_ingredients")
     table.refused("move", "already moved twice")
@@ -487,6 +492,72 @@ def test_describe_tells_the_log_what_happened():
     }
 
 
+# -- the moves table: phases and turns --------------------------------------------------------
+def play(state: dict, kind: str, actor: str | None, **fields) -> tuple[dict, str]:
+    return GAME.play(state, GAME.parse_action({"type": kind, **fields}), actor)
+
+
+@pytest.mark.parametrize("entries, kind, fields, sentence", [
+    ([], "advance_roman", {},
+     "Not now: Play has not begun; finish the setup and tap begin."),
+    ([*OPENING, act("begin_play"), act("advance_roman")], "take_ingredients", {"fish": 1},
+     "Not now: The Roman has stepped; draw the mishap marker to end the turn."),
+    ([*OPENING, act("begin_play"), act("advance_roman"), act("draw_mishap", symbol="fist")],
+     "move", {"location": 2}, "Not now: Place the drawn fist marker to end the turn."),
+    ([*OPENING, act("begin_play")], "begin_play", {},
+     "Not now: Ann (Asterix) has 2 actions left; then the Roman steps on and a mishap marker "
+     "is drawn."),
+])
+def test_a_move_out_of_its_phase_is_refused_with_what_is_expected_now(entries, kind, fields, sentence):
+    table = Table(entries=entries)
+    table.refused(kind, sentence, **fields)
+    assert GAME.legal_actions(table.state)[kind] == sentence
+
+
+def test_the_turn_players_moves_are_refused_on_another_players_turn():
+    state = started().state
+    for kind, fields in (("move", {"location": 2}), ("drink_potion", {"outcome": "two_ingredients"}),
+                         ("advance_roman", {})):
+        with pytest.raises(GameError) as caught:
+            play(state, kind, "Bob", **fields)
+        assert caught.value.message == "It is Ann's turn."
+        play(state, kind, "Ann", **fields)  # her own phone, or the host's (no seat)
+        play(state, kind, None, **fields)
+    legal = GAME.legal_actions(state, "Bob")
+    assert legal["move"] == legal["advance_roman"] == "It is Ann's turn."
+    # Gains go to whoever they concern (a reward may be for another player): no turn check.
+    assert legal["take_ingredients"] is None and legal["draw_helpers"] is None
+    assert play(state, "take_ingredients", "Bob", player="Bob", fish=1)[1] == (
+        "Bob (Obelix) took 1 fish from the supply.")
+    # The mishap is drawn by the player holding the bag; where it goes is decided together.
+    state = play(state, "advance_roman", "Ann")[0]
+    assert GAME.legal_actions(state, "Bob")["draw_mishap"] == "It is Ann's turn."
+    state = play(state, "draw_mishap", "Ann", symbol="fist")[0]
+    assert GAME.legal_actions(state, "Bob")["place_mishap"] is None
+    state, said = play(state, "place_mishap", "Bob", location=5)
+    assert said == "The fist marker was placed on the Bard's Hut."
+    assert GAME.turn_of(state) == "Bob"
+
+
+def test_the_host_hands_the_turn_on_and_it_is_undone_like_any_move():
+    table = started(["Ann", "Bob", "Cy"])
+    table.do("move", location=2).do("use_location")
+    state, said = play(table.state, "hand_turn", None, player="Cy")
+    assert said == "The host handed the turn to Cy."
+    assert state["phase"] == "actions" and GAME.turn_of(state) == "Cy"
+    assert GAME.view(state)["turn"]["actions_left"] == 2 and GAME.view(state)["turn"]["moves_left"] == 2
+    assert state["seats"]["Ann"]["location"] == 2  # only the turn changes hands
+    table.do("hand_turn", player="Cy")
+    assert GAME.status(table.state).startswith("Cy (Getafix)'s turn: 2 actions left")
+    table.entries.append(UNDO)
+    assert GAME.turn_of(table.state) == "Ann" and table.state["turn"]["actions_used"] == 1
+    table.refused("hand_turn", "It is already Ann's turn.", player="Ann")
+    table.refused("hand_turn", "no player called 'Zed'", player="Zed")
+    table.do("advance_roman").do("draw_mishap", symbol="fist")
+    table.refused("hand_turn", "Place the drawn fist marker first", player="Bob")
+    Table().refused("hand_turn", "Nobody has the turn now.", player="Bob")
+
+
 # -- whole games ------------------------------------------------------------------------------
 ONE_MISTLETOE_EACH = {"first_ingredient": "mistletoe", "first_quantity": 1,
                       "second_ingredient": "mistletoe", "second_quantity": 1,
@@ -536,29 +607,38 @@ def test_the_difficulty_is_named_as_the_rulebook_does_and_short_forms_are_accept
     assert GAME.parse_options({"difficulty": raw}).difficulty == name
 
 
-def test_the_turn_view_says_why_each_action_is_closed():
+def test_the_moves_table_says_why_each_action_is_closed():
     table = started(opening=[act("draw_mishap", symbol="skull"), act("place_mishap", location=4),
                              act("draw_mishap", symbol="fist"), act("place_mishap", location=4)])
     turn = table.view["turn"]
     assert turn["here_name"] == "the task stack" and turn["at_stack"]
-    assert not turn["can_use"] and turn["use_why"] == "Ann stands at the task stack."
-    assert not turn["can_complete"] and turn["complete_why"] == "Enter the face-up task card first."
-    assert turn["can_drink"] and turn["drink"] == "drink the magic potion"
-    assert turn["can_pass"] and turn["partners"] == ["Bob"]  # both at the task stack
+    legal = GAME.legal_actions(table.state)
+    assert legal["use_location"] == "Ann stands at the task stack, not on a location."
+    assert legal["complete_subtask"] == "Enter the face-up task card's sub-tasks first."
+    assert legal["drink_potion"] is None and turn["drink"] == "drink the magic potion"
+    assert turn["partners"] == ["Bob"]  # both at the task stack, but Ann has nothing yet
+    assert legal["pass_items"] == "Ann holds nothing to pass: no ingredients, no helper cards."
+    assert legal["refill_potion"] == "Every magic potion is still fresh; there is nothing to refill."
+    assert legal["play_helpers"] == "Ann holds no helper cards."
     table.do("enter_task", **FISH_TASK)
-    assert table.view["turn"]["complete_why"] == "It needs 2 fish; Ann has 0."
+    assert GAME.legal_actions(table.state)["complete_subtask"] == "This sub-task needs 2 fish; Ann has 0."
     table.do("move", location=4)
-    turn = table.view["turn"]
-    assert turn["use_why"] == "The Mistletoe grove is shut by two mishap markers."
-    assert turn["complete_why"] == "Ann must stand at the task stack."
-    assert not turn["can_pass"] and turn["partners"] == []
+    legal = GAME.legal_actions(table.state)
+    assert legal["use_location"] == "The Mistletoe grove is shut: both of its mishap spaces are covered."
+    assert legal["complete_subtask"] == "Ann must stand at the task stack to complete a sub-task."
+    assert legal["pass_items"] == ("Nobody else stands at the Mistletoe grove: items are passed on "
+                                   "the same location, or both at the task stack.")
+    assert table.view["turn"]["partners"] == []
     table.do("remove_mishap", location=4).do("use_location").do("drink_potion", outcome="two_ingredients")
-    turn = table.view["turn"]
-    assert turn["actions_left"] == 0 and not turn["can_use"] and not turn["can_drink"]
-    assert turn["use_why"] == "Ann has used both actions."
-    assert turn["moves_left"] == 1 and turn["can_move"]
+    legal = GAME.legal_actions(table.state)
+    assert table.view["turn"]["actions_left"] == 0
+    assert legal["use_location"] == legal["drink_potion"] == (
+        "Ann has used both actions; move the Roman on to end them.")
+    assert table.view["turn"]["moves_left"] == 1 and legal["move"] is None
     table.do("advance_roman")
-    assert table.view["turn"]["can_move"] is False and table.view["turn"]["can_use"] is False
+    legal = GAME.legal_actions(table.state)
+    assert legal["move"] == legal["use_location"] == (
+        "Not now: The Roman has stepped; draw the mishap marker to end the turn.")
 
 
 def test_the_ring_marks_where_the_drawn_marker_may_go():

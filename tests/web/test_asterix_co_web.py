@@ -126,6 +126,18 @@ class Table:
             payload["name"] = name
         return self.act(who, **payload)
 
+    def passes(self, *players):
+        """Turns taken by reinforcing the hand: nothing changes on the albums."""
+        for who in players:
+            snapshot = self.act(who, type="reinforce_hand", player=who)
+        return snapshot
+
+    def give_turn(self, who):
+        """The host's correction: the turn passes to ``who`` (if it is not theirs already)."""
+        if self.snapshot()["state"]["turn"] != who:
+            response = self.host.act(type="hand_turn", player=who)
+            assert response.status_code == 200, response.get_data(as_text=True)
+
     def snapshot(self):
         return self.client.get(f"/api/tables/{self.code}").get_json()
 
@@ -239,8 +251,10 @@ def test_potion_ko_reinvigorate_and_call_on_change_the_totals(table):
     t = table()
     t.play("Matthew", 1, 5, "Rebel", "Neutral", "Redbeard")
     t.play("Laura", 1, 4, "Legionary", "Roman")
+    t.passes("Matthew")
     assert side_totals(t.act("Laura", type="use_potion", player="Laura", character="c2"), 1) == {
         "gaul": 5, "roman": 8}
+    t.passes("Matthew")
     assert side_totals(t.act("Laura", type="use_fish", player="Laura", character="c1"), 1) == {
         "gaul": 0, "roman": 8}
     assert side_totals(t.act("Matthew", type="use_boar", player="Matthew", character="c1"), 1) == {
@@ -259,6 +273,7 @@ def test_potion_ko_reinvigorate_and_call_on_change_the_totals(table):
 def test_every_one_tap_move_is_undone_by_undo(table, client):
     t = table()
     t.play("Matthew", 1, 6, "Hero", "Gaul", "Asterix")
+    t.passes("Laura")
     moves = [
         dict(type="use_potion", player="Matthew", character="c1"),
         dict(type="eliminate", character="c1"),
@@ -279,6 +294,7 @@ def test_every_one_tap_move_is_undone_by_undo(table, client):
 def test_a_character_played_from_the_page_form_arrives_as_strings(table):
     t = table()
     laura = t.host  # the host's phone enters for anyone at the table
+    assert laura.act(type="reinforce_hand", player="Matthew").status_code == 200  # Laura's turn
     response = laura.act(type="play_character", player="Laura", album="2", strength="7",
                          character_type="Centurion", colour="Neutral", name="")
     assert response.status_code == 200
@@ -313,12 +329,14 @@ def test_a_character_opens_one_shared_menu_that_offers_only_what_fits_it(table, 
     battle_in_progress(t)  # c1 Asterix with a Potion, c2 K.O.'d, c3 Redbeard on Laura's side
     page = t.page(laura)
     assert moves_offered(page) == {
-        "c1": "eliminate",  # the Potion protects it from K.O., Fish and Call On
-        "c2": "reinvigorate",
-        "c3": "potion knock_out eliminate",  # already on Laura's side: no Call On for her
+        # The Potion protects it from K.O., Fish and Call On; the last visible one on
+        # album 1, so a Boar may use its power again.
+        "c1": "eliminate boar",
+        "c2": "reinvigorate boar",  # K.O.'d: a Boar wakes it
+        "c3": "potion knock_out eliminate boar",  # already on Laura's side: no Call On for her
     }
     # The host's phone has no seat: it may call Redbeard on for Matthew.
-    assert moves_offered(t.page())["c3"] == "potion knock_out eliminate call_on"
+    assert moves_offered(t.page())["c3"] == "potion knock_out eliminate boar call_on"
     # Each move is one form for the whole page, whatever the number of characters.
     for move in ("use_potion", "use_fish", "use_boar", "knock_out", "reinvigorate", "eliminate",
                  "call_on"):
@@ -327,6 +345,7 @@ def test_a_character_opens_one_shared_menu_that_offers_only_what_fits_it(table, 
     menus = region(page, "menus")
     assert "Call on to your side of album 1" in menus and "Call on to your side of album 2" in menus
     # A move the menu does not offer is still refused with its sentence if posted anyway.
+    t.give_turn("Laura")
     response = laura.act(type="use_fish", player="Laura", character="c1")
     assert response.status_code == 422
     assert response.get_data(as_text=True) == "Asterix (c1) has a Potion and cannot be K.O.'d."
@@ -335,22 +354,36 @@ def test_a_character_opens_one_shared_menu_that_offers_only_what_fits_it(table, 
 
 
 def long_battle(t):
-    """Four players, 40 characters on the four albums, three K.O.'d and one with a Potion."""
+    """Four players, 40 characters on the four albums, three K.O.'d and one with a Potion.
+
+    Played in turn order from Dee's phone: each player in turn plays on the Gaul side of the
+    album on their left, then on the Roman side of the album on their right."""
     players = t.snapshot()["state"]["players"]
     names = iter(["Asterix", "Obelix", "Getafix", "Cacofonix", "Vitalstatistix", "Fulliautomatix",
                   "Unhygienix", "Geriatrix", "Impedimenta", "Bacteria"] * 4)
-    for album in range(1, 5):
-        gaul, roman = players[album - 1], players[album % 4]
-        for index, strength in enumerate((2, 3, 2, 3, 4)):  # 14 a side: no album falls
-            t.play("Dee", album, strength, "Hero", "Gaul" if index % 2 == 0 else "Neutral",
-                   f"{next(names)} {album}", player=gaul)
-            t.play("Dee", album, strength, "Legionary", "Roman" if index % 2 == 0 else "Neutral",
-                   player=roman)
-    for character in ("c3", "c14", "c25"):
-        t.act("Dee", type="knock_out", character=character)
+    strengths = (2, 3, 2, 3, 4)  # 14 a side: no album falls
+    for index in range(10):
+        for position, player in enumerate(players):
+            strength = strengths[index // 2]
+            plain = (index // 2) % 2 == 0  # a faction colour, else a Neutral
+            if index % 2 == 0:  # the Gaul side of the album on the player's left
+                t.play("Dee", position + 1, strength, "Hero", "Gaul" if plain else "Neutral",
+                       f"{next(names)} {position + 1}", player=player)
+            else:  # the Roman side of the album on the player's right
+                t.play("Dee", (position - 1) % 4 + 1, strength, "Legionary",
+                       "Roman" if plain else "Neutral", player=player)
+    slots = t.snapshot()["state"]["slots"]
+
+    def nth(album, faction, index):
+        return [c["id"] for c in slots[album - 1]["characters"] if c["faction"] == faction][index]
+
+    for album, faction, index in ((1, "gaul", 1), (2, "roman", 1), (3, "gaul", 2)):
+        t.act("Dee", type="knock_out", character=nth(album, faction, index))
     t.act("Dee", type="gain_bonus", player="Ann", bonus="potion")
-    t.act("Dee", type="use_potion", player="Ann", character="c1")
-    assert all(slot["album"] for slot in t.snapshot()["state"]["slots"])
+    t.act("Dee", type="use_potion", player="Ann", character=nth(1, "gaul", 0))
+    t.passes("Bob")  # Cid's turn
+    state = t.snapshot()["state"]
+    assert all(slot["album"] for slot in state["slots"]) and state["turn"] == "Cid"
 
 
 def test_one_move_in_a_long_battle_sends_little(table, phone):
@@ -367,7 +400,10 @@ def test_one_move_in_a_long_battle_sends_little(table, phone):
         t.play("Dee", 2, 2, "Legionary", "Roman", player="Cid")  # album 2: Roman side 11 -> 13
         after = Regions(t.page(viewer)).found
         changed = [name for name in after if after[name][0] != before[name][0]]
-        assert "albums" in changed and "menus" not in changed
+        assert "albums" in changed
+        # The shared dialogs come again only to a seat whose turn moves now wait for someone
+        # else (their forms say whose turn it is); the host's phone keeps its copy.
+        assert ("menus" in changed) == (viewer is ann)
         assert sum(gzipped(after[name][1]) for name in changed) <= 8_000
         t.client.post(f"/api/tables/{t.code}/undo", headers=bearer(t.token("Dee")))
 
@@ -423,11 +459,15 @@ def test_the_rulebook_battle_example_to_its_result(table, phone):
 
 def test_helmets_are_paid_for_visible_legionaries_and_centurions(table):
     t = table()
+    t.passes("Matthew")
     t.play("Laura", 1, 2, "Legionary", "Roman")
+    t.passes("Matthew")
     t.play("Laura", 1, 3, "Centurion", "Roman")
+    t.passes("Matthew")
     t.play("Laura", 1, 2, "Legionary", "Roman")
     t.act("Matthew", type="knock_out", character="c3")  # a K.O.'d Legionary earns nothing
     t.play("Matthew", 1, 7, "Legionary", "Neutral")
+    t.passes("Laura")
     snapshot = t.play("Matthew", 1, 8, "Centurion", "Gaul")
     last = snapshot["state"]["last_resolution"]
     assert (last["winner"], last["legionary_helmets"], last["centurion_helmets"]) == ("Matthew", 2, 2)
@@ -442,6 +482,7 @@ def test_consolation_refuses_a_third_copy_and_is_skipped_when_all_are_full(table
     t = table()
     t.act("Laura", type="gain_bonus", player="Laura", bonus="boar")
     t.play("Matthew", 1, 8, "Rebel", "Gaul")
+    t.passes("Laura")
     t.play("Matthew", 1, 8, "Diehard", "Gaul")
     assert t.refused("Laura", type="take_consolation", bonus="boar") == (
         "Laura already holds two Boar tokens; a third one is not allowed.")
@@ -453,6 +494,7 @@ def test_consolation_refuses_a_third_copy_and_is_skipped_when_all_are_full(table
     for kind in ("potion", "fish", "boar"):
         full.act("Laura", type="gain_bonus", player="Laura", bonus=kind)
     full.play("Matthew", 1, 8, "Rebel", "Gaul")
+    full.passes("Laura")
     snapshot = full.play("Matthew", 1, 8, "Diehard", "Gaul")
     assert snapshot["state"]["pending"]["step"] == "orientation"
     assert "Laura reveals album 3" in region(full.page(), "resolution")
@@ -489,15 +531,21 @@ def test_powers_and_caesars_cost_are_logged_ledger_moves(table):
 
 
 def three_albums_for_matthew(t):
+    """Matthew takes three albums while Laura reinforces her hand: 50 sesterces."""
     t.play("Matthew", 1, 8, "Rebel", "Gaul")
+    t.passes("Laura")
     t.play("Matthew", 1, 8, "Diehard", "Gaul")
     t.act("Laura", type="take_consolation", bonus="potion")
     t.act("Laura", type="orient_album", faction="roman")
+    t.passes("Laura")
     t.play("Matthew", 2, 8, "Legionary", "Roman")
+    t.passes("Laura")
     t.play("Matthew", 2, 7, "Centurion", "Roman")
     t.act("Laura", type="take_consolation", bonus="fish")
     t.act("Laura", type="orient_album", faction="roman")
+    t.passes("Laura")
     t.play("Matthew", 3, 8, "Chief", "Gaul")
+    t.passes("Laura")
     return t.play("Matthew", 3, 7, "Chief", "Gaul")
 
 
@@ -519,8 +567,8 @@ def test_fifty_sesterces_at_a_resolution_wins_with_the_breakdown_on_every_phone(
                 "2 legionary helmets × 1 = 2") in resolution
         assert "Laura 1 0 albums × 15 = 0" in resolution
         assert 'name="type" value="play_character"' not in page  # nothing left to play
-    assert t.refused("Laura", type="reinforce_hand", player="Laura").startswith(
-        "The game is over: Matthew reached 50 sesterces")
+    assert t.refused("Laura", type="reinforce_hand", player="Laura") == (
+        "The game is over; undo the last move to change it.")
 
 
 # -- point 6: stocks -----------------------------------------------------------------------------
@@ -540,6 +588,7 @@ def test_stock_limits_refuse_an_empty_pile_and_show_what_is_left(table):
             "🧪 Potion tokens: no limit") in ledger
     # A won album pays only what the pile holds.
     t.play("Matthew", 2, 8, "Centurion", "Roman")
+    t.passes("Laura")
     snapshot = t.play("Matthew", 2, 8, "Centurion", "Roman")
     assert snapshot["state"]["last_resolution"]["helmets_short"] == 2
     assert "2 more could not be paid: the stockpile ran out" in region(t.page(), "resolution")
@@ -568,13 +617,19 @@ def test_an_album_note_shows_beside_the_album_and_can_be_cleared(table):
 
 
 def battle_in_progress(t):
+    """c1 Asterix with a Potion (Matthew), c2 a K.O.'d Legionary and c3 Redbeard (Laura);
+    Matthew's turn."""
     t.play("Matthew", 1, 6, "Hero", "Gaul", "Asterix")
     t.act("Matthew", type="gain_bonus", player="Matthew", bonus="potion")
+    t.passes("Laura")
     t.act("Matthew", type="use_potion", player="Matthew", character="c1")
     t.act("Matthew", type="gain_bonus", player="Matthew", bonus="potion")
     t.play("Laura", 1, 4, "Legionary", "Roman")
     t.act("Matthew", type="use_fish", player="Matthew", character="c2")
     t.play("Laura", 2, 5, "Rebel", "Neutral", "Redbeard")
+
+
+TURN_MOVES = ("play_character", "use_potion", "use_fish", "use_boar", "reinforce_hand")
 
 
 @pytest.mark.parametrize(("payload", "message"), [
@@ -587,7 +642,7 @@ def battle_in_progress(t):
     (dict(type="play_character", player="Matthew", album=9, strength=4, character_type="Rebel",
           colour="Gaul"), "There is no album 9 on the table."),
     (dict(type="play_character", player="Zoe", album=1, strength=4, character_type="Rebel",
-          colour="Gaul"), "There is no player called 'Zoe' at this table."),
+          colour="Gaul"), "It is Matthew's turn."),  # the turn is checked before the name
     (dict(type="play_character", player="Laura", album=2, strength=6, character_type="Hero",
           colour="Gaul", name="Asterix"),
      "Asterix is already visible on album 1; an identical Hero cannot join while it is."),
@@ -616,13 +671,17 @@ def battle_in_progress(t):
     (dict(type="destroy_helmet", player="Matthew", helmet="centurion"),
      "Matthew has no centurion helmet to destroy."),
     (dict(type="set_album_note", album=5, note="x"), "There is no album 5 on the table."),
-    (dict(type="take_consolation", bonus="boar"), "No consolation bonus is due right now."),
-    (dict(type="orient_album", faction="gaul"), "No album is waiting to be revealed right now."),
+    (dict(type="take_consolation", bonus="boar"),
+     "Not now: Matthew plays a character, uses a bonus token or reinforces their hand."),
+    (dict(type="orient_album", faction="gaul"),
+     "Not now: Matthew plays a character, uses a bonus token or reinforces their hand."),
     (dict(type="orient_album", faction="pirate"), "faction"),
 ])
 def test_every_refusal_is_a_422_with_its_sentence_and_changes_nothing(table, payload, message):
     t = table()
     battle_in_progress(t)
+    if payload["type"] in TURN_MOVES and payload.get("player") in DUO:
+        t.give_turn(payload["player"])  # so that the rule itself answers
     before = t.snapshot()
     error = t.refused("Laura", **payload)
     assert message in error
@@ -634,12 +693,14 @@ def test_every_refusal_is_a_422_with_its_sentence_and_changes_nothing(table, pay
 def test_moves_wait_while_the_loser_chooses(table):
     t = table()
     t.play("Matthew", 1, 8, "Rebel", "Gaul")
+    t.passes("Laura")
     t.play("Matthew", 1, 8, "Diehard", "Gaul")
     assert t.refused("Laura", type="play_character", player="Laura", album=2, strength=4,
-                     character_type="Rebel", colour="Gaul") == "First Laura picks a consolation bonus token."
+                     character_type="Rebel", colour="Gaul") == (
+        "Not now: Laura picks a consolation bonus token.")
     t.act("Laura", type="take_consolation", bonus="fish")
     assert t.refused("Laura", type="take_consolation", bonus="boar") == (
-        "The consolation is settled; now Laura reveals the next album and picks the side that faces them.")
+        "Not now: Laura reveals the next album and picks the side that faces them.")
 
 
 def test_a_watcher_cannot_play(table, client):
@@ -648,3 +709,109 @@ def test_a_watcher_cannot_play(table, client):
     response = client.post(f"/api/tables/{t.code}/actions", headers=bearer(watcher),
                            json={"type": "reinforce_hand", "player": "Laura"})
     assert response.status_code == 403
+
+
+# -- the turn and the page's controls -------------------------------------------------------------
+
+
+def controls(page: str) -> dict[str, str | None]:
+    """Every action form of the page: None when it can be sent, else the reason shown."""
+    found = {}
+    for kind, body in re.findall(r'<form\b[^>]*data-action="(\w+)"[^>]*>(.*?)</form>', page, re.S):
+        why = re.search(r'<p class="why-not">(.*?)</p>', body, re.S)
+        assert ("<fieldset disabled>" in body) == bool(why), kind
+        found[kind] = html.unescape(why.group(1)) if why else None
+    return found
+
+
+def legal_for(t, seat):
+    from companion.games import get_game
+
+    return get_game(GAME).legal_actions(t.snapshot()["state"], seat)
+
+
+def test_a_control_is_disabled_with_its_reason_exactly_when_the_rules_refuse_it(table, phone):
+    t = table()
+    laura = phone("10.0.0.4")
+    laura.join(t.code, "Laura")
+    t.tokens["Laura"] = t.token("Matthew")  # Laura's phone holds her seat; the API acts as Matthew
+
+    def check(expected_disabled):
+        shown = controls(t.page(laura))
+        legal = legal_for(t, "Laura")
+        assert {kind for kind in shown} <= set(legal)
+        for kind, why in shown.items():
+            assert why == legal[kind], kind
+        assert {kind for kind, why in shown.items() if why} >= expected_disabled
+        return shown
+
+    # Matthew's turn: Laura's turn moves wait, with whose turn it is; a power does not.
+    shown = check({"play_character", "reinforce_hand"})
+    assert shown["play_character"] == "It is Matthew's turn."
+    assert shown["gain_bonus"] is None and shown["set_album_note"] is None
+    assert "It is Matthew's turn." in region(t.page(laura), "menus")
+    # Her turn now: she may play; a Fish has a target, the Boar too (c1 faces her).
+    t.play("Matthew", 1, 6, "Hero", "Gaul", "Asterix")
+    shown = check(set())
+    assert shown["play_character"] is None and shown["use_fish"] is None
+    assert shown["use_boar"] is None and shown["reinforce_hand"] is None
+    # An album falls: the loser's choice is the one thing to do; the rest says so.
+    t.passes("Laura")
+    t.play("Matthew", 1, 8, "Rebel", "Gaul")
+    t.passes("Laura")
+    t.play("Matthew", 1, 2, "Rebel", "Gaul")
+    shown = check({"play_character"})
+    assert shown["take_consolation"] is None
+    assert shown["play_character"] == "Not now: Laura picks a consolation bonus token."
+    assert "hand_turn" not in shown  # the host's correction is only on the host's phone
+
+
+def test_a_seated_phone_cannot_play_for_another_player_on_someone_elses_turn(table, phone):
+    t = table(("Ann", "Bob", "Cid"))
+    cid = phone("10.0.0.5")
+    cid.join(t.code, "Cid")
+    t.tokens["Cid"] = t.token("Ann")  # Cid's phone holds her seat; the API acts as Ann
+    t.play("Ann", 1, 4, "Rebel", "Gaul")  # Bob's turn
+    response = cid.act(type="play_character", player="Cid", album="2", strength="5",
+                       character_type="Legionary", colour="Roman")
+    assert (response.status_code, response.get_data(as_text=True)) == (422, "It is Bob's turn.")
+    assert t.refused("Cid", type="use_fish", player="Cid", character="c1") == "It is Bob's turn."
+    assert t.snapshot()["state"]["turn"] == "Bob"  # nobody skipped
+    # Bob plays (here from his own token): the turn goes on to Cid, and Cid's phone may play.
+    t.play("Bob", 2, 4, "Rebel", "Gaul")
+    response = cid.act(type="play_character", player="Cid", album="2", strength="5",
+                       character_type="Legionary", colour="Roman")
+    assert response.status_code == 200
+    assert t.snapshot()["state"]["turn"] == "Ann"
+    # A seated phone shows "+ Play" on its own sides only; the host's phone on every side.
+    assert len(re.findall(r"data-ac-play ", t.page(cid))) == 2
+    assert len(re.findall(r"data-ac-play ", t.page())) == 6
+
+
+def test_the_host_hands_the_turn_on_logged_and_undone_and_nobody_else_may(table, phone):
+    t = table(("Ann", "Bob", "Cid"))
+    bob = phone("10.0.0.3")
+    bob.join(t.code, "Bob")
+    ledger = region_html(t.page(), "ledger")
+    [fields] = form_fields(ledger, "hand_turn")
+    assert "player" in fields
+    assert "Host: hand the turn to" in text(ledger)
+    assert re.findall(r"<option>(\w+)</option>", ledger) == ["Bob", "Cid"]  # not Ann: hers now
+    assert form_fields(t.page(bob), "hand_turn") == []  # only the host's phone offers it
+
+    response = bob.act(type="hand_turn", player="Bob")
+    assert response.status_code == 403
+    assert response.get_data(as_text=True) == "Only the host hands the turn to another player."
+    assert t.snapshot()["state"]["turn"] == "Ann"
+
+    response = t.host.act(type="hand_turn", player="Cid")
+    assert response.status_code == 200
+    snapshot = t.snapshot()
+    assert snapshot["state"]["turn"] == "Cid"
+    assert snapshot["log"][0]["text"] == "The host handed the turn to Cid."
+    assert purse(region(t.page(bob), "ledger"), "Cid") == "Cid ▶ to play 1 sesterces 49 to go"
+    assert "Cid's turn" in region(t.page(bob), "status")
+
+    undone = t.host.post(f"/t/{t.code}/undo", {"expected_version": t.host.version()}, htmx=True)
+    assert undone.status_code == 200
+    assert t.snapshot()["state"]["turn"] == "Ann"

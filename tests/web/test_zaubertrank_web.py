@@ -8,6 +8,8 @@ from html.parser import HTMLParser
 
 import pytest
 
+from companion.games import get_game
+
 GAME = "zaubertrank"
 FISH_SOUP = {"first_ingredient": "fish", "first_quantity": 2, "second_ingredient": "mistletoe",
              "second_quantity": 1, "third_ingredient": "strawberries", "third_quantity": 3,
@@ -260,9 +262,10 @@ def test_setup_with_the_apps_help_characters_places_markers_and_the_starter(host
     ann.taps("choose_character", "Getafix", where={"player": "Bob"})
     ann.taps("place_figure", "Set", fill={"location": "5"}, where={"player": "Bob"})
     ann.taps("take_ingredients", "Take", fill={"player": "Bob", "fish": "2", "mistletoe": "1"})
-    # Begin is offered but cannot be tapped before the opening markers lie.
+    # Begin is offered but cannot be tapped before the opening markers lie, and says why.
     form, button = Forms(ann.page()).find("begin_play", "Bob starts")
-    assert button["disabled"]
+    assert form["disabled"]
+    assert "Place the two opening mishap markers before play begins." in text(region(ann.page(), "turn"))
     # A skull is drawn: its legal spaces are offered, never the Roman's Forest.
     ann.taps("draw_mishap", "skull")
     turn = region(ann.page(), "turn")
@@ -348,8 +351,9 @@ def test_a_location_shut_by_two_markers_shows_and_refuses_until_one_is_cleared(c
     assert "zt-loc-4 shut" in ring and "Shut: both spaces covered" in ring
     ann.taps("move", "4 · Mistletoe grove (shut)")
     form, button = Forms(ann.page()).find("use_location", "Use the Mistletoe grove")
-    assert button["disabled"]
-    assert "The Mistletoe grove is shut by two mishap markers." in text(region(ann.page(), "turn"))
+    assert form["disabled"]
+    assert ("The Mistletoe grove is shut: both of its mishap spaces are covered."
+            in text(region(ann.page(), "turn")))
     table.refused("The Mistletoe grove is shut: both of its mishap spaces are covered.",
                   "use_location")
     bag_before = table.state["bag"]["fist"]
@@ -395,7 +399,8 @@ def test_tasks_are_entered_from_the_card_and_sub_tasks_are_limited(client, phone
     assert table.state["supply"]["fish"] == 10  # the fish went back
     table.refused("Only one sub-task may be completed per turn (Obelix may do two).",
                   "complete_subtask")
-    assert "One sub-task per turn is done." in text(region(ann.page(), "turn"))
+    assert ("Only one sub-task may be completed per turn (Obelix may do two)."
+            in text(region(ann.page(), "turn")))
     table.end_turn()
     # Bob plays Obelix: two sub-tasks in one turn, each an action.
     table.do("take_ingredients", mistletoe=1, strawberries=3)
@@ -446,6 +451,10 @@ def test_passing_playing_cards_and_the_potion(client, phone):
     ann = Player(phone(), table.code, "Ann")
     table.do("take_ingredients", fish=2)
     table.do("draw_helpers")
+    table.refused("Items are passed to another player, not to oneself.", "pass_items",
+                  to_player="Ann", ingredient="fish")
+    table.refused("Choose at least one ingredient or helper card to pass.", "pass_items",
+                  to_player="Bob")
     ann.taps("pass_items", "Pass on", fill={"to_player": "Cy", "ingredient": "fish",
                                           "card": "asterix"})
     cy = table.state["seats"]["Cy"]
@@ -457,6 +466,8 @@ def test_passing_playing_cards_and_the_potion(client, phone):
     assert "Die result this turn: take 2 ingredients of any kinds" in page
     assert "Both actions are used" in page and "potion: used" in page
     table.refused("Ann has used both actions; move the Roman on to end them.", "play_helpers")
+    table.refused("Obelix has roast boars, and a gnawed bone cannot be refilled.", "refill_potion",
+                  player="Bob")
     ann.taps("refill_potion", "Refill Ann's potion")
     table.end_turn()
     table.refused("Only Getafix rolls the potion die twice.", "drink_potion",
@@ -465,8 +476,9 @@ def test_passing_playing_cards_and_the_potion(client, phone):
     assert table.state["seats"]["Bob"]["roast_boars"] == 2
     assert "roast boars: 2 of 3" in text(ann.page())
     table.end_turn()
-    # Getafix: the page asks for the other roll too.
-    ann.taps("drink_potion", "1 mishap marker off", fill={"other_roll": "two_ingredients"})
+    # Getafix: the page asks his player for the other roll too.
+    cy = Player(phone("10.0.0.8"), table.code, "Cy")
+    cy.taps("drink_potion", "1 mishap marker off", fill={"other_roll": "two_ingredients"})
     assert "Getafix" in table.snap()["log"][0]["text"]
     assert "(the other roll: take 2 ingredients of any kinds)" in table.snap()["log"][0]["text"]
 
@@ -488,15 +500,13 @@ def test_setup_refusals_name_the_problem(client, payload, message):
     ({"type": "move"}, "Ann is already at the task stack."),
     ({"type": "use_location"}, "Ann stands at the task stack, not on a location."),
     ({"type": "complete_subtask"}, "Enter the face-up task card's sub-tasks first."),
-    ({"type": "draw_mishap", "symbol": "knife"}, "A mishap marker is drawn at the end of the turn, after the Roman steps."),
-    ({"type": "pass_items", "to_player": "Ann", "ingredient": "fish"}, "Items are passed to another player, not to oneself."),
-    ({"type": "pass_items", "to_player": "Bob"}, "Choose at least one ingredient or helper card to pass."),
-    ({"type": "play_helpers"}, "Ann holds not enough Asterix helper cards."),
-    ({"type": "refill_potion"}, "Ann's magic potion is still fresh."),
-    ({"type": "refill_potion", "player": "Bob"}, "Obelix has roast boars, and a gnawed bone cannot be refilled."),
+    ({"type": "draw_mishap", "symbol": "knife"}, "Not now: Ann (Asterix) has 2 actions left; then the Roman steps on and a mishap marker is drawn."),
+    ({"type": "pass_items", "to_player": "Bob", "ingredient": "fish"}, "Ann holds nothing to pass: no ingredients, no helper cards."),
+    ({"type": "play_helpers"}, "Ann holds no helper cards."),
+    ({"type": "refill_potion"}, "Every magic potion is still fresh; there is nothing to refill."),
     ({"type": "remove_mishap", "location": 1}, "There is no mishap marker on the Forest."),
     ({"type": "take_ingredients"}, "Choose at least one ingredient to take."),
-    ({"type": "choose_character", "player": "Ann", "character": "getafix"}, "Characters are chosen only during setup, before play begins."),
+    ({"type": "choose_character", "player": "Ann", "character": "getafix"}, "Not now: Ann (Asterix) has 2 actions left"),
 ])
 def test_play_refusals_name_the_problem(client, payload, message):
     ApiTable(client).start().refused(message, **payload)
@@ -514,7 +524,8 @@ def test_placing_on_the_romans_location_is_refused(client):
 def test_a_refused_tap_from_the_page_answers_with_its_sentence(host):
     response = host.phone.act(type="complete_subtask")
     assert response.status_code == 422
-    assert response.get_data(as_text=True) == "Play has not begun; finish the setup and tap begin."
+    assert response.get_data(as_text=True) == (
+        "Not now: Play has not begun; finish the setup and tap begin.")
 
 
 # -- whole games --------------------------------------------------------------------------------
@@ -541,7 +552,7 @@ def test_a_whole_cooperative_game_won_through_the_api(client, phone):
     assert "You won together!" in text(region(page, "status"))
     assert "All 4 tasks are done: you won together!" in text(region(page, "tasks"))
     assert "the village wins together" in text(region(page, "turn"))
-    table.refused("The game is over; undo the last step to play on.", "advance_roman")
+    table.refused("The game is over; undo the last move to change it.", "advance_roman")
 
 
 def test_a_whole_game_lost_is_announced_on_every_phone(client, phone):
@@ -630,3 +641,76 @@ def test_a_watcher_sees_everything_and_can_tap_nothing(client, phone):
     assert "Ann's turn" in page and "Fish soup" in page and "9 fish of 10" in page
     response = watcher.phone.act(type="advance_roman")
     assert response.status_code == 403
+
+
+# -- the moves table: what the page offers, whose turn it is --------------------------------------
+def action_forms(html: str) -> list[tuple[str, bool, str | None]]:
+    """(type, disabled, the reason shown) of every action form the page lets a phone post."""
+    found = []
+    for match in re.finditer(r'<form[^>]*data-action="(\w+)".*?</form>', html, re.S):
+        body = match.group(0)
+        why = re.search(r'<p class="why-not">(.*?)</p>', body, re.S)
+        found.append((match.group(1), "<fieldset disabled>" in body,
+                      unescape(why.group(1)) if why else None))
+    return found
+
+
+def test_a_control_is_disabled_with_its_reason_exactly_when_the_moves_table_says_so(client, phone):
+    game = get_game(GAME)
+    shown = set()
+    for name, table in phases(client).items():
+        state = table.state
+        for seat in ("Ann", "Bob"):
+            legal = game.legal_actions(state, seat)
+            for kind, disabled, reason in action_forms(Player(phone(), table.code, seat).page()):
+                assert reason == legal[kind], (name, seat, kind)
+                assert disabled == (reason is not None), (name, seat, kind)
+                shown.add((name, seat, kind, reason))
+    # Ann has the turn: her moves are open; Bob's phone shows them closed, saying whose turn it is.
+    assert ("actions", "Ann", "move", None) in shown
+    assert ("actions", "Bob", "move", "It is Ann's turn.") in shown
+    assert ("draw", "Bob", "draw_mishap", "It is Ann's turn.") in shown
+    assert ("actions", "Ann", "play_helpers", None) in shown
+    assert ("setup", "Ann", "begin_play",
+            "Place the two opening mishap markers before play begins.") in shown
+    # Placing the drawn marker is decided together: any seat may tap it.
+    assert ("place", "Bob", "place_mishap", None) in shown
+
+
+def test_a_move_on_another_players_turn_is_refused_naming_whose_turn_it_is(client, phone):
+    table = ApiTable(client).start()
+    bob = Player(phone("10.0.0.5"), table.code, "Bob")
+    before = table.snap()["version"]
+    response = bob.phone.act(type="move", location="2")
+    assert response.status_code == 422
+    assert response.get_data(as_text=True) == "It is Ann's turn."
+    assert table.snap()["version"] == before
+    # A gain for Bob himself is not bound to the turn.
+    bob.taps("take_ingredients", "Take", fill={"player": "Bob", "fish": "1"})
+    assert table.state["seats"]["Bob"]["ingredients"]["fish"] == 1
+
+
+def test_only_the_host_hands_the_turn_on_and_it_is_undone_like_a_move(host, phone):
+    host.taps("draw_mishap", "lightning")
+    host.taps("place_mishap", "2 · Fishmonger")
+    host.taps("draw_mishap", "knife")
+    host.taps("place_mishap", "3 · Druid")
+    host.taps("begin_play", "Ann starts")
+    bob = Player(phone("10.0.0.5"), host.code, "Bob")
+    assert "hand_turn" not in [kind for kind, _, _ in action_forms(bob.page())]
+    response = bob.phone.act(type="hand_turn", player="Bob")
+    assert response.status_code == 403
+    assert host.phone.snapshot()["state"]["turn"]["player"] == "Ann"
+
+    turn = region(host.page(), "turn")
+    assert "Host: hand the turn to" in text(turn)
+    host.taps("hand_turn", "Hand over", fill={"player": "Bob"})
+    snap = host.phone.snapshot()
+    assert snap["state"]["turn"]["player"] == "Bob"
+    assert snap["log"][0]["text"] == "The host handed the turn to Bob."
+    assert "Bob's turn" in text(region(bob.page(), "turn"))
+    assert ("move", False, None) in action_forms(region(bob.page(), "turn"))
+    undo = host.phone.post(f"/t/{host.code}/undo", {"expected_version": host.phone.version()},
+                           htmx=True)
+    assert undo.status_code == 200
+    assert host.phone.snapshot()["state"]["turn"]["player"] == "Ann"

@@ -1,0 +1,200 @@
+"""What a character's power (or a cost such as Caesar's) does on the table: K.O., reinvigorate,
+eliminate, call on, a helmet or a token from the stockpile, a helmet destroyed.
+
+These are not turns of their own: they follow the character just played, so the turn has
+already passed on, and anyone at the table may enter them.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from ..base import Action, GameError, Whole
+from .board import (
+    BONUS_LABELS,
+    BonusKind,
+    HelmetKind,
+    all_characters,
+    bonus_choices,
+    can_come_back,
+    why_none_comes_back,
+    faction_of,
+    find_character,
+    gain_bonus as take_bonus,
+    knock_out as turn_face_down,
+    label,
+    reinvigorate as turn_face_up,
+    require_player,
+    return_to_stock,
+    slot_of,
+    take_from_stock,
+)
+from .moves import settled
+
+
+class KnockOut(Action):
+    """A power K.O.s a character: it is turned face down and stops counting."""
+
+    type: Literal["knock_out"] = "knock_out"
+    character: str = Field(description="The character's id, e.g. c7.")
+
+
+class Reinvigorate(Action):
+    """A power turns a K.O.'d character face up again, without its power."""
+
+    type: Literal["reinvigorate"] = "reinvigorate"
+    character: str = Field(description="The character's id, e.g. c7.")
+
+
+class Eliminate(Action):
+    """A power discards a visible character, and the Potion on it if there is one."""
+
+    type: Literal["eliminate"] = "eliminate"
+    character: str = Field(description="The character's id, e.g. c7.")
+
+
+class CallOn(Action):
+    """A power calls a visible character without a Potion over to the caller's faction."""
+
+    type: Literal["call_on"] = "call_on"
+    player: str = Field(description="Who calls the character on.")
+    album: Whole = Field(ge=1, description="The album whose faction the character joins.")
+    character: str = Field(description="The character's id, e.g. c7.")
+
+
+class GainHelmet(Action):
+    """A power (Dogmatix …) hands a helmet from the stockpile to a player."""
+
+    type: Literal["gain_helmet"] = "gain_helmet"
+    player: str = Field(description="Who receives the helmet.")
+    helmet: HelmetKind = Field(description="legionary or centurion.")
+
+
+class GainBonus(Action):
+    """A power (Getafix …) hands a bonus token from the stockpile to a player."""
+
+    type: Literal["gain_bonus"] = "gain_bonus"
+    player: str = Field(description="Who receives the token.")
+    bonus: BonusKind = Field(description="potion, fish or boar.")
+
+
+class DestroyHelmet(Action):
+    """Pay a cost such as Caesar's: one of the player's helmets goes back to the stockpile."""
+
+    type: Literal["destroy_helmet"] = "destroy_helmet"
+    player: str = Field(description="Whose helmet is destroyed.")
+    helmet: HelmetKind = Field(description="legionary or centurion.")
+
+
+def knock_out(game, state: dict, action: KnockOut, actor: str | None) -> str:
+    _slot, character = find_character(state, action.character)
+    turn_face_down(character)
+    return settled(state, f"A power K.O.'d {label(character)}.")
+
+
+def reinvigorate(game, state: dict, action: Reinvigorate, actor: str | None) -> str:
+    _slot, character = find_character(state, action.character)
+    turn_face_up(state, character)
+    return settled(state, f"A power reinvigorated {label(character)}.")
+
+
+def eliminate(game, state: dict, action: Eliminate, actor: str | None) -> str:
+    slot, character = find_character(state, action.character)
+    if character["knocked_out"]:
+        raise GameError(
+            f"Only a visible character can be eliminated, and {label(character)} is K.O.'d."
+        )
+    slot["characters"].remove(character)
+    if character["potion"]:
+        return_to_stock(state, "potion")
+    return settled(state, f"A power eliminated {label(character)}.")
+
+
+def call_on(game, state: dict, action: CallOn, actor: str | None) -> str:
+    require_player(state, action.player)
+    target = slot_of(state, action.album)
+    faction = faction_of(target, action.player)
+    source, character = find_character(state, action.character)
+    name = label(character)
+    if character["knocked_out"]:
+        raise GameError(f"Only a visible character can be called on, and {name} is K.O.'d.")
+    if character["potion"]:
+        raise GameError(f"{name} has a Potion and cannot be called on.")
+    if source is target and character["faction"] == faction:
+        raise GameError(f"{name} already fights for {action.player} on album {target['album']}.")
+    source["characters"].remove(character)
+    character["faction"] = faction
+    # A called-on character that ends K.O.'d goes back to the caller's hand.
+    character["owner"] = action.player
+    character["called_on_by"] = action.player
+    target["characters"].append(character)
+    return settled(
+        state, f"{action.player} called {name} on to their side of album {action.album}."
+    )
+
+
+def gain_helmet(game, state: dict, action: GainHelmet, actor: str | None) -> str:
+    require_player(state, action.player)
+    take_from_stock(state, action.helmet)
+    state["ledger"][action.player][f"{action.helmet}_helmets"] += 1
+    return f"{action.player} won a {action.helmet} helmet."
+
+
+def gain_bonus(game, state: dict, action: GainBonus, actor: str | None) -> str:
+    require_player(state, action.player)
+    take_bonus(state, action.player, action.bonus)
+    return f"{action.player} won a {BONUS_LABELS[action.bonus]} token."
+
+
+def destroy_helmet(game, state: dict, action: DestroyHelmet, actor: str | None) -> str:
+    require_player(state, action.player)
+    held = state["ledger"][action.player]
+    key = f"{action.helmet}_helmets"
+    if held[key] == 0:
+        raise GameError(f"{action.player} has no {action.helmet} helmet to destroy.")
+    held[key] -= 1
+    return_to_stock(state, action.helmet)
+    return f"{action.player} destroyed one of their {action.helmet} helmets."
+
+
+# -- when a power has anything to work on -----------------------------------------------------
+
+
+def _unprotected(state: dict) -> bool:
+    return any(not c["knocked_out"] and not c["potion"] for c in all_characters(state))
+
+
+def can_knock_out(game, state: dict) -> str | None:
+    return None if _unprotected(state) else "No visible character without a Potion to K.O."
+
+
+def can_call_on(game, state: dict) -> str | None:
+    return None if _unprotected(state) else "No visible character without a Potion to call on."
+
+
+def can_reinvigorate(game, state: dict) -> str | None:
+    knocked = [c for c in all_characters(state) if c["knocked_out"]]
+    if any(can_come_back(state, c) for c in knocked):
+        return None
+    return why_none_comes_back(state, knocked) or "No character is K.O.'d."
+
+
+def can_eliminate(game, state: dict) -> str | None:
+    if any(not c["knocked_out"] for c in all_characters(state)):
+        return None
+    return "No visible character to eliminate."
+
+
+def can_gain_bonus(game, state: dict) -> str | None:
+    if any(bonus_choices(state, name) for name in state["players"]):
+        return None
+    return "Nobody may take a bonus token: each kind is used up or already held twice."
+
+
+def can_destroy_helmet(game, state: dict) -> str | None:
+    for held in state["ledger"].values():
+        if held["legionary_helmets"] or held["centurion_helmets"]:
+            return None
+    return "Nobody holds a helmet."

@@ -1,0 +1,257 @@
+"""Mission Zaubertrank!: the cooperative race against the Roman's lap of the village.
+
+The players gather mistletoe, strawberries and fish to complete task cards before the Roman
+figure walks once round the ring of six location cards and is back at his camp. The app keeps
+the clock (the Roman's timeline), the mishap markers on the locations and in the bag, the task
+stack, the general supply, every player's ingredients, helper cards and potion, and the turn's
+steps: two actions and up to two moves, then the Roman steps on, then a mishap marker is drawn.
+
+What the cards say exactly (a location's advantage, a helper card's text, a task's reward) is
+not known to the app, so the gains they grant are separate free taps (taps.py).
+
+Phases: "setup", then for every turn "actions" → "draw" (the Roman has stepped) → "place"
+(a drawn marker waits), and "over". The moves table below is the one place that says which
+move is legal when and whose turn it must be.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field, StringConstraints, create_model, model_validator
+
+from ..base import Game, GameError, Move, Options, Whole
+from . import mishaps, samples, scoring, setup_moves, taps, turn
+from .board import legal_spaces, spaces_to_camp, who
+from .components import (
+    ACTIONS_PER_TURN, CHARACTERS, DEFAULT_LOCATIONS, HELPER_CARDS_PER_CHARACTER, INGREDIENTS,
+    LOCATION_COUNT, MARKERS_PER_SYMBOL, OPENING_MARKERS, SUPPLY_PER_INGREDIENT, SYMBOLS,
+    TASK_CARDS, Difficulty, Symbol, fresh_seat,
+)
+from .scoring import result_line
+from .view import table_view
+
+LocationName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+
+
+class _TableBasics(Options):
+    """The difficulty of the game; the location fields are added below."""
+
+    difficulty: Difficulty = Field(
+        "one Roman",
+        title="Difficulty",
+        description="Task cards dealt: one Roman 4, a small patrol 5, a cohort 6, Caesar's army 7, "
+        "conquer Rome 8.",
+    )
+    challenge: bool = Field(
+        False, title="Challenge: one task card more",
+        description="Adds one task card to the difficulty's stack.",
+    )
+
+    @model_validator(mode="after")
+    def _distinct_location_names(self):
+        numbers = range(1, LOCATION_COUNT + 1)
+        names = [getattr(self, f"location{n}_name").strip().lower() for n in numbers]
+        if len(set(names)) != len(names):
+            raise ValueError("Each of the six locations needs its own name")
+        return self
+
+
+def _location_fields() -> dict:
+    """Four flat option fields per location card, numbered as the cards are (1 = Forest).
+
+    The setup form is generated from these fields, so the titles read as form labels and only
+    card 1's fields carry an explanation (it holds for every card)."""
+    fields: dict = {}
+    for number, (name, spaces, first, second) in enumerate(DEFAULT_LOCATIONS, start=1):
+        first_card = number == 1
+        fields[f"location{number}_name"] = (
+            LocationName, Field(
+                name, title=f"Card {number}: name",
+                description="Cards lie clockwise by the number at their bottom right; card 1 "
+                "holds the Roman camp." if first_card else None),
+        )
+        fields[f"location{number}_spaces"] = (
+            Whole, Field(
+                spaces, ge=1, le=12, title=f"Card {number}: timeline spaces",
+                description="Squares of the Roman's track on the card, the camp included. "
+                "The default 4 is a guess: count yours." if first_card else None),
+        )
+        fields[f"location{number}_symbol_1"] = (
+            Symbol, Field(
+                first, title=f"Card {number}: mishap symbol 1",
+                description="The symbols on the card's two hexagonal mishap spaces (lower left)."
+                if first_card else None),
+        )
+        fields[f"location{number}_symbol_2"] = (
+            Symbol, Field(second, title=f"Card {number}: mishap symbol 2"),
+        )
+    return fields
+
+
+ZaubertrankOptions = create_model(
+    "ZaubertrankOptions",
+    __base__=_TableBasics,
+    __doc__="Table settings: the difficulty and the six location cards (defaults editable, "
+    "since the printed space counts and symbols are not known for certain).",
+    **_location_fields(),
+)
+
+# The phases of a turn in which somebody has the turn (the bag is in their hands).
+TURN_PHASES = ("actions", "draw", "place")
+
+
+class Zaubertrank(Game):
+    id = "zaubertrank"
+    name = "Mission Zaubertrank!"
+    summary = (
+        "Cooperative: gather mistletoe, strawberries and fish for the task cards before the "
+        "Roman completes his lap and reaches his camp."
+    )
+    min_players = 2
+    max_players = 4
+    cooperative = True
+    options_model = ZaubertrankOptions
+    has_turns = True
+    # The rulebook's turn ("on your turn, carry out 3 steps"): the moves, the two actions, the
+    # Roman's step and the mishap draw are the turn player's. Placing the drawn marker is
+    # decided together; the free taps record gains that may go to any player; entering a task
+    # card is bookkeeping. None of those is bound to the turn.
+    moves = (
+        Move(setup_moves.ChooseCharacter, setup_moves.choose_character, phases=("setup",)),
+        Move(setup_moves.PlaceFigure, setup_moves.place_figure, phases=("setup",)),
+        Move(setup_moves.BeginPlay, setup_moves.begin_play, phases=("setup",),
+             check=setup_moves.openings_placed),
+        Move(taps.EnterTask, taps.enter_task, check=taps.no_task_face_up),
+        Move(mishaps.DrawMishap, mishaps.draw_mishap, phases=("setup", "draw"),
+             check=mishaps.can_draw, turn="actor"),
+        Move(mishaps.PlaceMishap, mishaps.place_mishap, check=mishaps.marker_waiting),
+        Move(turn.MoveFigure, turn.move, phases=("actions",), check=turn.can_move,
+             turn="actor"),
+        Move(turn.UseLocation, turn.use_location, phases=("actions",),
+             check=turn.can_use_location, turn="actor"),
+        Move(turn.DrinkPotion, turn.drink_potion, phases=("actions",), check=turn.can_drink,
+             turn="actor"),
+        Move(turn.PassItems, turn.pass_items, phases=("actions",), check=turn.can_pass,
+             turn="actor"),
+        Move(turn.PlayHelpers, turn.play_helpers, phases=("actions",), check=turn.can_play,
+             turn="actor"),
+        Move(turn.CompleteSubtask, turn.complete_subtask, phases=("actions",),
+             check=turn.can_complete, turn="actor"),
+        Move(turn.AdvanceRoman, turn.advance_roman, phases=("actions",), turn="actor"),
+        Move(taps.TakeIngredients, taps.take_ingredients, phases=("setup", "actions"),
+             check=taps.supply_left),
+        Move(taps.DrawHelpers, taps.draw_helpers, phases=("actions",),
+             check=taps.draw_pile_left),
+        Move(taps.RemoveMishap, taps.remove_mishap, phases=("actions",),
+             check=taps.marker_on_ring),
+        Move(taps.RefillPotion, taps.refill_potion, phases=("actions",),
+             check=taps.potion_used),
+    )
+    regions = ("timeline", "tasks", "village", "turn")
+
+    legal_spaces = staticmethod(legal_spaces)
+
+    # -- setup ------------------------------------------------------------------------------
+    def initial_state(self, players: list[str], options: Options) -> dict:
+        if not self.min_players <= len(players) <= self.max_players:
+            raise GameError("Mission Zaubertrank! is played by 2 to 4 players.")
+        locations = []
+        for number in range(1, LOCATION_COUNT + 1):
+            locations.append({
+                "number": number,
+                "name": getattr(options, f"location{number}_name").strip(),
+                "spaces": getattr(options, f"location{number}_spaces"),
+                "symbols": [getattr(options, f"location{number}_symbol_1"),
+                            getattr(options, f"location{number}_symbol_2")],
+                "covered": [False, False],
+            })
+        task_total = TASK_CARDS[options.difficulty] + (1 if options.challenge else 0)
+        # Seated players get the characters in box order; setup may swap them.
+        seats = {name: fresh_seat(character) for name, character in zip(players, CHARACTERS)}
+        return {
+            "players": list(players),
+            "phase": "setup",
+            "difficulty": options.difficulty,
+            "challenge": options.challenge,
+            "seats": seats,
+            "locations": locations,
+            "lap_length": sum(location["spaces"] for location in locations),
+            "roman_steps": 0,
+            "bag": {symbol: MARKERS_PER_SYMBOL for symbol in SYMBOLS},
+            "drawn": None,
+            "opening_placed": 0,
+            "supply": {ingredient: SUPPLY_PER_INGREDIENT for ingredient in INGREDIENTS},
+            "draw_piles": {character: HELPER_CARDS_PER_CHARACTER for character in CHARACTERS},
+            "discards": {character: 0 for character in CHARACTERS},
+            "tasks": {"total": task_total, "completed": 0, "current": None, "covered": 0,
+                      "last_reward": None},
+            "turn": None,
+            "result": None,
+            "finished": False,
+        }
+
+    # -- the turn ---------------------------------------------------------------------------
+    def turn_of(self, state: dict) -> str | None:
+        """The player holding the bag, from their actions to the mishap marker that ends the
+        turn; nobody's during the setup and once the game is over."""
+        return state["turn"]["player"] if state["phase"] in TURN_PHASES else None
+
+    def give_turn(self, state: dict, player: str) -> None:
+        """A fresh turn for ``player``: two actions, two moves."""
+        if state["drawn"] is not None:
+            raise GameError(f"Place the drawn {state['drawn']} marker first, then hand the "
+                            "turn on.")
+        state["phase"] = "actions"
+        state["turn"] = turn.new_turn(player)
+
+    def expected(self, state: dict) -> str:
+        """What the table does now, as a sentence (a refused move reads "Not now: …")."""
+        phase = state["phase"]
+        if phase == "setup":
+            return "Play has not begun; finish the setup and tap begin."
+        if phase == "draw":
+            return "The Roman has stepped; draw the mishap marker to end the turn."
+        if phase == "place":
+            return f"Place the drawn {state['drawn']} marker to end the turn."
+        if phase == "actions":
+            name = state["turn"]["player"]
+            left = ACTIONS_PER_TURN - state["turn"]["actions_used"]
+            if not left:
+                return f"{name} has used both actions; move the Roman on to end them."
+            return (f"{who(state, name)} has {left} action{'s' if left != 1 else ''} left; "
+                    "then the Roman steps on and a mishap marker is drawn.")
+        return self.status(state)
+
+    # -- derived ----------------------------------------------------------------------------
+    def winners(self, state: dict) -> list[str]:
+        return scoring.winners(state)
+
+    def status(self, state: dict) -> str:
+        """Whose turn and the clock, the setup step, or the result."""
+        ended = result_line(state)
+        if ended:
+            return ended
+        phase = state["phase"]
+        if phase == "setup":
+            if state["drawn"]:
+                return f"Setup: place the {state['drawn']} marker."
+            if state["opening_placed"] < OPENING_MARKERS:
+                number = state["opening_placed"] + 1
+                return f"Setup: draw opening mishap marker {number} of {OPENING_MARKERS}."
+            return "Setup done: choose the starting player and begin."
+        name = who(state, state["turn"]["player"])
+        clock = f"{spaces_to_camp(state)} spaces to the camp"
+        if phase == "draw":
+            return f"{name}: draw a mishap marker · {clock}"
+        if phase == "place":
+            return f"{name}: place the {state['drawn']} marker · {clock}"
+        left = ACTIONS_PER_TURN - state["turn"]["actions_used"]
+        return f"{name}'s turn: {left} action{'s' if left != 1 else ''} left · {clock}"
+
+    def view(self, state: dict) -> dict:
+        return table_view(state)
+
+    def sample_payloads(self, state: dict, kind: str) -> list[dict]:
+        """For tests that play random games: payloads that fit the table as it lies."""
+        return samples.sample_payloads(state, kind)

@@ -1,0 +1,180 @@
+"""Free taps: what a location, a helper card, the potion die or a task's reward grants, and
+the face-up task card copied in.
+
+What the cards say exactly is not known to the app, so each gain is its own tap that costs no
+action, made for whichever player it concerns (a reward may go to someone whose turn it is
+not); the app refuses only what the components make impossible (an empty supply, an empty
+draw pile, a fresh potion)."""
+
+from __future__ import annotations
+
+from typing import Literal, Optional
+
+from pydantic import Field
+
+from ..base import Action, GameError, Whole
+from .board import player, who
+from .components import (
+    HELPER_CARDS_PER_CHARACTER, INGREDIENTS, LOCATION_COUNT, MAX_QUANTITY,
+    SUPPLY_PER_INGREDIENT, Ingredient, extra_draws,
+)
+
+
+class TakeIngredients(Action):
+    """Take ingredients from the general supply (no action of its own)."""
+
+    type: Literal["take_ingredients"] = "take_ingredients"
+    player: Optional[str] = Field(None, description="Empty: the player whose turn it is.")
+    mistletoe: Whole = Field(0, ge=0, le=SUPPLY_PER_INGREDIENT)
+    strawberries: Whole = Field(0, ge=0, le=SUPPLY_PER_INGREDIENT)
+    fish: Whole = Field(0, ge=0, le=SUPPLY_PER_INGREDIENT)
+
+
+class DrawHelpers(Action):
+    """Draw helper cards from the player's own draw pile (Asterix draws one more)."""
+
+    type: Literal["draw_helpers"] = "draw_helpers"
+    player: Optional[str] = Field(None, description="Empty: the player whose turn it is.")
+    count: Whole = Field(1, ge=1, le=HELPER_CARDS_PER_CHARACTER)
+
+
+class RemoveMishap(Action):
+    """Take a mishap marker off a location and put it back into the bag."""
+
+    type: Literal["remove_mishap"] = "remove_mishap"
+    location: Whole = Field(ge=1, le=LOCATION_COUNT, description="The location card's number.")
+    slot: Optional[Whole] = Field(None, ge=1, le=2, description="Empty: either covered space.")
+
+
+class RefillPotion(Action):
+    """Turn a player's used magic potion back to its fresh side."""
+
+    type: Literal["refill_potion"] = "refill_potion"
+    player: Optional[str] = Field(None, description="Empty: the player whose turn it is.")
+
+
+class EnterTask(Action):
+    """Copy the face-up task card: its three sub-tasks in order and its reward."""
+
+    type: Literal["enter_task"] = "enter_task"
+    first_ingredient: Ingredient
+    first_quantity: Whole = Field(ge=1, le=MAX_QUANTITY)
+    second_ingredient: Ingredient
+    second_quantity: Whole = Field(ge=1, le=MAX_QUANTITY)
+    third_ingredient: Ingredient
+    third_quantity: Whole = Field(ge=1, le=MAX_QUANTITY)
+    title: Optional[str] = Field(None, max_length=60, description="The card's title.")
+    reward: Optional[str] = Field(None, max_length=120, description="The reward, as a note.")
+
+
+# -- checks: a gain is offered only while the components allow one for somebody ----------------
+def supply_left(game, state: dict) -> str | None:
+    if not any(state["supply"].values()):
+        return "The supply is empty until a sub-task brings ingredients back."
+    return None
+
+
+def draw_pile_left(game, state: dict) -> str | None:
+    if not any(state["draw_piles"][seat["character"]] for seat in state["seats"].values()):
+        return "Every draw pile is empty; played helper cards are not shuffled back."
+    return None
+
+
+def marker_on_ring(game, state: dict) -> str | None:
+    if not any(any(location["covered"]) for location in state["locations"]):
+        return "No mishap marker lies on a location."
+    return None
+
+
+def potion_used(game, state: dict) -> str | None:
+    if all(seat["potion_fresh"] for seat in state["seats"].values()
+           if seat["character"] != "obelix"):
+        return "Every magic potion is still fresh; there is nothing to refill."
+    return None
+
+
+# -- rules --------------------------------------------------------------------------------------
+def _tap_player(state: dict, named: str | None) -> str:
+    """The player a free tap concerns: the one named, or the player whose turn it is."""
+    if named:
+        return player(state, named)
+    if state["turn"] is None:
+        raise GameError("Name the player this concerns.")
+    return state["turn"]["player"]
+
+
+def take_ingredients(game, state: dict, action: TakeIngredients, actor: str | None) -> str:
+    name = _tap_player(state, action.player)
+    wanted = {i: getattr(action, i) for i in INGREDIENTS}
+    if not any(wanted.values()):
+        raise GameError("Choose at least one ingredient to take.")
+    for ingredient, count in wanted.items():
+        left = state["supply"][ingredient]
+        if count and left == 0:
+            raise GameError(
+                f"The supply has no {ingredient} left until a sub-task brings some back."
+            )
+        if count > left:
+            raise GameError(f"The supply has only {left} {ingredient} left.")
+    for ingredient, count in wanted.items():
+        state["supply"][ingredient] -= count
+        state["seats"][name]["ingredients"][ingredient] += count
+    taken = [f"{count} {ingredient}" for ingredient, count in wanted.items() if count]
+    return f"{who(state, name)} took {' and '.join(taken)} from the supply."
+
+
+def draw_helpers(game, state: dict, action: DrawHelpers, actor: str | None) -> str:
+    name = _tap_player(state, action.player)
+    seat = state["seats"][name]
+    character = seat["character"]
+    pile = state["draw_piles"][character]
+    if pile == 0:
+        raise GameError(f"{name}'s draw pile is empty; played helper cards are not shuffled back.")
+    drawn = min(pile, action.count + extra_draws(character))
+    state["draw_piles"][character] -= drawn
+    seat["hand"][character] += drawn
+    return f"{who(state, name)} drew {drawn} helper card{'s' if drawn != 1 else ''}."
+
+
+def remove_mishap(game, state: dict, action: RemoveMishap, actor: str | None) -> str:
+    location = state["locations"][action.location - 1]
+    slots = [action.slot - 1] if action.slot else [0, 1]
+    covered = [i for i in slots if location["covered"][i]]
+    if not covered:
+        where = f"space {action.slot} of the" if action.slot else "the"
+        raise GameError(f"There is no mishap marker on {where} {location['name']}.")
+    location["covered"][covered[0]] = False
+    state["bag"][location["symbols"][covered[0]]] += 1
+    return f"A mishap marker was taken off the {location['name']} and put back into the bag."
+
+
+def refill_potion(game, state: dict, action: RefillPotion, actor: str | None) -> str:
+    name = _tap_player(state, action.player)
+    seat = state["seats"][name]
+    if seat["character"] == "obelix":
+        raise GameError("Obelix has roast boars, and a gnawed bone cannot be refilled.")
+    if seat["potion_fresh"]:
+        raise GameError(f"{name}'s magic potion is still fresh.")
+    seat["potion_fresh"] = True
+    return f"{who(state, name)} refilled the magic potion."
+
+
+def no_task_face_up(game, state: dict) -> str | None:
+    if state["tasks"]["current"] is not None:
+        return "The face-up task is already entered; undo its entry to correct it."
+    return None
+
+
+def enter_task(game, state: dict, action: EnterTask, actor: str | None) -> str:
+    subtasks = [
+        {"ingredient": action.first_ingredient, "quantity": action.first_quantity},
+        {"ingredient": action.second_ingredient, "quantity": action.second_quantity},
+        {"ingredient": action.third_ingredient, "quantity": action.third_quantity},
+    ]
+    title = (action.title or "").strip()
+    state["tasks"]["current"] = {"title": title, "reward": (action.reward or "").strip(),
+                                 "subtasks": subtasks}
+    state["tasks"]["covered"] = 0
+    parts = ", then ".join(f"{sub['quantity']} {sub['ingredient']}" for sub in subtasks)
+    named = f" '{title}'" if title else ""
+    return f"The task{named} was turned up: {parts}."
