@@ -47,8 +47,10 @@ test: setup-test
 test-pg: setup-test
 	TEST_DATABASE_URL=$(PG_TEST_URL) $(BIN)/python -m pytest
 
+# Push, idle, 6,000 streams, two servers on PostgreSQL, poll, bytes per update (~6 min);
+# one part alone: make bench BENCH_ARGS="--parts push" (see bench/bench.py --help).
 bench: setup-test
-	$(BIN)/python bench/bench.py
+	$(BIN)/python bench/bench.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) node_modules static/vendor *.egg-info

@@ -1,34 +1,82 @@
-"""`make bench`: the production server on loopback under a table-night load.
+"""`make bench`: the production server on loopback under a table-night load, push and poll.
 
-Starts gunicorn (as `companion serve`) on a fresh database, sets up N tables with M joined
-phones each, then for a fixed time every phone polls once a second while a stream of score
-actions runs, and probes /healthz on the same server throughout. It prints requests/s and
-p50/p99 of the "nothing changed" poll, the board fragment and an action, the p95 time for a
-change to reach the other phones, and each figure as a ratio to /healthz of the same run.
+Every part starts `companion serve` (gunicorn, gevent workers) on 127.0.0.1 with a fresh
+database, joins phones the way a browser does (GET and POST /j/<code>: a seat and a cookie), and
+measures against the trivial /healthz of the same server in the same run:
 
-Not a test: nothing here asserts a time. Bounded in count and time, loopback only.
+  push   N tables × M phones each holding the live stream open; one change per table per
+         second, tapped by a random phone of the table with `X-Live-Stream: open`. Every change
+         must reach every other phone of its table: delivered/lost, and the time from the tap
+         being sent to each other phone having the event with that version (`id:`).
+  idle   the same phones' streams left idle: server CPU, and server memory per open stream.
+  scale  1,000 tables × 6 phones = 6,000 open streams at once: /healthz and a few changes a
+         second while they are open; streams that failed to open.
+  two    `push` with each table's phones split across TWO server processes on one PostgreSQL
+         database (BENCH_DATABASE_URL), actions sent to either server.
+  poll   the fallback: every phone polls once a second while the same changes run.
+  bytes  per game, the gzip bytes on the wire of one update event on a stream, and of the
+         first load of the table page (its HTML, and with every script and style sheet).
+
+Server CPU is the sum of utime+stime of the gunicorn master and its workers (psutil), as % of
+one core over the measured window; memory is the sum of their RSS. The load generator is one
+asyncio process: it stays under a fifth of a core even with 6,000 streams open (most of their
+cost is at set-up), so it is not split; its own CPU and the lag of its event loop are printed
+beside each part, so a starved client would show (its timestamps are taken when it gets round
+to reading a socket). On a shared machine, "everything else" is the CPU other programs used.
+
+Not a test: nothing here asserts a time. Bounded in count and time, loopback only. The report
+is printed at the end and kept in bench/results/report.txt, beside each server's log.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import codecs
+import contextlib
+import gc
+import gzip
 import os
+import platform
 import random
 import re
+import shutil
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import zlib
+from html import unescape
+from html.parser import HTMLParser
 from pathlib import Path
 
 import aiohttp
+import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results"
+PARTS = ("push", "idle", "scale", "two", "poll", "bytes")
+DEFAULT_PG = "postgresql://companion:companion@127.0.0.1:5432/companion_bench"
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 VERSION = re.compile(r'id="live-meta"[^>]*data-version="(\d+)"')
 REGION = re.compile(r'data-region="(\w+)" data-hash="(\w+)"')
+# A stream's socket may stay silent for a whole heartbeat interval; nothing else may hang.
+STREAM_TIMEOUT = aiohttp.ClientTimeout(total=None, sock_connect=60, sock_read=None)
+REQUEST_TIMEOUT = aiohttp.ClientTimeout(total=60)
+RECONNECTS = 20  # per stream, at most
+
+
+def client_connector(limit: int = 0) -> aiohttp.TCPConnector:
+    """Keep-alive connections as a browser keeps them: dropped before the server's 5 s
+    keep-alive runs out, so that no request goes out on a connection the server is closing."""
+    return aiohttp.TCPConnector(limit=limit, keepalive_timeout=4)
+
+
+def log(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -38,32 +86,296 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+# -- the server ---------------------------------------------------------------------------
+
+
+class Server:
+    """One `companion serve` (gunicorn master + gevent workers); its output goes to
+    bench/results/<name>.log."""
+
+    def __init__(self, name: str, port: int, args, database_url: str | None = None,
+                 instance: str | None = None):
+        self.name, self.port, self.args = name, port, args
+        self.database_url = database_url
+        self.instance = instance or tempfile.mkdtemp(prefix=f"companion-bench-{name}-")
+        self.own_instance = instance is None
+        self.base = f"http://127.0.0.1:{port}"
+        self.log_path = RESULTS / f"{name}.log"
+        self.process: subprocess.Popen | None = None
+
+    def __enter__(self) -> "Server":
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        # Another server on the port would answer /healthz while ours fails to bind.
+        with socket.socket() as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
+            try:
+                probe.bind(("127.0.0.1", self.port))
+            except OSError:
+                raise SystemExit(f"port {self.port} is in use; choose others with --port") from None
+        # The bench's phones all come from 127.0.0.1: lift the per-address limits.
+        env = {**os.environ, "COMPANION_INSTANCE": self.instance, "JOIN_LIMIT": "1000000",
+               "STREAMS_PER_CLIENT": "1000000"}
+        env.pop("DATABASE_URL", None)
+        if self.database_url:
+            env["DATABASE_URL"] = self.database_url
+        args = [str(Path(sys.executable).with_name("companion")), "serve", "--host", "127.0.0.1",
+                "--port", str(self.port)]
+        if self.args.workers:
+            args += ["--workers", str(self.args.workers)]
+        if self.args.server_connections:
+            args += ["--connections", str(self.args.server_connections)]
+        self.log = open(self.log_path, "w")
+        self.process = subprocess.Popen(args, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        return self
+
+    def __exit__(self, exc_type, *_exc) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+        if exc_type is not None:  # show why the server failed, not only that it did
+            print(self.log_path.read_text()[-3000:], file=sys.stderr)
+        elif self.own_instance:
+            shutil.rmtree(self.instance, ignore_errors=True)
+
+    def processes(self) -> list[psutil.Process]:
+        """The gunicorn master (`companion serve` execs it) and all its workers."""
+        try:
+            master = psutil.Process(self.process.pid)
+            return [master] + master.children(recursive=True)
+        except psutil.NoSuchProcess:
+            return []
+
+    def workers(self) -> list[psutil.Process]:
+        return self.processes()[1:]
+
+
+def cpu_seconds(servers: list[Server]) -> dict[int, float]:
+    """utime+stime of every process of these servers, by pid."""
+    seconds = {}
+    for server in servers:
+        for process in server.processes():
+            with contextlib.suppress(psutil.Error):
+                times = process.cpu_times()
+                seconds[process.pid] = times.user + times.system
+    return seconds
+
+
+def rss_bytes(servers: list[Server]) -> int:
+    total = 0
+    for server in servers:
+        for process in server.processes():
+            with contextlib.suppress(psutil.Error):
+                total += process.memory_info().rss
+    return total
+
+
+class Window:
+    """CPU of the servers and of this client over one measured stretch of time."""
+
+    def __init__(self, servers: list[Server]):
+        self.servers = servers
+        self.me = psutil.Process()
+
+    def __enter__(self) -> "Window":
+        self.server_before = cpu_seconds(self.servers)
+        self.client_before = sum(self.me.cpu_times()[:2])
+        self.machine_before = busy_seconds()
+        self.postgres_before = postgres_seconds()
+        self.began = time.perf_counter()
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.seconds = time.perf_counter() - self.began
+        after = cpu_seconds(self.servers)
+        used = sum(after[pid] - self.server_before.get(pid, 0.0) for pid in after)
+        self.server_cpu = 100 * used / self.seconds
+        self.client_cpu = 100 * (sum(self.me.cpu_times()[:2]) - self.client_before) / self.seconds
+        machine = 100 * (busy_seconds() - self.machine_before) / self.seconds
+        after = postgres_seconds()
+        self.postgres_cpu = 100 * sum(after[pid] - self.postgres_before.get(pid, 0.0)
+                                      for pid in after) / self.seconds
+        # Whatever else ran on this shared machine meanwhile.
+        self.other_cpu = max(0.0, machine - self.server_cpu - self.client_cpu - self.postgres_cpu)
+
+    def text(self) -> str:
+        postgres = (f"PostgreSQL (all its processes) {self.postgres_cpu:.0f} %; "
+                    if self.postgres_cpu >= 0.5 else "")
+        return (f"server CPU {self.server_cpu:.0f} % of one core; client CPU {self.client_cpu:.0f} %; "
+                f"{postgres}everything else on the machine {self.other_cpu:.0f} % (of "
+                f"{os.cpu_count()} cores = {100 * (os.cpu_count() or 1)} %)")
+
+
+def postgres_seconds() -> dict[int, float]:
+    """utime+stime of the PostgreSQL server's processes (any database), by pid."""
+    seconds = {}
+    for process in psutil.process_iter(["name"]):
+        if process.info["name"] in ("postgres", "postmaster"):
+            with contextlib.suppress(psutil.Error):
+                times = process.cpu_times()
+                seconds[process.pid] = times.user + times.system
+    return seconds
+
+
+def busy_seconds() -> float:
+    """CPU seconds the whole machine has been busy (all cores)."""
+    times = psutil.cpu_times()
+    return sum(times) - times.idle - getattr(times, "iowait", 0.0)
+
+
+class LoopLag:
+    """How late this process's event loop wakes up (and how long its garbage collections
+    took): a busy or starved client shows here first."""
+
+    def __init__(self):
+        self.lags: list[float] = []
+        self.collections: list[float] = []
+        self.task: asyncio.Task | None = None
+
+    async def _run(self) -> None:
+        while True:
+            started = time.perf_counter()
+            await asyncio.sleep(0.05)
+            self.lags.append(time.perf_counter() - started - 0.05)
+
+    def _collecting(self, phase: str, _info: dict) -> None:
+        if phase == "start":
+            self.gc_started = time.perf_counter()
+        else:
+            self.collections.append(time.perf_counter() - self.gc_started)
+
+    def __enter__(self) -> "LoopLag":
+        # What the set-up left (sessions, phones) is kept out of the collections made while
+        # measuring, so that they stay short.
+        gc.collect()
+        gc.freeze()
+        self.task = asyncio.get_running_loop().create_task(self._run())
+        gc.callbacks.append(self._collecting)
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.task.cancel()
+        gc.callbacks.remove(self._collecting)
+        gc.unfreeze()
+
+    def text(self) -> str:
+        return (f"loop lag p99 {percentile(self.lags, 0.99) * 1000:.0f} ms, "
+                f"max {max(self.lags, default=0) * 1000:.0f} ms (its longest garbage collection "
+                f"{max(self.collections, default=0) * 1000:.0f} ms)")
+
+
+async def wait_up(session: aiohttp.ClientSession, server: Server) -> None:
+    for _ in range(600):
+        if server.process.poll() is not None:
+            raise SystemExit(f"the server {server.name} exited; see {server.log_path}")
+        try:
+            async with session.get(f"{server.base}/healthz") as response:
+                if response.status == 200:
+                    note_server_kind(server)
+                    return
+        except aiohttp.ClientError:
+            pass
+        await asyncio.sleep(0.1)
+    raise SystemExit(f"the server {server.name} did not start; see {server.log_path}")
+
+
+async def quiet_healthz(session: aiohttp.ClientSession, base: str, count: int = 100) -> list[float]:
+    """/healthz one at a time on a server with nothing else to do."""
+    times = []
+    for _ in range(count):
+        started = time.perf_counter()
+        async with session.get(f"{base}/healthz") as response:
+            await response.read()
+        times.append(time.perf_counter() - started)
+    return times
+
+
+async def probe_health(session: aiohttp.ClientSession, bases: list[str], stop_at: float,
+                       rate: float, out: dict[str, list[float]]) -> None:
+    """/healthz at ``rate`` per second, round the servers, until ``stop_at``."""
+    turn = 0
+    while time.perf_counter() < stop_at:
+        base = bases[turn % len(bases)]
+        turn += 1
+        started = time.perf_counter()
+        try:
+            async with session.get(f"{base}/healthz") as response:
+                await response.read()
+                if response.status == 200:
+                    out.setdefault(base, []).append(time.perf_counter() - started)
+                else:
+                    out.setdefault("failed", []).append(0.0)
+        except (aiohttp.ClientError, asyncio.TimeoutError):
+            out.setdefault("failed", []).append(0.0)
+        await asyncio.sleep(max(0.0, 1 / rate - (time.perf_counter() - started)))
+
+
+# -- a phone --------------------------------------------------------------------------------
+
+
 class Phone:
-    """One joined browser: its cookie jar, CSRF token, known version and region hashes."""
+    """One joined browser: its cookie jar, CSRF token, the version and region hashes its page
+    shows, and (once opened) its live stream."""
 
     def __init__(self, session: aiohttp.ClientSession, base: str, code: str, seat: str):
         self.session, self.base, self.code, self.seat = session, base, code, seat
         self.token = ""
         self.version = -1
         self.have: dict[str, str] = {}
-        self.seen_at: list[tuple[int, float]] = []  # (version, when this phone first showed it)
-        self.waiting: list[tuple[int, float]] = []  # (version of a change, when it was sent)
+        self.seen: list[tuple[int, float]] = []  # (version, when this phone got it)
+        # the stream
+        self.ready = asyncio.Event()
+        self.ready_at: float | None = None
+        self.stream_error = ""  # why the stream ended for good
+        self.drops: list[str] = []  # why it dropped (and was opened again)
+        self.last_id: int | None = None
+        self.retry_seconds = 2.0
+        self.deleted = False
+        self.stream_task: asyncio.Task | None = None
+        self.raw_bytes = 0  # compressed bytes of the stream's body so far
+        self.heartbeats = 0
+        self.id_mismatches = 0
+        self.events: list[tuple[str, int, int, float]] = []  # (event, id, decoded size, raw so far)
 
-    async def join(self) -> None:
-        async with self.session.get(f"{self.base}/j/{self.code}") as response:
-            self.token = CSRF.search(await response.text()).group(1)
-        async with self.session.post(f"{self.base}/j/{self.code}",
-                                     data={"csrf_token": self.token, "seat": self.seat}) as response:
-            page = await response.text()
-            assert response.status == 200, (response.status, page[:300])
+    async def join(self, load_page: bool = True) -> None:
+        """Take the seat through /j/<code> as a browser does; then the table page loads,
+        unless not ``load_page`` (its stream then brings every region when it opens)."""
+        async def join_page() -> str:
+            async with self.session.get(f"{self.base}/j/{self.code}") as response:
+                return await response.text()
+
+        async def take_seat() -> tuple[int, str]:
+            async with self.session.post(f"{self.base}/j/{self.code}", allow_redirects=load_page,
+                                         data={"csrf_token": self.token, "seat": self.seat}) as response:
+                return response.status, await response.text()
+
+        self.token = CSRF.search(await once_more(join_page)).group(1)
+        status, page = await once_more(take_seat)
+        assert status == (200 if load_page else 303), (status, page[:300])
+        if load_page:
+            self.show_page(page)
+
+    def show_page(self, page: str) -> None:
         self.version = int(VERSION.search(page).group(1))
         self.have = dict(REGION.findall(page))
         self.token = CSRF.search(page).group(1)
 
+    def have_param(self) -> str:
+        return ",".join(f"{name}:{digest}" for name, digest in self.have.items())
+
+    # -- the poll (the fallback) --
     async def poll(self) -> tuple[int, float]:
         started = time.perf_counter()
         async with self.session.get(
-            f"{self.base}/t/{self.code}/live", params={"v": self.version, "have": ",".join(f"{n}:{h}" for n, h in self.have.items())},
+            f"{self.base}/t/{self.code}/live", params={"v": self.version, "have": self.have_param()},
             headers={"HX-Request": "true"},
         ) as response:
             body = await response.read()
@@ -73,239 +385,1076 @@ class Phone:
             text = body.decode()
             self.version = int(VERSION.search(text).group(1))
             self.have.update(REGION.findall(text))  # as app.js does: the swapped regions' hashes
-            self.seen_at.append((self.version, time.perf_counter()))
+            self.seen.append((self.version, time.perf_counter()))
         return status, elapsed
 
-    def delivered(self) -> list[float]:
-        """How long each change waited until this phone showed it (those it has shown)."""
-        reached = [self.first_seen(version) - sent for version, sent in self.waiting
-                   if version <= self.version]
-        self.waiting = [(version, sent) for version, sent in self.waiting if version > self.version]
-        return reached
+    # -- a tap --
+    async def act(self, points: int, streamed: bool, base: str | None = None
+                  ) -> tuple[int, float, int, float]:
+        """Enter a score: (status, time taken, the table's new version, when it was sent).
 
-    def first_seen(self, version: int) -> float:
-        return min((when for seen, when in self.seen_at if seen >= version), default=time.perf_counter())
-
-    async def act(self, points: int) -> tuple[int, float, int]:
-        """Enter a score; answers the status, the time taken and the table's new version."""
-        started = time.perf_counter()
-        async with self.session.post(
-            f"{self.base}/t/{self.code}/act", headers={"HX-Request": "true", "X-CSRFToken": self.token},
-            data={"type": "enter_score", "player": self.seat, "round": 1, "points": points},
-        ) as response:
-            body = (await response.read()).decode()
-            status = response.status
+        With ``streamed`` the phone says its stream is open (as app.js does once the stream
+        is ready): the answer is the new version alone, the regions come on the stream."""
+        headers = {"HX-Request": "true", "X-CSRFToken": self.token}
+        if streamed:
+            headers["X-Live-Stream"] = "open"
+        sent = time.perf_counter()
+        try:
+            async with self.session.post(
+                f"{base or self.base}/t/{self.code}/act", headers=headers,
+                data={"type": "enter_score", "player": self.seat, "round": 1, "points": points,
+                      "have": self.have_param()},
+            ) as response:
+                body = (await response.read()).decode()
+                status = response.status
+        except (aiohttp.ClientError, asyncio.TimeoutError):
+            return 0, time.perf_counter() - sent, -1, sent
+        elapsed = time.perf_counter() - sent
         found = VERSION.search(body)
-        return status, time.perf_counter() - started, int(found.group(1)) if found else -1
+        version = int(found.group(1)) if found else -1
+        if status == 200 and not streamed and version > self.version:
+            # The answer's regions are swapped in, as on the phone: it now shows this version
+            # (which may include another phone's change it had not polled yet).
+            self.version = version
+            self.have.update(REGION.findall(body))
+            self.seen.append((version, time.perf_counter()))
+        return status, elapsed, version, sent
+
+    # -- the stream --
+    async def stream(self, opening: asyncio.Semaphore | None = None) -> None:
+        """Hold the live stream open until cancelled, as the browser's EventSource does: when
+        it drops, it is opened again after the server's ``retry:`` with ``Last-Event-ID`` (at
+        most RECONNECTS times); a refusal (not 200) ends it. Notes when each event arrives.
+
+        Reads the compressed bytes as they come off the socket (auto_decompress=False) and
+        inflates them here, so that ``raw_bytes`` counts what travelled."""
+        params = {"v": self.version, "have": self.have_param()}  # the page's address, kept
+        held = opening is not None
+        if held:
+            await opening.acquire()
+        try:
+            for attempt in range(RECONNECTS + 1):
+                if attempt:
+                    await asyncio.sleep(self.retry_seconds)
+                headers = {"Accept-Encoding": "gzip"}
+                if self.last_id is not None:
+                    headers["Last-Event-ID"] = str(self.last_id)
+                try:
+                    async with self.session.get(
+                        f"{self.base}/t/{self.code}/events", params=params, headers=headers,
+                        timeout=STREAM_TIMEOUT, auto_decompress=False,
+                    ) as response:
+                        if response.status != 200:
+                            self.stream_error = f"HTTP {response.status}"
+                            return
+                        gzipped = response.headers.get("Content-Encoding") == "gzip"
+                        inflate = zlib.decompressobj(16 + zlib.MAX_WBITS) if gzipped else None
+                        decoder = codecs.getincrementaldecoder("utf-8")()
+                        buffer = ""
+                        async for chunk in response.content.iter_any():
+                            now = time.perf_counter()
+                            self.raw_bytes += len(chunk)
+                            buffer += decoder.decode(inflate.decompress(chunk) if inflate else chunk)
+                            while "\n\n" in buffer:
+                                block, buffer = buffer.split("\n\n", 1)
+                                self._event(block, now)
+                            if held and self.ready.is_set():
+                                opening.release()
+                                held = False
+                        reason = "closed by the server"
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - any failure is a drop
+                    reason = type(exc).__name__ + (f": {exc}" if str(exc) else "")
+                if held:  # the first try failed: let the next phone start opening
+                    opening.release()
+                    held = False
+                if self.deleted:
+                    return
+                self.drops.append(reason)
+            self.stream_error = f"gave up after {RECONNECTS} reconnections ({self.drops[-1]})"
+        finally:
+            if held:
+                opening.release()
+            self.ready.set()  # nobody waits for a stream that is gone
+
+    def _event(self, block: str, now: float) -> None:
+        name, event_id, data = "message", None, []
+        for line in block.split("\n"):
+            if line.startswith(":"):
+                self.heartbeats += 1
+                continue
+            field, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if field == "event":
+                name = value
+            elif field == "id":
+                event_id = self.last_id = int(value)
+            elif field == "data":
+                data.append(value)
+            elif field == "retry" and value.isdigit():
+                self.retry_seconds = int(value) / 1000
+        if name == "message" and not data:
+            return  # a heartbeat or the retry line alone
+        text = "\n".join(data)
+        self.events.append((name, event_id or -1, len(block.encode()) + 2, self.raw_bytes))
+        if name == "ready":
+            self.ready_at = self.ready_at or now
+            self.ready.set()
+        elif name == "regions":
+            meta = VERSION.search(text)
+            if meta is None or int(meta.group(1)) != event_id:
+                self.id_mismatches += 1
+            self.version = event_id
+            self.have.update(REGION.findall(text))
+            self.seen.append((event_id, now))
+        elif name == "deleted":
+            self.deleted = True
+            self.stream_error = "table deleted"
+
+    def first_seen(self, version: int) -> tuple[float | None, bool]:
+        """When this phone first had ``version`` or newer, and whether it was that version."""
+        for seen, when in self.seen:
+            if seen >= version:
+                return when, seen == version
+        return None, False
 
 
-class Server:
-    def __init__(self, port: int, workers: int | None, threads: int | None):
-        self.port = port
-        self.workers = workers
-        self.threads = threads
-        self.instance = tempfile.mkdtemp(prefix="companion-bench-")
-        self.process: subprocess.Popen | None = None
+async def once_more(request):
+    """A request the server hung up on before answering is sent once more, as browsers do."""
+    try:
+        return await request()
+    except aiohttp.ServerDisconnectedError:
+        return await request()
 
-    def __enter__(self) -> "Server":
-        env = {**os.environ, "COMPANION_INSTANCE": self.instance, "JOIN_LIMIT": "100000"}
-        env.pop("DATABASE_URL", None)
-        args = [str(Path(sys.executable).with_name("companion")), "serve", "--host", "127.0.0.1",
-                "--port", str(self.port)]
-        if self.workers:
-            args += ["--workers", str(self.workers)]
-        if self.threads:
-            args += ["--threads", str(self.threads)]
-        self.log = open(Path(self.instance) / "server.log", "w")
-        self.process = subprocess.Popen(args, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+
+class Change:
+    __slots__ = ("table", "actor", "version", "sent", "base")
+
+    def __init__(self, table: int, actor: Phone, version: int, sent: float, base: str):
+        self.table, self.actor, self.version, self.sent, self.base = table, actor, version, sent, base
+
+
+def deliveries(changes: list[Change], tables: list[list[Phone]], same_server: bool | None = None
+               ) -> dict:
+    """Each change against each other phone of its table: reached (and when) or lost.
+
+    ``same_server`` keeps only phones whose server took the action (True) or the other (False)."""
+    reach, lost, folded = [], 0, 0
+    for change in changes:
+        for phone in tables[change.table]:
+            if phone is change.actor:
+                continue
+            if same_server is not None and (phone.base == change.base) != same_server:
+                continue
+            when, exact = phone.first_seen(change.version)
+            if when is None:
+                lost += 1
+            else:
+                reach.append(when - change.sent)
+                folded += not exact  # it got a later version first, which shows this change too
+    return {"reach": reach, "lost": lost, "expected": len(reach) + lost, "folded": folded}
+
+
+def all_delivered(changes: list[Change], tables: list[list[Phone]]) -> bool:
+    return deliveries(changes, tables)["lost"] == 0
+
+
+# -- setting up tables and phones -----------------------------------------------------------
+
+
+async def create_table(session: aiohttp.ClientSession, base: str, game: str, players: list[str],
+                       options: dict | None = None) -> dict:
+    async with session.post(f"{base}/api/tables",
+                            json={"game": game, "players": players, "options": options or {}}) as r:
+        answer = await r.json()
+        assert r.status == 201, answer
+        return answer
+
+
+async def gather_limited(coroutines, limit: int) -> list:
+    gate = asyncio.Semaphore(limit)
+
+    async def one(coroutine):
+        async with gate:
+            return await coroutine
+
+    return await asyncio.gather(*(one(c) for c in coroutines))
+
+
+async def set_up_tables(plain: aiohttp.ClientSession, connector: aiohttp.TCPConnector,
+                        bases: list[str], count: int, phones: int, load_page: bool = True
+                        ) -> list[list[Phone]]:
+    """``count`` score pads of ``phones`` seats, every seat joined by its own phone through
+    /j/<code>; seat i's phone uses bases[i * len(bases) // phones] (half and half on two)."""
+    seats = [f"P{i + 1}" for i in range(phones)]
+    answers = await gather_limited((create_table(plain, bases[0], "scorepad", seats)
+                                    for _ in range(count)), 32)
+    tables = []
+    for answer in answers:
+        table = []
+        for index, seat in enumerate(seats):
+            session = aiohttp.ClientSession(connector=connector, connector_owner=False,
+                                            cookie_jar=aiohttp.CookieJar(unsafe=True),
+                                            timeout=REQUEST_TIMEOUT)
+            base = bases[index * len(bases) // phones]
+            table.append(Phone(session, base, answer["code"], seat))
+        PHONES.append(table)
+        tables.append(table)
+    await gather_limited((p.join(load_page) for table in tables for p in table), 48)
+    return tables
+
+
+async def open_streams(phones: list[Phone], wait: float, in_flight: int = 200) -> float:
+    """Open every phone's stream (at most ``in_flight`` still opening at once); answers how
+    long until all were ready or had failed."""
+    opening = asyncio.Semaphore(in_flight)
+    started = time.perf_counter()
+    for phone in phones:
+        phone.stream_task = asyncio.get_running_loop().create_task(phone.stream(opening))
+    with contextlib.suppress(asyncio.TimeoutError):
+        await asyncio.wait_for(asyncio.gather(*(p.ready.wait() for p in phones)), wait)
+    return time.perf_counter() - started
+
+
+PHONES: list[list[Phone]] = []  # every table's phones made in this part (closed after it)
+
+
+async def close_phones(tables: list[list[Phone]]) -> None:
+    phones = [p for table in tables for p in table]
+    for phone in phones:
+        if phone.stream_task:
+            phone.stream_task.cancel()
+    await asyncio.gather(*(p.stream_task for p in phones if p.stream_task), return_exceptions=True)
+    await asyncio.gather(*(p.session.close() for p in phones if not p.session.closed))
+
+
+def stream_drops(phones: list[Phone]) -> str:
+    """Streams that dropped (and were opened again, as a browser does) or ended for good."""
+    drops = [reason for p in phones for reason in p.drops]
+    ended = [p.stream_error for p in phones if p.ready_at and p.stream_error]
+    text = f"drops {len(drops)} on {sum(1 for p in phones if p.drops)} phones"
+    if drops:
+        text += f" (e.g. {drops[0][:120]})"
+    text += f", reopened with Last-Event-ID; ended for good {len(ended)}"
+    return text + (f" (e.g. {ended[0][:120]})" if ended else "")
+
+
+def streams_failed(phones: list[Phone]) -> list[str]:
+    return [p.stream_error or "no ready event in time" for p in phones if p.ready_at is None]
+
+
+async def table_changes(tables: list[list[Phone]], index: int, stop_at: float, rate: float,
+                        streamed: bool, bases: list[str] | None, changes: list[Change],
+                        actions: list[float], failures: list[str]) -> None:
+    """One table's taps: ``rate`` per second at a random phase, each by a random phone of the
+    table (sent to a random one of ``bases`` when given, else the phone's own server)."""
+    period = 1 / rate
+    due = time.perf_counter() + random.random() * period
+    while True:
+        await asyncio.sleep(max(0.0, due - time.perf_counter()))
+        if time.perf_counter() >= stop_at:
+            return
+        actor = random.choice(tables[index])
+        base = random.choice(bases) if bases else actor.base
+        status, elapsed, version, sent = await actor.act(random.randint(-20, 50), streamed, base)
+        if status == 200 and version > 0:
+            actions.append(elapsed)
+            changes.append(Change(index, actor, version, sent, base))
+        else:
+            failures.append(f"action answered {status}")
+        due = max(due + period, time.perf_counter())
+
+
+async def wait_delivered(changes: list[Change], tables: list[list[Phone]], grace: float) -> float:
+    """After the last tap: until every change reached every phone, or ``grace`` seconds."""
+    started = time.perf_counter()
+    while time.perf_counter() - started < grace and not all_delivered(changes, tables):
+        await asyncio.sleep(0.25)
+    return time.perf_counter() - started
+
+
+# -- report lines ---------------------------------------------------------------------------
+
+
+def timing_header() -> str:
+    return (f"  {'':<34}{'count':>7}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'max ms':>9}"
+            f"{'p50 ×hz':>9}{'p99 ×hz':>9}")
+
+
+def timing_row(label: str, values: list[float], health: list[float]) -> str:
+    if not values:
+        return f"  {label:<34}{0:>7}   (none)"
+    hz50, hz99 = median(health), percentile(health, 0.99)
+    p50, p99 = median(values), percentile(values, 0.99)
+    return (f"  {label:<34}{len(values):>7}{p50 * 1000:>9.1f}{percentile(values, 0.95) * 1000:>9.1f}"
+            f"{p99 * 1000:>9.1f}{max(values) * 1000:>9.1f}{p50 / hz50:>9.1f}{p99 / hz99:>9.1f}")
+
+
+def delivery_line(found: dict, grace: float) -> str:
+    share = 100 * len(found["reach"]) / found["expected"] if found["expected"] else float("nan")
+    return (f"  delivered {len(found['reach'])}/{found['expected']} ({share:.2f} %), lost "
+            f"{found['lost']} (not there {grace:g} s after the last tap); {found['folded']} "
+            f"arrived folded into a later version (the phone got both changes in one event)")
+
+
+def propagation_line(reach: list[float], health: list[float]) -> str:
+    hz = median(health)
+    return ("  as × healthz p50: " + ", ".join(
+        f"{name} {percentile(reach, share) / hz:.0f}×" for name, share in
+        (("p50", 0.5), ("p95", 0.95), ("p99", 0.99))) + f", max {max(reach, default=0) / hz:.0f}×")
+
+
+def by_kind(failures: list[str]) -> str:
+    """" (poll answered 500: 3, …)" for a list of failures, empty for none."""
+    if not failures:
+        return ""
+    counts: dict[str, int] = {}
+    for failure in failures:
+        counts[failure] = counts.get(failure, 0) + 1
+    return " (" + ", ".join(f"{kind}: {n}" for kind, n in sorted(counts.items(), key=lambda i: -i[1])) + ")"
+
+
+def mb(value: float) -> str:
+    return f"{value / 2**20:.1f} MB"
+
+
+def health_rows(health: dict[str, list[float]], quiet: list[float]) -> list[str]:
+    rows = [timing_row("/healthz before the load (quiet)", quiet, quiet)]
+    for base, values in health.items():
+        if base != "failed":
+            rows.append(timing_row(f"/healthz during ({base.rsplit(':', 1)[1]})", values, values))
+    if health.get("failed"):
+        rows.append(f"  /healthz failed {len(health['failed'])} times")
+    return rows
+
+
+def combined_health(health: dict[str, list[float]]) -> list[float]:
+    return [v for base, values in health.items() if base != "failed" for v in values]
+
+
+def bench_database_url() -> str:
+    return os.environ.get("BENCH_DATABASE_URL", DEFAULT_PG)
+
+
+def single_database(args) -> str | None:
+    """The database of the one-server parts: a fresh SQLite file, or the bench PostgreSQL
+    database emptied first (--database postgres)."""
+    if args.database == "sqlite":
+        return None
+    url = bench_database_url()
+    problem = reset_database(url)
+    if problem:
+        raise SystemExit(f"--database postgres: {url.split('@')[-1]} is not usable ({problem})")
+    return url
+
+
+def database_name(args) -> str:
+    return "SQLite" if args.database == "sqlite" else f"PostgreSQL ({bench_database_url().split('@')[-1]})"
+
+
+# -- part 1 and 2: push and idle ----------------------------------------------------------
+
+
+async def push_and_idle(args, want_push: bool, want_idle: bool) -> list[str]:
+    out = []
+    with Server("push", args.port, args, single_database(args)) as server:
+        connector = client_connector()
+        async with aiohttp.ClientSession(connector=client_connector(), timeout=REQUEST_TIMEOUT) as plain:
+            await wait_up(plain, server)
+            quiet = await quiet_healthz(plain, server.base)
+            await asyncio.sleep(1)
+            fresh_rss = rss_bytes([server])
+            log(f"push: setting up {args.tables} tables × {args.phones} phones …")
+            tables = await set_up_tables(plain, connector, [server.base], args.tables, args.phones)
+            phones = [p for table in tables for p in table]
+            await asyncio.sleep(2)
+            joined_rss = rss_bytes([server])
+            took = await open_streams(phones, 60)
+            failed = streams_failed(phones)
+            log(f"push: {len(phones) - len(failed)} streams open in {took:.1f} s")
+            await asyncio.sleep(2)
+            if want_idle:
+                beats = sum(p.heartbeats for p in phones)
+                log(f"idle: {len(phones)} streams idle for {args.idle_seconds} s …")
+                with Window([server]) as idle:
+                    await asyncio.sleep(args.idle_seconds)
+                streams_rss = rss_bytes([server])
+                open_now = sum(1 for p in phones if p.ready_at and not p.stream_error)
+                out += [
+                    f"2. Idle: {open_now} phones with open streams, idle for {idle.seconds:.0f} s "
+                    f"(heartbeat every {os.environ.get('LIVE_HEARTBEAT_SECONDS', '20')} s)",
+                    f"  server CPU {idle.server_cpu:.1f} % of one core (master + "
+                    f"{len(server.workers())} workers); heartbeats received "
+                    f"{sum(p.heartbeats for p in phones) - beats}; client CPU "
+                    f"{idle.client_cpu:.1f} %, everything else {idle.other_cpu:.0f} %",
+                    f"  server RSS: fresh {mb(fresh_rss)}; after the joins, no streams "
+                    f"{mb(joined_rss)}; with {open_now} streams {mb(streams_rss)}",
+                    f"  memory per connected phone: {(streams_rss - joined_rss) / 1024 / max(1, open_now):.0f} KB "
+                    f"(streams vs joined); {(streams_rss - fresh_rss) / 1024 / max(1, open_now):.0f} KB "
+                    f"(vs the fresh server)",
+                ]
+            if want_push:
+                out = push_lines(args, await run_changes(args, tables, [server], plain, None),
+                                 quiet, failed, took) + out
+            await close_phones(tables)
+        await connector.close()
+    return out
+
+
+async def run_changes(args, tables: list[list[Phone]], servers: list[Server],
+                      plain: aiohttp.ClientSession, bases: list[str] | None) -> dict:
+    """One change per table per second for args.seconds, streams open; then wait for the
+    stragglers (at most args.grace seconds)."""
+    log(f"push: {len(tables)} tables × {args.rate:g} change/s for {args.seconds} s …")
+    changes: list[Change] = []
+    actions: list[float] = []
+    failures: list[str] = []
+    health: dict[str, list[float]] = {}
+    phones = [p for table in tables for p in table]
+    bytes_before = sum(p.raw_bytes for p in phones)
+    stop_at = time.perf_counter() + args.seconds
+    with Window(servers) as window, LoopLag() as lag:
+        await asyncio.gather(
+            *(table_changes(tables, i, stop_at, args.rate, True, bases, changes, actions, failures)
+              for i in range(len(tables))),
+            probe_health(plain, [s.base for s in servers], stop_at, args.health, health))
+    waited = await wait_delivered(changes, tables, args.grace)
+    return {"changes": changes, "actions": actions, "failures": failures, "health": health,
+            "window": window, "lag": lag, "waited": waited, "tables": tables,
+            "drops": stream_drops(phones),
+            "mismatches": sum(p.id_mismatches for p in phones),
+            "bytes": sum(p.raw_bytes for p in phones) - bytes_before}
+
+
+def push_lines(args, run: dict, quiet: list[float], failed: list[str], took: float,
+               title: str | None = None, extra_rows: list[str] = ()) -> list[str]:
+    tables, changes, window = run["tables"], run["changes"], run["window"]
+    found = deliveries(changes, tables)
+    health = combined_health(run["health"])
+    phones = sum(len(t) for t in tables)
+    lines = [
+        title or (f"1. Push: {len(tables)} tables × {len(tables[0])} phones with open streams (gzip), "
+                  f"{args.rate:g} change per table per second for {args.seconds} s, {database_name(args)}"),
+        f"  streams: {phones - len(failed)}/{phones} opened in {took:.1f} s; since then: {run['drops']}",
+        f"  changes made: {len(changes)} ({len(changes) / window.seconds:.0f}/s); refused or failed "
+        f"taps: {len(run['failures'])}{by_kind(run['failures'])}",
+        delivery_line(found, args.grace),
+        timing_header(),
+        *health_rows(run["health"], quiet),
+        timing_row("tap → every other phone has it", found["reach"], health),
+        *extra_rows,
+        timing_row("action (X-Live-Stream: open)", run["actions"], health),
+        propagation_line(found["reach"], health),
+        f"  {window.text()}; client {run['lag'].text()}",
+        f"  stream bytes received during the run (gzip bodies): {run['bytes'] / max(1, len(found['reach'])):.0f} "
+        f"per delivery on average; events whose id ≠ their data-version: {run['mismatches']}",
+    ]
+    return lines
+
+
+# -- part 3: thousands of streams ---------------------------------------------------------
+
+
+async def scale(args) -> list[str]:
+    with Server("scale", args.port + 3, args, single_database(args)) as server:
+        connector = client_connector()
+        async with aiohttp.ClientSession(connector=client_connector(), timeout=REQUEST_TIMEOUT) as plain:
+            await wait_up(plain, server)
+            quiet = await quiet_healthz(plain, server.base)
+            log(f"scale: setting up {args.scale_tables} tables × {args.phones} phones …")
+            started = time.perf_counter()
+            # The page after the join is not loaded (it would double the set-up time): each
+            # stream then opens with v=-1 and brings the whole page's regions, as after a
+            # server restart.
+            tables = await set_up_tables(plain, connector, [server.base], args.scale_tables,
+                                         args.phones, load_page=False)
+            setup = time.perf_counter() - started
+            phones = [p for table in tables for p in table]
+            joined_rss = rss_bytes([server])
+            log(f"scale: joined in {setup:.0f} s; opening {len(phones)} streams …")
+            took = await open_streams(phones, 120)
+            failed = streams_failed(phones)
+            log(f"scale: {len(phones) - len(failed)} streams open in {took:.1f} s")
+            await asyncio.sleep(2)
+            streams_rss = rss_bytes([server])
+            per_worker = []
+            for worker in server.workers():
+                with contextlib.suppress(psutil.Error):
+                    per_worker.append(sum(1 for c in worker.net_connections("tcp")
+                                          if c.status == psutil.CONN_ESTABLISHED))
+            changes: list[Change] = []
+            actions: list[float] = []
+            refusals: list[str] = []
+            health: dict[str, list[float]] = {}
+            stop_at = time.perf_counter() + args.scale_seconds
+            alive = [i for i, table in enumerate(tables) if all(p.ready_at for p in table)]
+
+            async def one_change(index: int) -> None:
+                actor = random.choice(tables[index])
+                status, elapsed, version, sent = await actor.act(random.randint(0, 30), True)
+                if status == 200 and version > 0:
+                    actions.append(elapsed)
+                    changes.append(Change(index, actor, version, sent, actor.base))
+                else:
+                    refusals.append(f"action answered {status}")
+
+            async def tapping() -> None:
+                tasks = []
+                busy: set[int] = set()
+                while time.perf_counter() < stop_at:
+                    index = random.choice(alive)
+                    if index not in busy:  # a table's taps one after another, as at a table
+                        busy.add(index)
+                        task = asyncio.get_running_loop().create_task(one_change(index))
+                        task.add_done_callback(lambda _t, i=index: busy.discard(i))
+                        tasks.append(task)
+                    await asyncio.sleep(1 / args.scale_changes)
+                await asyncio.gather(*tasks)
+
+            log(f"scale: {args.scale_changes:g} changes/s across random tables for "
+                f"{args.scale_seconds} s …")
+            with Window([server]) as window, LoopLag() as lag:
+                await asyncio.gather(tapping(), probe_health(plain, [server.base], stop_at,
+                                                             args.health, health))
+            await wait_delivered(changes, tables, args.grace)
+            found = deliveries(changes, tables)
+            hz = combined_health(health)
+            reasons = sorted({r for r in failed})
+            out = [
+                f"3. Scale: {args.scale_tables} tables × {args.phones} phones = {len(phones)} open "
+                f"streams on one server, {args.scale_changes:g} changes/s across random tables for "
+                f"{args.scale_seconds} s, {database_name(args)}",
+                f"  set-up (create + GET and POST /j/, page not loaded) took {setup:.0f} s; streams opened "
+                f"{len(phones) - len(failed)}/{len(phones)} in {took:.1f} s (≤ 200 opening at once); "
+                f"failed to open: {len(failed)}{' ' + str(reasons[:3]) if failed else ''}; since "
+                f"then: {stream_drops(phones)}",
+                f"  established connections per worker: {per_worker}; server RSS {mb(joined_rss)} "
+                f"before the streams, {mb(streams_rss)} with them "
+                f"({(streams_rss - joined_rss) / 1024 / max(1, len(phones) - len(failed)):.0f} KB per stream)",
+                delivery_line(found, args.grace),
+                timing_header(),
+                *health_rows(health, quiet),
+                timing_row("tap → every other phone has it", found["reach"], hz),
+                timing_row("action (X-Live-Stream: open)", actions, hz),
+                propagation_line(found["reach"], hz),
+                f"  refused or failed taps: {len(refusals)}",
+                f"  {window.text()}; client {lag.text()}",
+            ]
+            await close_phones(tables)
+        await connector.close()
+    return out
+
+
+# -- part 4: two server processes on PostgreSQL -------------------------------------------
+
+
+def reset_database(url: str) -> str | None:
+    """Drop and recreate the bench database's tables; None when done, else why not."""
+    try:
+        import psycopg
+    except ImportError:
+        return "psycopg is not installed"
+    try:
+        with psycopg.connect(url, autocommit=True, connect_timeout=5) as connection:
+            connection.execute("DROP SCHEMA public CASCADE")
+            connection.execute("CREATE SCHEMA public")
+    except Exception as exc:  # noqa: BLE001 - any reason is a reason to skip
+        return f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc) else ''}"
+    return None
+
+
+class PgConnections:
+    """The most connections to the bench database seen at once (sampled twice a second)."""
+
+    def __init__(self, url: str):
+        self.url, self.peak, self.limit, self.stop = url, 0, "?", threading.Event()
+
+    def _run(self) -> None:
+        import psycopg
+
+        with contextlib.suppress(Exception), psycopg.connect(self.url, autocommit=True) as conn:
+            self.limit = conn.execute("SHOW max_connections").fetchone()[0]
+            while not self.stop.is_set():
+                count = conn.execute("SELECT count(*) FROM pg_stat_activity "
+                                     "WHERE datname = current_database()").fetchone()[0]
+                self.peak = max(self.peak, count - 1)
+                self.stop.wait(0.5)
+
+    def __enter__(self) -> "PgConnections":
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
         return self
 
-    def __exit__(self, exc_type, *_exc) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=15)
-        self.log.close()
-        if exc_type is not None:  # show why the server failed, not only that it did
-            print((Path(self.instance) / "server.log").read_text()[-3000:], file=sys.stderr)
+    def __exit__(self, *_exc) -> None:
+        self.stop.set()
+        self.thread.join(timeout=5)
 
 
-async def wait_up(session: aiohttp.ClientSession, base: str) -> None:
-    for _ in range(300):
-        try:
-            async with session.get(f"{base}/healthz") as response:
-                if response.status == 200:
-                    return
-        except aiohttp.ClientError:
-            pass
-        await asyncio.sleep(0.1)
-    raise SystemExit("the server did not start")
+async def two_servers(args) -> list[str]:
+    url = bench_database_url()
+    shown = url.split("@")[-1]
+    problem = reset_database(url)
+    if problem:
+        return [f"4. Two servers: SKIPPED: PostgreSQL at {shown} is not reachable ({problem})"]
+    instance = tempfile.mkdtemp(prefix="companion-bench-two-")  # one secret key: cookies work on both
+    try:
+        with contextlib.ExitStack() as stack, PgConnections(url) as pg:
+            connector = client_connector()
+            async with aiohttp.ClientSession(connector=client_connector(), timeout=REQUEST_TIMEOUT) as plain:
+                servers = []
+                for name, port in (("two-a", args.port + 1), ("two-b", args.port + 2)):
+                    server = stack.enter_context(Server(name, port, args, url, instance))
+                    await wait_up(plain, server)  # one after the other: one creates the tables
+                    servers.append(server)
+                quiet = await quiet_healthz(plain, servers[0].base, 50)
+                quiet += await quiet_healthz(plain, servers[1].base, 50)
+                log(f"two: setting up {args.tables} tables × {args.phones} phones on 2 servers …")
+                bases = [s.base for s in servers]
+                tables = await set_up_tables(plain, connector, bases, args.tables, args.phones)
+                phones = [p for table in tables for p in table]
+                took = await open_streams(phones, 60)
+                failed = streams_failed(phones)
+                await asyncio.sleep(2)
+                run = await run_changes(args, tables, servers, plain, bases)
+                same = deliveries(run["changes"], tables, same_server=True)
+                other = deliveries(run["changes"], tables, same_server=False)
+                health = combined_health(run["health"])
+                title = (f"4. Two servers: {args.tables} tables × {args.phones} phones, each table's "
+                         f"phones half on :{args.port + 1} and half on :{args.port + 2}, both on "
+                         f"PostgreSQL ({shown}); each tap sent to either server; "
+                         f"{args.rate:g} change per table per second for {args.seconds} s")
+                lines = push_lines(args, run, quiet, failed, took, title, [
+                    timing_row("  … phones on the server tapped", same["reach"], health),
+                    timing_row("  … phones on the other server", other["reach"], health)])
+                lines.append(f"  lost on the tapped server {same['lost']}, on the other {other['lost']}; "
+                             f"CPU is both servers together; most connections to the database at "
+                             f"once: {pg.peak} (the server's max_connections: {pg.limit})")
+                await close_phones(tables)
+            await connector.close()
+    finally:
+        shutil.rmtree(instance, ignore_errors=True)
+    return lines
 
 
-async def create_table(session, base: str, players: list[str]) -> str:
-    async with session.post(f"{base}/api/tables", json={"game": "scorepad", "players": players}) as r:
-        return (await r.json())["code"]
+# -- part 5: the poll ---------------------------------------------------------------------
 
 
-async def run(args) -> dict:
-    base = f"http://127.0.0.1:{args.port}"
-    # Phones' browsers keep connections open between polls; so does the bench.
-    connector = aiohttp.TCPConnector(limit=args.connections)
-    timeout = aiohttp.ClientTimeout(total=30)
-    results: dict[str, list[float]] = {k: [] for k in
-                                       ("poll_204", "fragment", "action", "healthz", "reach",
-                                        "burst")}
-    failures = {"count": 0}  # answers other than 200/204: they would make the figures lie
-    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as plain:
-        await wait_up(plain, base)
-        seats = [f"P{i + 1}" for i in range(args.phones)]
-        codes = await asyncio.gather(*(create_table(plain, base, seats) for _ in range(args.tables)))
-        tables: list[list[Phone]] = []
-        for code in codes:
-            phones = []
-            for seat in seats:
-                jar = aiohttp.CookieJar(unsafe=True)
-                session = aiohttp.ClientSession(connector=connector, connector_owner=False,
-                                                cookie_jar=jar, timeout=timeout)
-                phones.append(Phone(session, base, code, seat))
-            tables.append(phones)
-        await asyncio.gather(*(p.join() for phones in tables for p in phones))
-        # Warm-up, not measured: the joins changed every table, so each phone first catches up
-        # once (as a phone does after opening the page) before the evening's rhythm starts.
-        everyone = [p for phones in tables for p in phones]
-        for start in range(0, len(everyone), 50):
-            await asyncio.gather(*(p.poll() for p in everyone[start:start + 50]))
-        print(f"{args.tables} tables × {args.phones} phones joined; measuring {args.seconds} s …",
-              file=sys.stderr)
+async def poll(args) -> list[str]:
+    with Server("poll", args.port + 4, args, single_database(args)) as server:
+        # Each phone's browser keeps its connection open between polls; so does the bench
+        # (with --client-connections N, all phones share a pool of N instead).
+        connector = client_connector(args.client_connections)
+        async with aiohttp.ClientSession(connector=client_connector(), timeout=REQUEST_TIMEOUT) as plain:
+            await wait_up(plain, server)
+            quiet = await quiet_healthz(plain, server.base)
+            log(f"poll: setting up {args.tables} tables × {args.phones} phones …")
+            tables = await set_up_tables(plain, connector, [server.base], args.tables, args.phones)
+            everyone = [p for table in tables for p in table]
+            # Warm-up, not measured: the joins changed every table, so each phone first catches
+            # up once (as a phone does after opening the page) before the evening's rhythm.
+            await gather_limited((once_more(p.poll) for p in everyone), 50)
+            log(f"poll: every phone polls each {args.interval:g} s, {args.rate:g} change per table "
+                f"per second for {args.seconds} s …")
+            results: dict[str, list[float]] = {"poll_204": [], "fragment": []}
+            changes: list[Change] = []
+            actions: list[float] = []
+            failures: list[str] = []
+            health: dict[str, list[float]] = {}
+            stop_at = time.perf_counter() + args.seconds
 
-        stop_at = time.perf_counter() + args.seconds
+            async def phone_loop(phone: Phone) -> None:
+                await asyncio.sleep(random.random() * args.interval)
+                while time.perf_counter() < stop_at:
+                    tick = time.perf_counter()
+                    try:
+                        status, elapsed = await phone.poll()
+                    except (aiohttp.ClientError, asyncio.TimeoutError) as exc:
+                        status, elapsed = type(exc).__name__, 0
+                    if status == 204:
+                        results["poll_204"].append(elapsed)
+                    elif status == 200:
+                        results["fragment"].append(elapsed)
+                    else:
+                        failures.append(f"poll answered {status}")
+                    await asyncio.sleep(max(0.0, args.interval - (time.perf_counter() - tick)))
 
-        async def phone_loop(phone: Phone) -> None:
-            await asyncio.sleep(random.random() * args.interval)
-            while time.perf_counter() < stop_at:
-                tick = time.perf_counter()
-                status, elapsed = await phone.poll()
-                if status == 204:
-                    results["poll_204"].append(elapsed)
-                elif status == 200:
-                    results["fragment"].append(elapsed)
-                    results["reach"].extend(phone.delivered())
-                else:
-                    failures["count"] += 1
-                await asyncio.sleep(max(0.0, args.interval - (time.perf_counter() - tick)))
+            with Window([server]) as window, LoopLag() as lag:
+                await asyncio.gather(
+                    *(phone_loop(p) for p in everyone),
+                    *(table_changes(tables, i, stop_at, args.rate, False, None, changes, actions,
+                                    failures) for i in range(len(tables))),
+                    probe_health(plain, [server.base], stop_at, args.health, health))
 
-        async def action_loop() -> None:
-            while time.perf_counter() < stop_at - 2:
-                phones = random.choice(tables)
-                actor = random.choice(phones)
-                sent = time.perf_counter()
-                status, elapsed, version = await actor.act(random.randint(-20, 50))
-                if status == 200:
-                    results["action"].append(elapsed)
-                    # Time from the tap to each other phone showing it (a phone may even have
-                    # shown it before the tapping phone got its answer).
-                    for other in phones:
-                        if other is not actor:
-                            other.waiting.append((version, sent))
-                            results["reach"].extend(other.delivered())
-                else:
-                    failures["count"] += 1
-                await asyncio.sleep(1 / args.actions)
+            # The phones keep polling until the last changes arrived (not measured for CPU).
+            straggle_until = time.perf_counter() + args.grace
 
-        async def health_loop() -> None:
-            while time.perf_counter() < stop_at:
-                started = time.perf_counter()
-                async with plain.get(f"{base}/healthz") as response:
-                    await response.read()
-                results["healthz"].append(time.perf_counter() - started)
-                await asyncio.sleep(1 / args.health)
+            async def catch_up(phone: Phone) -> None:
+                while time.perf_counter() < straggle_until and not all_delivered(changes, tables):
+                    with contextlib.suppress(aiohttp.ClientError, asyncio.TimeoutError):
+                        await phone.poll()
+                    await asyncio.sleep(args.interval)
 
-        began = time.perf_counter()
-        await asyncio.gather(*(phone_loop(p) for phones in tables for p in phones),
-                             action_loop(), health_loop())
-        wall = time.perf_counter() - began
+            await asyncio.gather(*(catch_up(p) for p in everyone))
+            found = deliveries(changes, tables)
 
-        # A burst of writers: many phones tapping back to back (SQLite queues them).
-        burst_until = time.perf_counter() + args.burst_seconds
+            # A burst of writers: many phones tapping back to back (SQLite queues them).
+            burst: list[float] = []
+            burst_until = time.perf_counter() + args.burst_seconds
 
-        async def writer(phone: Phone) -> None:
-            while time.perf_counter() < burst_until:
-                status, elapsed, _version = await phone.act(random.randint(0, 9))
-                if status == 200:
-                    results["burst"].append(elapsed)
+            async def writer(phone: Phone) -> None:
+                while time.perf_counter() < burst_until:
+                    status, elapsed, _version, _sent = await phone.act(random.randint(0, 9), False)
+                    if status == 200:
+                        burst.append(elapsed)
 
-        if args.writers:
-            await asyncio.gather(*(writer(tables[i % len(tables)][i // len(tables) % args.phones])
-                                   for i in range(args.writers)))
-        for phones in tables:
-            for phone in phones:
-                await phone.session.close()
-    await connector.close()
-    return {"results": results, "failures": failures["count"], "wall": wall}
-
-
-def server_kind(args) -> str:
-    # The same defaults as `companion serve`.
-    workers = args.workers or int(os.environ.get("WORKERS", min((os.cpu_count() or 1) + 1, 9)))
-    threads = args.threads or int(os.environ.get("THREADS", "4"))
-    if threads == 1:
-        return f"{workers} sync workers"
-    return f"{workers} workers × {threads} threads, keep-alive"
-
-
-def report(args, measured: dict) -> str:
-    results, wall = measured["results"], measured["wall"]
-    health_p50 = statistics.median(results["healthz"]) if results["healthz"] else float("nan")
-    health_p99 = percentile(results["healthz"], 0.99)
+            if args.writers:
+                await asyncio.gather(*(writer(tables[i % len(tables)][i // len(tables) % args.phones])
+                                       for i in range(args.writers)))
+            await close_phones(tables)
+        await connector.close()
+    hz = combined_health(health)
+    polls = len(results["poll_204"]) + len(results["fragment"])
     lines = [
-        f"make bench: {args.tables} tables × {args.phones} phones, one poll per phone every "
-        f"{args.interval:g} s, {args.actions:g} actions/s, {args.seconds} s on gunicorn "
-        f"({server_kind(args)}) at 127.0.0.1, SQLite in WAL mode",
-        f"{'request':<28}{'count':>7}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'p50 ×hz':>9}{'p99 ×hz':>9}",
+        f"5. Poll (the fallback, as before the switch): {args.tables} tables × {args.phones} phones "
+        f"polling every {args.interval:g} s, "
+        + (f"sharing a pool of {args.client_connections} keep-alive connections, "
+           if args.client_connections else "each on its own keep-alive connection, ")
+        + f"{args.rate:g} change per table per second for {args.seconds} s, "
+        f"{database_name(args)}",
+        f"  polls {polls} ({polls / window.seconds:.0f}/s); changes made {len(changes)} "
+        f"({len(changes) / window.seconds:.0f}/s); failures: {len(failures)}"
+        f"{by_kind(failures)}",
+        delivery_line(found, args.grace),
+        timing_header(),
+        *health_rows(health, quiet),
+        timing_row("poll, nothing changed (204)", results["poll_204"], hz),
+        timing_row("poll, changed regions (200)", results["fragment"], hz),
+        timing_row("tap → every other phone has it", found["reach"], hz),
+        timing_row("action (answer with regions)", actions, hz),
+        propagation_line(found["reach"], hz),
+        f"  {window.text()}; client {lag.text()}",
     ]
-    names = [("healthz", "/healthz (yardstick)"), ("poll_204", "poll, nothing changed (204)"),
-             ("fragment", "poll, changed regions (200)"), ("action", "action (enter a score)")]
-    for key, label in names:
-        values = results[key]
-        if not values:
-            continue
-        p50, p99 = statistics.median(values), percentile(values, 0.99)
-        lines.append(f"{label:<28}{len(values):>7}{len(values) / wall:>9.1f}{p50 * 1000:>9.2f}"
-                     f"{p99 * 1000:>9.2f}{p50 / health_p50:>9.2f}{p99 / health_p99:>9.2f}")
-    reach = results["reach"]
-    if reach:
-        lines.append(f"change reaches the other phones: p50 {statistics.median(reach) * 1000:.0f} ms, "
-                     f"p95 {percentile(reach, 0.95) * 1000:.0f} ms, max {max(reach) * 1000:.0f} ms "
-                     f"over {len(reach)} deliveries (p95 = {percentile(reach, 0.95) / health_p50:.0f}× healthz p50)")
-    burst = results["burst"]
     if burst:
-        lines.append(f"burst of {args.writers} writers tapping back to back for {args.burst_seconds} s: "
-                     f"{len(burst) / args.burst_seconds:.0f} actions/s, p50 {statistics.median(burst) * 1000:.0f} ms, "
-                     f"p99 {percentile(burst, 0.99) * 1000:.0f} ms "
-                     f"({percentile(burst, 0.99) / health_p50:.0f}× healthz p50)")
-    total = sum(len(v) for k, v in results.items() if k not in ("reach", "burst"))
-    lines.append(f"all requests: {total} in {wall:.1f} s = {total / wall:.0f} req/s; "
-                 f"answers other than 200/204: {measured['failures']}")
-    return "\n".join(lines)
+        lines.append(
+            f"  burst of {args.writers} writers tapping back to back for {args.burst_seconds} s: "
+            f"{len(burst) / args.burst_seconds:.0f} actions/s, p50 {median(burst) * 1000:.0f} ms, "
+            f"p99 {percentile(burst, 0.99) * 1000:.0f} ms "
+            f"({percentile(burst, 0.99) / median(hz):.0f}× healthz p50)")
+    return lines
+
+
+# -- part 6: bytes per update -----------------------------------------------------------------
+
+FOUR = ["Ann", "Bob", "Cid", "Dee"]
+
+
+def play(player, album, strength, character_type, colour, name=None):
+    payload = dict(type="play_character", player=player, album=album, strength=strength,
+                   character_type=character_type, colour=colour)
+    return {**payload, "name": name} if name else payload
+
+
+async def long_battle(act, snapshot) -> None:
+    """As long_battle() in tests/web/test_asterix_co_web.py: 40 characters played in turn
+    order on the four albums (14 a side: no album falls), 3 K.O.'d, a Potion; Cid to play."""
+    names = iter(["Asterix", "Obelix", "Getafix", "Cacofonix", "Vitalstatistix", "Fulliautomatix",
+                  "Unhygienix", "Geriatrix", "Impedimenta", "Bacteria"] * 4)
+    strengths = (2, 3, 2, 3, 4)
+    for index in range(10):
+        for position, player in enumerate(FOUR):
+            strength, plain = strengths[index // 2], (index // 2) % 2 == 0
+            if index % 2 == 0:  # the Gaul side of the album on the player's left
+                await act(play(player, position + 1, strength, "Hero", "Gaul" if plain else "Neutral",
+                               f"{next(names)} {position + 1}"))
+            else:  # the Roman side of the album on the player's right
+                await act(play(player, (position - 1) % 4 + 1, strength, "Legionary",
+                               "Roman" if plain else "Neutral"))
+    slots = (await snapshot())["state"]["slots"]
+
+    def nth(album, faction, index):
+        return [c["id"] for c in slots[album - 1]["characters"] if c["faction"] == faction][index]
+
+    for album, faction, index in ((1, "gaul", 1), (2, "roman", 1), (3, "gaul", 2)):
+        await act({"type": "knock_out", "character": nth(album, faction, index)})
+    await act({"type": "gain_bonus", "player": "Ann", "bonus": "potion"})
+    await act({"type": "use_potion", "player": "Ann", "character": nth(1, "gaul", 0)})
+    await act({"type": "reinforce_hand", "player": "Bob"})  # Cid's turn
+
+
+def moves(*payloads: dict):
+    async def opening(act, _snapshot) -> None:
+        for payload in payloads:
+            await act(payload)
+    return opening
+
+
+# (label, game, players, the moves before, the one move measured); payloads as in tests/web and
+# tests/games, made with the host's token.
+GAMES = [
+    ("scorepad (3 rounds in)", "scorepad", FOUR,
+     moves(*({"type": "enter_score", "player": p, "round": r, "points": 7 * r}
+             for r in (1, 2, 3) for p in FOUR)),
+     {"type": "enter_score", "player": "Ann", "round": 4, "points": 17}),
+    ("asterix-obelix (an attack)", "asterix-obelix", ["Ann", "Bob"],
+     moves({"type": "start_game", "starter": "Ann"},
+           {"type": "choose_line", "line": "row", "number": 1}),
+     {"type": "reveal_card", "kind": "legionary", "colour": "red"}),
+    ("kartenspiel (tricks)", "kartenspiel", ["Ann", "Bob", "Cid"],
+     moves({"type": "win_roman", "player": "Ann", "value": 10},
+           {"type": "win_roman", "player": "Bob", "value": 10}),
+     {"type": "win_roman", "player": "Cid", "value": 5}),
+    ("asterix-co (2 characters out)", "asterix-co", FOUR,
+     moves(play("Ann", 1, 3, "Chief", "Gaul", "Getafix"), play("Bob", 1, 4, "Legionary", "Roman")),
+     play("Cid", 3, 2, "Hero", "Gaul", "Asterix")),
+    ("asterix-co (long battle, 40 out)", "asterix-co", FOUR, long_battle,
+     play("Cid", 2, 2, "Legionary", "Roman")),
+    ("zaubertrank (a turn)", "zaubertrank", ["Ann", "Bob"],
+     moves({"type": "draw_mishap", "symbol": "lightning"}, {"type": "place_mishap", "location": 2},
+           {"type": "draw_mishap", "symbol": "knife"}, {"type": "place_mishap", "location": 3},
+           {"type": "begin_play"}),
+     {"type": "move", "location": 4}),
+]
+
+
+class Assets(HTMLParser):
+    """The scripts and style sheets a page loads."""
+
+    def __init__(self, page: str):
+        super().__init__()
+        self.urls: list[str] = []
+        self.feed(page)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "script" and attrs.get("src"):
+            self.urls.append(attrs["src"])
+        elif tag == "link" and "stylesheet" in (attrs.get("rel") or "") and attrs.get("href"):
+            self.urls.append(attrs["href"])
+
+
+async def raw_get(session: aiohttp.ClientSession, url: str) -> tuple[int, bytes]:
+    """The body as it came over the wire (gzip asked for) and inflated."""
+    async with session.get(url, headers={"Accept-Encoding": "gzip"}, auto_decompress=False) as r:
+        body = await r.read()
+        assert r.status == 200, (url, r.status)
+        if r.headers.get("Content-Encoding") == "gzip":
+            return len(body), zlib.decompress(body, 16 + zlib.MAX_WBITS)
+        return len(body), body
+
+
+async def measure_game(plain, base, label, game, players, before, move) -> str:
+    created = await create_table(plain, base, game, players)
+    code, bearer = created["code"], {"Authorization": f"Bearer {created['token']}"}
+
+    async def act(payload: dict) -> None:
+        async with plain.post(f"{base}/api/tables/{code}/actions", json=payload, headers=bearer) as r:
+            assert r.status == 200, (payload, await r.text())
+
+    async def snapshot() -> dict:
+        async with plain.get(f"{base}/api/tables/{code}") as r:
+            return await r.json()
+
+    await before(act, snapshot)
+    async with aiohttp.ClientSession(connector=client_connector(),
+                                     cookie_jar=aiohttp.CookieJar(unsafe=True),
+                                     timeout=REQUEST_TIMEOUT) as session:
+        phone = Phone(session, base, code, players[0])
+        await phone.join()
+        page_wire, page = await raw_get(session, f"{base}/t/{code}")
+        html = page.decode()
+        phone.show_page(html)
+        assets_wire = assets_plain = assets_gzipped = 0
+        for url in Assets(html).urls:
+            wire, body = await raw_get(session, base + unescape(url))
+            assets_wire, assets_plain = assets_wire + wire, assets_plain + len(body)
+            assets_gzipped += len(gzip.compress(body, 6))
+        phone.stream_task = asyncio.get_running_loop().create_task(phone.stream())
+        await asyncio.wait_for(phone.ready.wait(), 30)
+        await asyncio.sleep(0.3)  # anything the stream sends on opening has arrived
+        before_move = phone.raw_bytes
+        events_before = len(phone.events)
+        async with plain.post(f"{base}/api/tables/{code}/actions", json=move, headers=bearer) as r:
+            answer = await r.json()
+            assert r.status == 200, (move, answer)
+        deadline = time.perf_counter() + 10
+        while phone.version < answer["version"] and time.perf_counter() < deadline:
+            await asyncio.sleep(0.01)
+        update = [e for e in phone.events[events_before:] if e[0] == "regions"]
+        phone.stream_task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await phone.stream_task
+    if not update:
+        return f"  {label:<34} no update event arrived ({phone.stream_error or 'timeout'})"
+    wire = update[-1][3] - before_move
+    decoded = sum(e[2] for e in update)
+    return (f"  {label:<34}{wire:>9,}{decoded:>10,}{page_wire:>10,}{len(page):>10,}"
+            f"{page_wire + assets_wire:>12,}{len(page) + assets_plain:>12,}"
+            f"{page_wire + assets_gzipped:>12,}"
+            + ("" if len(update) == 1 else f"  ({len(update)} events)"))
+
+
+async def bytes_per_update(args) -> list[str]:
+    with Server("bytes", args.port + 5, args) as server:
+        async with aiohttp.ClientSession(connector=client_connector(), timeout=REQUEST_TIMEOUT) as plain:
+            await wait_up(plain, server)
+            log("bytes: one move per game …")
+            rows = []
+            for label, game, players, before, move in GAMES:
+                try:
+                    rows.append(await measure_game(plain, server.base, label, game, players, before,
+                                                   move))
+                except (AssertionError, aiohttp.ClientError, asyncio.TimeoutError) as exc:
+                    rows.append(f"  {label:<34} FAILED: {str(exc)[:240]}")
+    return [
+        "6. Bytes per update, gzip (a seated phone's stream, one ordinary move made through the API; "
+        "bytes are HTTP bodies as received: without headers and chunk framing)",
+        f"  {'game':<34}{'event':>9}{'inflated':>10}{'page':>10}{'inflated':>10}"
+        f"{'page+js+css':>12}{'inflated':>12}{'all gzip':>12}",
+        *rows,
+        "  event/page: gzip bytes received; inflated: their size unpacked; page+js+css: the page "
+        "and every script and style sheet it loads, as received; all gzip: the same if the "
+        "scripts and style sheets were gzip-compressed too (level 6)",
+    ]
+
+
+# -- the whole run ------------------------------------------------------------------------
+
+
+def scan_logs(names: list[str]) -> list[str]:
+    """What went wrong in the servers' logs: tracebacks by their last line, other errors."""
+    exception = re.compile(r"^[\w.]+(Error|Exception|Timeout)\b.*")
+    lines = []
+    for name in names:
+        path = RESULTS / f"{name}.log"
+        if not path.exists():
+            continue
+        text = path.read_text(errors="replace").splitlines()
+        tracebacks = sum(1 for line in text if line.startswith("Traceback"))
+        kinds: dict[str, int] = {}
+        for line in text:
+            if exception.match(line):
+                kinds[line[:150]] = kinds.get(line[:150], 0) + 1
+        other = [line for line in text if re.search(r"\[(ERROR|CRITICAL)\]|WORKER TIMEOUT", line)
+                 and "Error handling request" not in line]
+        if tracebacks or kinds or other:
+            lines.append(f"  {path.relative_to(ROOT)}: {tracebacks} tracebacks")
+            lines += [f"    {count} × {kind}" for kind, count in
+                      sorted(kinds.items(), key=lambda item: -item[1])[:3]]
+            lines += [f"    {line[:150]}" for line in other[:3]]
+    return lines or ["  no errors in the servers' logs (bench/results/*.log)"]
+
+
+SERVER_KINDS: set[str] = set()  # how the servers of this run were started, as gunicorn saw it
+
+
+def note_server_kind(server: Server) -> None:
+    """Workers and connections per worker from the gunicorn master's command line."""
+    with contextlib.suppress(psutil.Error):
+        line = psutil.Process(server.process.pid).cmdline()
+        settings = dict(zip(line, line[1:]))
+        SERVER_KINDS.add(f"{settings.get('--workers', '?')} gevent workers × "
+                         f"{settings.get('--worker-connections', '?')} connections")
+
+
+async def wait_for_quiet(args) -> str:
+    """On a shared machine: wait (at most args.quiet seconds) until the rest of the machine
+    uses less than half a core, so that a part does not start in someone else's busy spell."""
+    if args.quiet <= 0:
+        return ""
+    started = time.perf_counter()
+    while True:
+        before = busy_seconds()
+        await asyncio.sleep(2)
+        busy = 100 * (busy_seconds() - before) / 2
+        waited = time.perf_counter() - started
+        if busy < 50 or waited >= args.quiet:
+            return f"  (started after waiting {waited:.0f} s for a quieter machine: {busy:.0f} % busy)"
+
+
+async def run(args, parts: list[str]) -> list[str]:
+    sections: list[list[str]] = []
+    steps = [("1./2. Push and idle", "push" in parts or "idle" in parts,
+              lambda: push_and_idle(args, "push" in parts, "idle" in parts)),
+             ("3. Scale", "scale" in parts, lambda: scale(args)),
+             ("4. Two servers", "two" in parts, lambda: two_servers(args)),
+             ("5. Poll", "poll" in parts, lambda: poll(args)),
+             ("6. Bytes per update", "bytes" in parts, lambda: bytes_per_update(args))]
+    for title, wanted, part in steps:
+        if wanted:
+            note = await wait_for_quiet(args)
+            try:
+                section = await part()
+            except (SystemExit, Exception) as exc:  # noqa: BLE001 - the other parts still run
+                log(f"part failed: {exc!r}")
+                section = [f"{title}: FAILED: {str(exc)[:300] or type(exc).__name__}"]
+            finally:
+                await close_phones(PHONES)
+                PHONES.clear()
+            sections.append(section[:1] + ([note] if note else []) + section[1:])
+    return [line for section in sections for line in section + [""]]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=100)
-    parser.add_argument("--phones", type=int, default=6)
-    parser.add_argument("--seconds", type=int, default=30)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=__doc__.split("\n\n", 1)[1])
+    parser.add_argument("--parts", default=",".join(PARTS),
+                        help=f"comma-separated, any of {', '.join(PARTS)} (default: all)")
+    parser.add_argument("--tables", type=int, default=100, help="tables in push, idle, two, poll")
+    parser.add_argument("--phones", type=int, default=6, help="phones (seats) per table")
+    parser.add_argument("--seconds", type=int, default=30, help="measured time of push, two, poll")
+    parser.add_argument("--rate", type=float, default=1.0, help="changes per table per second")
+    parser.add_argument("--idle-seconds", type=int, default=30)
+    parser.add_argument("--scale-tables", type=int, default=1000)
+    parser.add_argument("--scale-seconds", type=int, default=20)
+    parser.add_argument("--scale-changes", type=float, default=5.0,
+                        help="changes per second across random tables in scale")
     parser.add_argument("--interval", type=float, default=1.0, help="seconds between polls per phone")
-    parser.add_argument("--actions", type=float, default=5.0, help="actions per second, all tables")
     parser.add_argument("--health", type=float, default=20.0, help="/healthz probes per second")
-    parser.add_argument("--writers", type=int, default=32, help="phones in the writer burst")
+    parser.add_argument("--grace", type=float, default=20.0,
+                        help="seconds to wait for late deliveries after the last change")
+    parser.add_argument("--writers", type=int, default=32, help="phones in poll's writer burst")
     parser.add_argument("--burst-seconds", type=int, default=5)
-    parser.add_argument("--connections", type=int, default=64)
-    parser.add_argument("--port", type=int, default=5077)
-    parser.add_argument("--workers", type=int, default=None)
-    parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--client-connections", type=int, default=0,
+                        help="poll: all phones share a pool of this many keep-alive connections "
+                             "(0: one per phone, as browsers; the bench before push used 64)")
+    parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite",
+                        help="database of push, idle, scale and poll (postgres: the one of "
+                             "BENCH_DATABASE_URL, emptied first); two always uses PostgreSQL")
+    parser.add_argument("--port", type=int, default=5077, help="first of six ports used")
+    parser.add_argument("--quiet", type=float, default=0,
+                        help="before each part, wait up to this many seconds for the rest of "
+                             "the machine to use under half a core (a shared machine)")
+    parser.add_argument("--workers", type=int, default=None, help="server workers (default: as serve)")
+    parser.add_argument("--server-connections", type=int, default=None,
+                        help="connections per worker (default: as serve)")
     args = parser.parse_args()
-    with Server(args.port, args.workers, args.threads):
-        measured = asyncio.run(run(args))
-    print(report(args, measured))
+    parts = [p.strip() for p in args.parts.split(",") if p.strip()]
+    unknown = set(parts) - set(PARTS)
+    if unknown:
+        parser.error(f"unknown parts: {', '.join(sorted(unknown))}")
+    began = time.perf_counter()
+    load = os.getloadavg()
+    lines = asyncio.run(run(args, parts))
+    header = [
+        f"make bench ({', '.join(parts)}): companion serve ({'; '.join(sorted(SERVER_KINDS))}) "
+        f"at 127.0.0.1; client: one asyncio + aiohttp process",
+        f"machine: {os.cpu_count()} cores, {psutil.virtual_memory().total / 2**30:.0f} GB, "
+        f"load average at start {load[0]:.2f}; Python {platform.python_version()}, aiohttp "
+        f"{aiohttp.__version__}; ×hz = the time divided by /healthz p50 (or p99) measured on the "
+        f"same server during the same part",
+        "",
+    ]
+    names = [n for part, n in (("push", "push"), ("idle", "push"), ("scale", "scale"),
+                               ("two", "two-a"), ("two", "two-b"), ("poll", "poll"),
+                               ("bytes", "bytes")) if part in parts]
+    footer = ["Server logs:", *scan_logs(list(dict.fromkeys(names))),
+              f"whole run: {time.perf_counter() - began:.0f} s"]
+    report = "\n".join(header + lines + footer)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "report.txt").write_text(report + "\n")
+    print(report)
 
 
 if __name__ == "__main__":

@@ -71,12 +71,17 @@ def _wait_for_lock(fd: int) -> None:
 def make_engine(url: str) -> Engine:
     """Create the engine; SQLite gets WAL, a busy timeout and write transactions that lock early."""
     if not url.startswith("sqlite"):
-        return create_engine(url, pool_pre_ping=True)
+        # A gevent worker serves many requests at once; the server's own limit on
+        # connections (100 by default) is shared by every worker of every server.
+        return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=15)
     in_memory = url in ("sqlite://", "sqlite:///:memory:")
+    # SQLite connections are cheap, and a writer holds its connection while it queues for the
+    # write lock: with many phones tapping at once a bounded pool would starve the readers.
+    pool = {"poolclass": StaticPool} if in_memory else {"pool_size": 20, "max_overflow": -1}
     engine = create_engine(
         url,
         connect_args={"check_same_thread": False, "timeout": 30},
-        poolclass=StaticPool if in_memory else None,
+        **pool,
     )
 
     @event.listens_for(engine, "connect")
