@@ -39,11 +39,11 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def wait_until_up(url: str, process: subprocess.Popen, seconds: float = 30) -> None:
+def wait_until_up(url: str, process: subprocess.Popen, log: Path, seconds: float = 30) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"the server stopped at start-up: {process.stdout.read()}")
+            raise RuntimeError(f"the server stopped at start-up: {log.read_text()[-3000:]}")
         try:
             with urllib.request.urlopen(url + "/healthz", timeout=1):
                 return
@@ -62,16 +62,23 @@ class Server:
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
-        env = {**os.environ, "COMPANION_INSTANCE": str(self.instance)}
+        # Every browser of the suite joins from 127.0.0.1: more than the per-minute join limit
+        # meant for one household (a refused join would look like a page that never loads).
+        env = {**os.environ, "COMPANION_INSTANCE": str(self.instance), "JOIN_LIMIT": "10000"}
         env.pop("DATABASE_URL", None)
         if os.environ.get("TEST_DATABASE_URL"):
             env["DATABASE_URL"] = os.environ["TEST_DATABASE_URL"]
         companion = str(Path(sys.executable).with_name("companion"))
-        self.process = subprocess.Popen(
-            [companion, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--workers", "2"],
-            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        )
-        wait_until_up(self.url, self.process)
+        # The server's output goes to a file: a pipe nobody reads would fill up and stall it.
+        self.instance.mkdir(parents=True, exist_ok=True)
+        self.log = self.instance / f"server-{self.port}.log"
+        with open(self.log, "a") as output:
+            self.process = subprocess.Popen(
+                [companion, "serve", "--host", "127.0.0.1", "--port", str(self.port),
+                 "--workers", "2"],
+                env=env, stdout=output, stderr=subprocess.STDOUT, text=True,
+            )
+        wait_until_up(self.url, self.process, self.log)
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
@@ -81,8 +88,6 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        if self.process and self.process.stdout:
-            self.process.stdout.close()
         self.process = None
 
 

@@ -35,6 +35,7 @@ settings.register_profile("long", max_examples=400, deadline=None,
 PROFILE = os.environ.get("CONTRACT_PROFILE", "ci")
 STEPS = 60 if PROFILE == "ci" else 150
 CANDIDATES = 400  # parameter sets tried per move type before calling it unplayable
+STEPS_PLAYED: dict[str, int] = {}  # moves played per game, printed by the long profile
 
 # Names a payload field may carry that stand for a seat at the table.
 PLAYER_FIELDS = {"player", "starter", "attacker", "owner", "winner", "to", "target_player",
@@ -143,8 +144,16 @@ def test_random_games_keep_the_contract(game_id, data):
         undone = replay(game, players, {}, entries + [{"kind": "undo", "payload": {}, "actor": seat}])
         assert undone.state == before, f"undoing {kind} does not give back the state before it"
         state = new
+        STEPS_PLAYED[game_id] = STEPS_PLAYED.get(game_id, 0) + 1
         if game.is_over(state):
             break
+
+
+@pytest.fixture(scope="module", autouse=True)
+def report_steps():
+    yield
+    if PROFILE == "long":
+        print("\ncontract: moves played per game:", STEPS_PLAYED)
 
 
 def test_a_log_from_before_turns_were_checked_still_replays():
