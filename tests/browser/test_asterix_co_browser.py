@@ -98,6 +98,7 @@ def test_an_album_battle_on_two_phones(live_server, new_phone):
     dialog = play(laura, 1, "roman", 4, "Centurion", "Crismus Bonus")
     expect(dialog).to_be_hidden()
     expect(matthew.locator("#album-1 .ac-side-roman .ac-total")).to_contain_text("4", timeout=3000)
+    settle(laura, live_server, table["code"])  # no swap may replace the album mid-picture
     laura.locator("#album-1").screenshot(path="/tmp/asterix-co-board.png")
     my_turn(matthew)
     play(matthew, 1, "gaul", 4, "Rebel", "Dogmatix")

@@ -2,7 +2,7 @@
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import create_table, join
+from tests.browser.conftest import create_table, join, settle
 
 
 def test_two_phones_play_an_attack_and_see_the_same_board(live_server, new_phone):
@@ -63,6 +63,7 @@ def test_two_phones_play_an_attack_and_see_the_same_board(live_server, new_phone
     # Nothing sticks out of a 360 px screen.
     assert ben.evaluate("document.documentElement.scrollWidth") <= 360
     ben.screenshot(path="/tmp/asterix-obelix-board.png", full_page=True)
+    settle(ben, live_server, table["code"])
     ben.locator("#board").screenshot(path="/tmp/asterix-obelix-board-region.png")
 
 

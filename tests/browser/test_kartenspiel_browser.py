@@ -65,4 +65,5 @@ def test_taps_reach_the_other_phone_and_the_chart_draws_a_line_per_player(live_s
     assert len(set(markers)) == 3
     expect(chart.locator("text.ks-label")).to_have_text(["Ann 61", "Ben 65", "Cid 41"])
     expect(ann.locator("#totals tfoot")).to_contain_text("61")
+    settle(ann, live_server, table["code"])
     ann.locator("#totals").screenshot(path="/tmp/kartenspiel-chart.png")

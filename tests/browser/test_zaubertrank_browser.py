@@ -2,7 +2,7 @@
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import create_table, join
+from tests.browser.conftest import create_table, join, settle
 
 
 def box(page, selector):
@@ -55,6 +55,7 @@ def test_the_ring_on_a_phone_and_a_second_phone_follows_the_roman(live_server, n
     # The drawn fist: the legal spaces are marked on the ring of every phone.
     ann.locator("form.zt-draw-form button[value=fist]").click()
     expect(bob.locator("#timeline .zt-slot.legal")).to_have_count(3, timeout=3000)
+    settle(bob, live_server, table["code"])
     bob.locator("#timeline").screenshot(path="/tmp/zaubertrank-board.png")
     bob.screenshot(path="/tmp/zaubertrank-page.png", full_page=True)
     bob.locator("form.zt-place", has_text="Bard's Hut").locator("button").click()
