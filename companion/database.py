@@ -71,9 +71,11 @@ def _wait_for_lock(fd: int) -> None:
 def make_engine(url: str) -> Engine:
     """Create the engine; SQLite gets WAL, a busy timeout and write transactions that lock early."""
     if not url.startswith("sqlite"):
-        # A gevent worker serves many requests at once; the server's own limit on
-        # connections (100 by default) is shared by every worker of every server.
-        return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=15)
+        # The server's limit on connections (100 by default) is shared by every worker of
+        # every server, each also holding one LISTEN connection: 15 per worker leaves room
+        # for two servers of two workers; a request waits up to 10 s for a free connection.
+        return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10,
+                             pool_timeout=10)
     in_memory = url in ("sqlite://", "sqlite:///:memory:")
     # SQLite connections are cheap, and a writer holds its connection while it queues for the
     # write lock: with many phones tapping at once a bounded pool would starve the readers.
