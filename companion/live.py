@@ -35,7 +35,7 @@ DELETED = -1
 # How long a feed trusts announcements alone before it checks the table's version itself
 # (a notification lost while a listener reconnected is then noticed within this time).
 RECHECK_SECONDS = 15.0
-LISTEN_TICK = 5.0  # how often a listener looks up from waiting to see whether to stop
+LISTEN_TICK = 1.0  # how often a listener looks up from waiting to see whether to stop
 
 
 # -- writers: announce a change --------------------------------------------------------
@@ -196,6 +196,7 @@ class Hub:
         self.lock = threading.Lock()
         self.listening = False
         self.closed = threading.Event()
+        self.listener: threading.Thread | None = None
         self.address: str | None = None
         self.pid = os.getpid()
         HUBS[str(engine.url)] = self
@@ -278,11 +279,15 @@ class Hub:
             receiver.bind(self.address)
             atexit.register(_unlink_quietly, self.address)
             target = lambda: self._listen_datagrams(receiver)  # noqa: E731
-        threading.Thread(target=target, name="companion-live", daemon=True).start()
+        self.listener = threading.Thread(target=target, name="companion-live", daemon=True)
+        self.listener.start()
 
     def close(self) -> None:
-        """Stop listening (within a few seconds); for tests that make many apps."""
+        """Stop listening and wait for the listener to let go of its connections (tests
+        make many apps, each disposing of its engine afterwards)."""
         self.closed.set()
+        if self.listener is not None and self.listener is not threading.current_thread():
+            self.listener.join(timeout=LISTEN_TICK * 3)
         if HUBS.get(str(self.engine.url)) is self:
             del HUBS[str(self.engine.url)]
 
