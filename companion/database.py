@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import fcntl
 import os
+import sqlite3
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -68,6 +70,20 @@ def _wait_for_lock(fd: int) -> None:
     fcntl.flock(fd, fcntl.LOCK_EX)
 
 
+def _use_wal(cursor) -> None:
+    """Switch a new database file to WAL once. The switch needs the file to itself and SQLite
+    does not wait for that, so processes starting together on a fresh file take a few tries."""
+    for attempt in range(100):
+        try:
+            if cursor.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError:
+            if attempt == 99:
+                raise
+            time.sleep(0.05)
+
+
 def make_engine(url: str) -> Engine:
     """Create the engine; SQLite gets WAL, a busy timeout and write transactions that lock early."""
     if not url.startswith("sqlite"):
@@ -91,11 +107,11 @@ def make_engine(url: str) -> Engine:
         # We emit BEGIN ourselves (below), so the driver must not open transactions on its own.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA busy_timeout=30000")
         if not in_memory:
-            cursor.execute("PRAGMA journal_mode=WAL")
+            _use_wal(cursor)
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=30000")
         cursor.close()
 
     writer = WriterQueue(None if in_memory else engine.url.database + ".writers")
