@@ -59,6 +59,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=timedelta(days=30),
+        # The cookie is re-sent when a table page opens (web.keep_session_alive), not with
+        # every tap, stream and poll: re-signing it costs each of those a good share of its time.
+        SESSION_REFRESH_EACH_REQUEST=False,
         WTF_CSRF_TIME_LIMIT=None,  # a phone left on the table page all evening still works
         WTF_CSRF_SSL_STRICT=False,
         # Live streams: an SSE comment this often keeps idle connections open through home

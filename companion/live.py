@@ -120,11 +120,13 @@ def _unlink_quietly(path: str) -> None:
 
 @dataclass
 class Snapshot:
-    """One version of one table as loaded for display; ``renders`` caches its regions."""
+    """One version of one table as loaded for display; ``renders`` caches its regions,
+    ``events`` the stream events made of them."""
 
     version: int
     data: Any
     renders: dict = field(default_factory=dict)
+    events: dict = field(default_factory=dict)
 
 
 class Feed:
@@ -158,13 +160,15 @@ class Feed:
         with self.changed:
             return self.changed.wait_for(lambda: self.deleted or self.announced > seen, timeout)
 
-    def current(self) -> Snapshot | None:
+    def current(self, before_load: Callable[[], Any] | None = None) -> Snapshot | None:
         """The newest snapshot (loaded at most once per version for all streams); None once
-        the table is gone."""
+        the table is gone. ``before_load`` is called first when it must be loaded."""
         with self.lock:
             if self.deleted:
                 return None
             if self.snapshot is None or self.announced > self.snapshot.version:
+                if before_load is not None:
+                    before_load()
                 loaded = self.hub.loader(self.code, self.snapshot)
                 if loaded is None:
                     self.announce(DELETED)

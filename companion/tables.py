@@ -12,7 +12,8 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import Engine, delete, func
+from sqlalchemy import Engine, Row, delete, func
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, select
 
 from .games import GameError, get_game
@@ -159,11 +160,35 @@ def devices(db: Session, table: GameTable) -> list[Device]:
     return list(db.exec(select(Device).where(Device.table_id == table.id).order_by(Device.id)))
 
 
-def log_entries(db: Session, table: GameTable, limit: int | None = None) -> list[LogEntry]:
+def log_entries(db: Session, table: GameTable, limit: int | None = None,
+                after: int | None = None) -> list[LogEntry]:
+    """The table's log, newest first; ``after``: only the entries past that version."""
     query = select(LogEntry).where(LogEntry.table_id == table.id).order_by(LogEntry.seq.desc())
+    if after is not None:
+        query = query.where(LogEntry.seq > after)
     if limit:
         query = query.limit(limit)
     return list(db.exec(query))
+
+
+def read_table(engine: Engine, code: str, log_limit: int, log_after: int | None = None
+               ) -> tuple[Row, list[Row], list[Row]] | None:
+    """A table, its phones and its newest log entries (past ``log_after``) as plain rows read
+    in one transaction; None when there is no such table. For display only: rows have the
+    models' attributes but are not tracked by a session."""
+    tables, phones, log = GameTable.__table__, Device.__table__, LogEntry.__table__
+    with engine.connect() as connection:
+        table = connection.execute(
+            sa_select(tables).where(tables.c.code == normalise_code(code))).first()
+        if table is None:
+            return None
+        joined = connection.execute(
+            sa_select(phones).where(phones.c.table_id == table.id).order_by(phones.c.id)).all()
+        query = sa_select(log).where(log.c.table_id == table.id)
+        if log_after is not None:
+            query = query.where(log.c.seq > log_after)
+        entries = connection.execute(query.order_by(log.c.seq.desc()).limit(log_limit)).all()
+    return table, list(joined), list(entries)
 
 
 def game_of(table: GameTable) -> Game:

@@ -38,6 +38,12 @@ def remember_device(code: str, token: str) -> None:
     session.permanent = True
 
 
+def keep_session_alive() -> None:
+    """Start the 30 days of the phone's seats again (opening a table page counts as use)."""
+    if session.permanent:
+        session.modified = True
+
+
 def forget_device(code: str) -> None:
     tables = dict(session.get("tables") or {})
     tables.pop(code, None)
@@ -82,8 +88,12 @@ def region(name: str) -> Markup:
 _VOLATILE = re.compile(r'data-live-version value="\d+"')
 
 
-def _finish(html: str, name: str, oob: bool) -> tuple[str, str]:
-    stable = _VOLATILE.sub("", html.replace(generate_csrf(), ""))
+def _finish(html: str, name: str, oob: bool, token: str | None = None) -> tuple[str, str]:
+    """The region with its hash filled in; ``token``: the CSRF token in it (default: this
+    request's), left out of the hash. Shared renders carry none ("")."""
+    if token is None:
+        token = generate_csrf()
+    stable = _VOLATILE.sub("", html.replace(token, "") if token else html)
     digest = hashlib.blake2b(stable.encode(), digest_size=6).hexdigest()
     extra = ' hx-swap-oob="true"' if oob else ""
     return html.replace(f'data-hash="@@{name}@@"', f'data-hash="{digest}"{extra}', 1), digest
@@ -139,11 +149,14 @@ def _no_token() -> str:
     return ""
 
 
-def regions_for(snapshot, regions: list[tuple[str, str]], viewer: dict) -> list[tuple[str, str, str]]:
+def regions_for(snapshot, regions: list[tuple[str, str]], viewer: dict,
+                before_render=None) -> list[tuple[str, str, str]]:
     """(name, hash, html as an out-of-band swap) of every region, for this viewer.
 
     ``snapshot.data`` is the shared context of one table version; ``viewer`` the facts about
-    one phone. Renders are cached in ``snapshot.renders`` by the facts each region read."""
+    one phone. Renders are cached in ``snapshot.renders`` by the facts each region read.
+    ``before_render`` is called before any render (a stream pushes its request context
+    only then: most of its events are made of renders already cached)."""
     out = []
     for template, name in regions:
         cached = snapshot.renders.setdefault(name, [])
@@ -151,10 +164,12 @@ def regions_for(snapshot, regions: list[tuple[str, str]], viewer: dict) -> list[
             if all(viewer.get(key, _MISSING) == value for key, value in facts.items()):
                 break
         else:
+            if before_render is not None:
+                before_render()
             context = {**snapshot.data, **viewer, "csrf_token": _no_token}
             with _tracking() as names:
                 raw = render_block(template, name, **context)
-            html, digest = _finish(raw, name, oob=True)
+            html, digest = _finish(raw, name, oob=True, token="")
             html = html.strip()
             if names & _PER_REQUEST:
                 facts = {"phone": viewer.get("phone")}
@@ -190,9 +205,11 @@ def gzip_stream(chunks):
     """Compress a stream of events as one gzip body, flushed after every event.
 
     Flask-Compress compresses streams too, but holds the output until the end, and a phone
-    must see each event the moment it is sent. The window is kept small (8 KB): thousands of
-    phones may hold a stream open, and each holds one compressor."""
-    compressor = zlib.compressobj(6, zlib.DEFLATED, 16 + 13, 6)
+    must see each event the moment it is sent. The window (16 KB) holds a whole ordinary
+    event, so the next one, mostly the same regions again, compresses to a few hundred bytes
+    (with 8 KB it was 1.7 KB, and took twice the time); each stream's compressor then takes
+    about 100 KB, which a few thousand open streams can afford."""
+    compressor = zlib.compressobj(6, zlib.DEFLATED, 16 + 14, 6)
     try:
         for chunk in chunks:
             yield compressor.compress(chunk.encode()) + compressor.flush(zlib.Z_SYNC_FLUSH)

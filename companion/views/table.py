@@ -7,6 +7,7 @@ from flask import (
     Response,
     current_app,
     flash,
+    get_template_attribute,
     redirect,
     render_template,
     request,
@@ -33,6 +34,7 @@ from ..tables import (
     game_of,
     log_entries,
     parse_expected,
+    read_table,
     set_locked,
     set_read_only,
     undo_or_redo,
@@ -44,6 +46,7 @@ from ..web import (
     live_hub,
     forget_device,
     is_fragment_request,
+    keep_session_alive,
     parse_have,
     render_page_with_regions,
     regions_for,
@@ -75,10 +78,26 @@ def region_names(table: GameTable) -> list[tuple[str, str]]:
     ]
 
 
+def _log_lines(table, newest: list, previous: dict | None) -> tuple[list, list]:
+    """The newest LOG_SHOWN log entries and each one's line of HTML.
+
+    The log only grows and an entry never changes: given the previous version's context of
+    the same table, ``newest`` holds only the entries past it, and only those are drawn."""
+    line = get_template_attribute("macros.html", "log_line")
+    lines = [line(entry) for entry in newest]
+    if previous is not None:
+        return (newest + previous["log"])[:LOG_SHOWN], (lines + previous["log_lines"])[:LOG_SHOWN]
+    return newest, lines
+
+
 def shared_context(db, table: GameTable) -> dict:
     """What every phone's view of this table version shares: the game, the log, the phones."""
+    return _shared(table, devices(db, table), log_entries(db, table, LOG_SHOWN), None)
+
+
+def _shared(table, joined: list, newest_log: list, previous: dict | None) -> dict:
     game = game_of(table)
-    joined = devices(db, table)
+    log, log_lines = _log_lines(table, newest_log, previous)
     return {
         "table": table,
         "game": game,
@@ -89,7 +108,8 @@ def shared_context(db, table: GameTable) -> dict:
         "winners": game.winners(table.state),
         "devices": joined,
         "watchers": sum(1 for d in joined if not d.seat and not d.is_host),
-        "log": log_entries(db, table, LOG_SHOWN),
+        "log": log,
+        "log_lines": log_lines,
         "expected_version": table.state_version,
         "act_url": url_for("table.act_view", code=table.code),
         "oob": False,
@@ -134,15 +154,20 @@ def _phones_key(shared: dict) -> tuple:
 def load_snapshot(code: str, previous: Snapshot | None = None) -> Snapshot | None:
     """One table version as every stream of this process shares it (None: no such table).
 
-    When the phones and the lock are as in ``previous``, its renders of PHONE_REGIONS are
-    kept: a move in the game does not redraw every seat's "You are …" line."""
-    with Session(current_app.extensions["engine"], expire_on_commit=False) as db:
-        try:
-            table = find_table(db, code)
-        except NotFound:
-            return None
-        snapshot = Snapshot(table.version, shared_context(db, table))
-    if previous is not None and _phones_key(previous.data) == _phones_key(snapshot.data):
+    Read as plain rows (no ORM objects: this runs once per change per process), building on
+    ``previous``: only the log entries past it are read, and when the phones and the lock
+    are as before, its renders of PHONE_REGIONS are kept (a move in the game does not
+    redraw every seat's "You are …" line)."""
+    before = previous.data if previous is not None else None
+    rows = read_table(current_app.extensions["engine"], code, LOG_SHOWN,
+                      log_after=before["table"].version if before else None)
+    if rows is None:
+        return None
+    table, joined, newest_log = rows
+    if before is not None and before["table"].id != table.id:  # another table, same code
+        return load_snapshot(code)
+    snapshot = Snapshot(table.version, _shared(table, joined, newest_log, before))
+    if before is not None and _phones_key(before) == _phones_key(snapshot.data):
         for name in PHONE_REGIONS:
             if name in previous.renders:
                 snapshot.renders[name] = previous.renders[name]
@@ -174,6 +199,7 @@ def show(code: str):
     game = game_of(table)
     html = render_page_with_regions(game.template, region_names(table),
                                     _page_context(db, table, device))
+    keep_session_alive()
     return vary(Response(html))
 
 
@@ -226,6 +252,27 @@ def _sse(event: str, data: str, event_id: int | None = None) -> str:
     return "\n".join(lines) + "\n\n"
 
 
+class _ContextWhenNeeded:
+    """A copy of a request's context, pushed the first time it is called, popped on exit."""
+
+    def __init__(self, request_context):
+        self.request_context = request_context
+        self.pushed = None
+
+    def __call__(self) -> None:
+        if self.pushed is None:
+            self.pushed = self.request_context.copy()
+            self.pushed.push()
+
+    def __enter__(self) -> "_ContextWhenNeeded":
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        if self.pushed is not None:
+            self.pushed.pop()
+            self.pushed = None
+
+
 @bp.get("/<code>/events")
 def events(code: str):
     """The phone's stream: each change of the table as the regions that changed for it.
@@ -255,19 +302,24 @@ def events(code: str):
     close_db()  # a stream holds no database connection while it waits
     heartbeat = current_app.config["LIVE_HEARTBEAT_SECONDS"]
 
-    def changes(snapshot) -> str:
+    def changes(snapshot, context: _ContextWhenNeeded) -> str:
         fresh = snapshot.data["table"]
         viewer = viewer_context(snapshot.data, device_id)
-        parts = []
-        for name, digest, html in regions_for(snapshot, region_names(fresh), viewer):
-            if have.get(name) != digest:
-                parts.append(html)
-                have[name] = digest
-        parts.append(_meta(fresh.version, fresh.state_version))
-        return _sse("regions", "".join(parts), fresh.version)
+        sent = [(name, digest, html) for name, digest, html
+                in regions_for(snapshot, region_names(fresh), viewer, context)
+                if have.get(name) != digest]
+        have.update((name, digest) for name, digest, _html in sent)
+        # Phones that had the same regions get the same event: it is put together once.
+        key = tuple((name, digest) for name, digest, _html in sent)
+        if key not in snapshot.events:
+            body = "".join(html for _name, _digest, html in sent)
+            snapshot.events[key] = _sse("regions", body + _meta(fresh.version, fresh.state_version),
+                                        fresh.version)
+        return snapshot.events[key]
 
-    # Each step runs in a copy of this request's context (url_for, templates), pushed only
-    # while it works: many streams share a thread or a worker between their events.
+    # A step that loads or renders runs in a copy of this request's context (url_for,
+    # templates), pushed only while it works: many streams share a worker between their
+    # events, and most events are made of renders another stream already made.
     request_context = request_ctx._get_current_object()
     retry = current_app.config["LIVE_RETRY_MS"]
     home = url_for("pages.home")
@@ -275,13 +327,13 @@ def events(code: str):
     def step() -> tuple[str, bool]:
         """What to send next (blocking until there is something) and whether it ends here."""
         nonlocal seen
-        with request_context.copy():
-            snapshot = feed.current()
+        with _ContextWhenNeeded(request_context) as context:
+            snapshot = feed.current(context)
             if snapshot is None:
                 return _sse("deleted", home), True
             if snapshot.version > seen:
                 seen = snapshot.version
-                return changes(snapshot), False
+                return changes(snapshot, context), False
         if not feed.wait_newer(seen, heartbeat):
             feed.recheck()
             return ": still here\n\n", False  # keeps the connection open through routers
@@ -290,8 +342,8 @@ def events(code: str):
     def stream():
         nonlocal seen
         try:
-            with request_context.copy():
-                snapshot = feed.current()
+            with _ContextWhenNeeded(request_context) as context:
+                snapshot = feed.current(context)
             if snapshot is None:
                 yield _sse("deleted", home)
                 return

@@ -123,9 +123,12 @@ def new_phone(browser):
     """Make a phone: a fresh browser context (its own cookies) 360 px wide."""
     contexts = []
 
-    def make():
-        context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
-                                      has_touch=True)
+    def make(viewport: dict | None = None):
+        """``viewport``: e.g. ux.PHONE_390, ux.PHONE_320 or ux.TABLET (default: 360 × 740);
+        a viewport wider than 900 px is a tablet (not is_mobile)."""
+        size = viewport or PHONE
+        context = browser.new_context(viewport=size, device_scale_factor=2,
+                                      is_mobile=size["width"] < 900, has_touch=True)
         context.set_default_timeout(10_000)
         contexts.append(context)
         return context.new_page()

@@ -109,3 +109,22 @@ def test_a_crash_gets_a_page_that_says_nothing_was_changed(make_app, path, json_
     else:
         assert "nothing was changed" in response.get_data(as_text=True)
         assert "Traceback" not in response.get_data(as_text=True)
+
+
+def test_the_seat_cookie_is_renewed_when_the_table_opens_not_with_every_tap(phone):
+    """Opening the table page starts the phone's 30 days again; a tap, a poll and a stream do
+    not re-send the cookie (re-signing it cost every tap a good share of its time)."""
+    code = phone().start(players=("Ann", "Ben"))
+    ann = phone("10.0.0.3")
+    ann.join(code, "Ann")
+    page = ann.client.get(f"/t/{code}")
+    assert page.status_code == 200
+    assert "session=" in page.headers.get("Set-Cookie", "")
+    assert "Expires=" in page.headers["Set-Cookie"]
+    tap = ann.act(type="enter_score", player="Ann", round="1", points="7")
+    assert tap.status_code == 200
+    assert "Set-Cookie" not in tap.headers
+    poll = ann.client.get(f"/t/{code}/live?v=0", headers={"HX-Request": "true"})
+    assert poll.status_code == 200 and "Set-Cookie" not in poll.headers
+    # the seat is still this phone's after the tap: the cookie it holds was not lost
+    assert ann.client.get(f"/t/{code}").status_code == 200
