@@ -47,6 +47,7 @@ class Section:
     html: str  # the body rendered, raw HTML escaped
     text: str  # the body as plain text, for snippets and the index
     links: tuple[str, ...] = field(default=(), compare=False)  # "#id" targets used in the body
+    lang: str = "en"  # the language it is written in: "en", or "de" (content/de/)
 
     @property
     def url_path(self) -> str:
@@ -130,7 +131,8 @@ def _split_list(value: str) -> tuple[str, ...]:
     return tuple(item.strip() for item in value.split(",") if item.strip())
 
 
-def parse_sections(text: str, game: str, source: str | None = None) -> list[Section]:
+def parse_sections(text: str, game: str, source: str | None = None,
+                   lang: str = "en") -> list[Section]:
     """Parse one game's content file into its sections, in file order.
 
     Raises RulesFormatError naming the file and line for text before the first header, an
@@ -218,6 +220,7 @@ def parse_sections(text: str, game: str, source: str | None = None) -> list[Sect
                 html=html,
                 text=plain_text(html),
                 links=links,
+                lang=lang,
             )
         )
     return sections

@@ -9,7 +9,13 @@ expansion would have to sit on top of it anyway, and some Python builds ship wit
 
 How a query is answered:
 
-1. The query is cut into terms (``text.tokenize``: folded, lightly stemmed, stop words out).
+1. The query is cut into terms (``text.tokenize``: folded, lightly stemmed, English and
+   German stop words out). The rules exist in English and German (``Section.lang``); a
+   question in either language finds a section in either, and the hit is shown in the
+   phone's language. German text is also indexed under Snowball's German stems ("Punkte",
+   "Punkten" -> "punkt"), and a German compound under its known parts
+   ("Wildschweinplättchen" -> "wildschwein" + "plattchen"); a question gets the same
+   treatment, and umlauts typed as ae/oe/ue ("Roemer") meet the folded ones ("Römer").
 2. A term the index does not know is replaced by near words: words it is the beginning of
    (typing in progress: "centur" -> "centurion") and words within a small edit distance
    (rapidfuzz ``ratio``: "zentruio" -> "zenturio"), each weighted by how close it is.
@@ -20,8 +26,9 @@ How a query is answered:
    all times the term's rarity (idf). A title hit alone thus beats any number of body hits.
    The sum is multiplied by the share of query terms the section matches, and two query words
    found side by side in the section earn a small phrase bonus.
-5. Sections scoring under a tenth of the best are dropped; the rest are ordered with the
-   current game's sections first, each group best first.
+5. A section counts once, with the better score of its languages. Sections scoring under a
+   tenth of the best are dropped; the rest are ordered with the current game's sections
+   first, each group best first.
 """
 
 from __future__ import annotations
@@ -35,7 +42,7 @@ from rapidfuzz import fuzz, process
 
 from .aliases import AliasTable
 from .content import Section
-from .text import Token, terms, tokenize
+from .text import Token, fold, german_stem, terms, tokenize, without_umlaut_spelling
 
 TITLE_BONUS = 2.5
 ALIAS_BONUS = 2.0
@@ -46,6 +53,7 @@ PHRASE_BONUS = 0.6
 PREFIX_WEIGHT = 0.75
 RELATIVE_CUTOFF = 0.1
 SNIPPET_WIDTH = 170
+COMPOUND_PART = 4  # the shortest part of a German compound worth splitting off
 
 
 @dataclass(frozen=True)
@@ -115,12 +123,20 @@ class _Entry:
 
 
 class SearchIndex:
-    """All sections of all games, indexed once; ``search`` answers one query."""
+    """All sections of all games in every language, indexed once; ``search`` answers one query."""
 
-    def __init__(self, sections: list[Section], aliases: AliasTable, game_titles: dict[str, str]):
+    def __init__(self, sections: list[Section], aliases: AliasTable,
+                 game_titles: dict[str, dict[str, str]]):
         self.aliases = aliases
-        self.game_titles = game_titles
+        self.game_titles = game_titles  # language -> game id -> title
         self.entries = [self._entry(section) for section in sections]
+        self._known = {term for entry in self.entries
+                       for term in entry.title | entry.names | entry.tags | set(entry.body)}
+        self._known |= aliases.words()
+        for entry in self.entries:
+            if entry.section.lang == "de":
+                self._add_compound_parts(entry)
+        self.by_key = {(e.section.game, e.section.id, e.section.lang): e for e in self.entries}
         self.postings: dict[str, list[int]] = {}
         for number, entry in enumerate(self.entries):
             for term in entry.title | entry.names | entry.tags | set(entry.body):
@@ -140,27 +156,79 @@ class SearchIndex:
         return sequence + [match.group for match in self.aliases.find(sequence)]
 
     def _entry(self, section: Section) -> _Entry:
-        title_terms = terms(section.title)
-        names = {t for name in section.aliases for t in self._with_groups(terms(name))}
-        tags = {t for tag in section.tags for t in self._with_groups(terms(tag))}
-        tokens = tokenize(section.text)
+        lang = section.lang
+        german = lang == "de"
+
+        def with_stems(text: str) -> list[str]:
+            found = self._with_groups(terms(text, lang))
+            if german:  # German word forms meet through their Snowball stems too
+                found += [german_stem(fold(text[t.start:t.end])) for t in tokenize(text, lang)]
+            return found
+
+        title_terms = terms(section.title, lang)
+        names = {t for name in section.aliases for t in with_stems(name)}
+        tags = {t for tag in section.tags for t in with_stems(tag)}
+        tokens = tokenize(section.text, lang)
         body_terms = [token.term for token in tokens]
         token_groups: list[set[str]] = [set() for _ in tokens]
         for match in self.aliases.find(body_terms):
             for position in range(match.start, match.end):
                 token_groups[position].add(match.group)
+        body = Counter(self._with_groups(body_terms))
+        if german:
+            body.update(german_stem(fold(section.text[t.start:t.end])) for t in tokens)
         pairs = set(zip(title_terms, title_terms[1:])) | set(zip(body_terms, body_terms[1:]))
         return _Entry(
             section=section,
-            title=frozenset(self._with_groups(title_terms)),
+            title=frozenset(with_stems(section.title)),
             names=frozenset(names),
             tags=frozenset(tags),
-            body=Counter(self._with_groups(body_terms)),
+            body=body,
             length=len(body_terms),
             pairs=frozenset(pairs),
             tokens=tokens,
             token_groups=[frozenset(groups) for groups in token_groups],
         )
+
+    def _add_compound_parts(self, entry: _Entry) -> None:
+        """A German compound in a section also counts as its parts that are words of the
+        index ("Wildschweinplättchen" is found by "Wildschwein")."""
+        extra: list[str] = []
+        for token in entry.tokens:
+            parts = self.compound_parts(token.term)
+            if parts:
+                extra += parts
+        entry.body.update(extra)
+
+    def compound_parts(self, word: str) -> list[str] | None:
+        """Known words that ``word`` (a folded German compound) is made of, or None: tried
+        as two parts, the second possibly split again, with the linking s/n/en/es between."""
+        if len(word) < 2 * COMPOUND_PART:
+            return None
+        for cut in range(len(word) - COMPOUND_PART, COMPOUND_PART - 1, -1):
+            left, right = word[:cut], word[cut:]
+            first = self._known_form(left)
+            if first is None:
+                for link in ("s", "n", "en", "es"):
+                    if left.endswith(link) and len(left) - len(link) >= COMPOUND_PART:
+                        first = self._known_form(left[: -len(link)])
+                        if first:
+                            break
+            if first is None:
+                continue
+            second = self._known_form(right)
+            if second is not None:
+                return [first, second]
+            rest = self.compound_parts(right)
+            if rest:
+                return [first, *rest]
+        return None
+
+    def _known_form(self, folded: str) -> str | None:
+        for form in (folded, german_stem(folded), terms(folded, "de")[0] if terms(folded, "de") else ""):
+            if form and len(form) >= COMPOUND_PART - 1 and form in self._known:
+                return form
+        return None
 
     # -- the query ---------------------------------------------------------------------------
     def _near(self, word: str) -> dict[str, float]:
@@ -179,15 +247,38 @@ class SearchIndex:
                 choices[known] = max(choices.get(known, 0.0), similarity / 100 * 0.9)
         return choices
 
+    def _choices(self, query: str, token: Token) -> dict[str, float]:
+        """What one word of a question may mean in the index: its English-style term, its
+        German stem, the same with umlauts typed as ae/oe/ue; else near words."""
+        folded = fold(query[token.start:token.end])
+        plain = without_umlaut_spelling(folded)
+        choices: dict[str, float] = {}
+        # English-style terms first: the first of the best choices is the one aliases match.
+        for form in (token.term, *terms(plain, None), german_stem(folded), german_stem(plain)):
+            if form in self._known and form not in choices:
+                choices[form] = 1.0
+        return choices or self._near(token.term)
+
+    def _split_compounds(self, query: str, tokens: list[Token]) -> list[Token]:
+        """A German compound the index does not know, as its known parts (same span each)."""
+        out: list[Token] = []
+        for token in tokens:
+            parts = None
+            if token.term not in self._known and not any(
+                    form in self._known for form in (german_stem(token.term),)):
+                parts = self.compound_parts(without_umlaut_spelling(
+                    fold(query[token.start:token.end])))
+            if parts:
+                out += [Token(part, token.start, token.end) for part in parts]
+            else:
+                out.append(token)
+        return out
+
     def parse(self, query: str) -> list[QueryTerm]:
         """The query as terms: typos corrected, unfinished words completed, aliases grouped."""
-        tokens = tokenize(query)
-        options: list[dict[str, float]] = []
-        for token in tokens:
-            if token.term in self._known:
-                options.append({token.term: 1.0})
-            else:
-                options.append(self._near(token.term))
+        tokens = self._split_compounds(query, tokenize(query, None))
+        options = [self._choices(query, token) if token.term not in self._known
+                   else {token.term: 1.0, **self._choices(query, token)} for token in tokens]
         best = [max(choice, key=choice.get) if choice else token.term
                 for choice, token in zip(options, tokens)]
         grouped = {match.start: match for match in self.aliases.find(best)}
@@ -243,8 +334,9 @@ class SearchIndex:
                 ) / 2
         return total * matched / len(parsed)
 
-    def search(self, query: str, game: str | None, limit: int) -> list[Hit]:
-        """Best sections for the query, the given game's first; see the module docstring."""
+    def search(self, query: str, game: str | None, limit: int, lang: str = "en") -> list[Hit]:
+        """Best sections for the query, the given game's first, shown in ``lang``; see the
+        module docstring."""
         parsed = self.parse(query)
         candidates = {
             number
@@ -252,21 +344,33 @@ class SearchIndex:
             for choice in term.choices
             for number in self.postings.get(choice, ())
         }
-        scored = [(self.score(self.entries[n], parsed), n) for n in candidates]
-        scored = [(score, n) for score, n in scored if score > 0]
-        if not scored:
+        best: dict[tuple[str, str], tuple[float, int]] = {}  # a section once, in any language
+        for number in candidates:
+            score = self.score(self.entries[number], parsed)
+            section = self.entries[number].section
+            key = (section.game, section.id)
+            if score > 0 and (key not in best or score > best[key][0]):
+                best[key] = (score, number)
+        if not best:
             return []
-        cutoff = max(score for score, _ in scored) * RELATIVE_CUTOFF
-        scored = [(score, n) for score, n in scored if score >= cutoff]
+        cutoff = max(score for score, _ in best.values()) * RELATIVE_CUTOFF
+        scored = [(score, n) for score, n in best.values() if score >= cutoff]
         scored.sort(key=lambda item: (self.entries[item[1]].section.game != game, -item[0], item[1]))
-        return [self._hit(self.entries[n], parsed, score) for score, n in scored[:limit]]
+        hits = []
+        for score, number in scored[:limit]:
+            found = self.entries[number].section
+            shown = (self.by_key.get((found.game, found.id, lang))
+                     or self.by_key[(found.game, found.id, "en")])
+            hits.append(self._hit(shown, parsed, score, lang))
+        return hits
 
     # -- snippets ----------------------------------------------------------------------------
-    def _hit(self, entry: _Entry, parsed: list[QueryTerm], score: float) -> Hit:
+    def _hit(self, entry: _Entry, parsed: list[QueryTerm], score: float, lang: str = "en") -> Hit:
         section = entry.section
+        titles = self.game_titles.get(lang) or self.game_titles.get("en", {})
         return Hit(
             game=section.game,
-            game_title=self.game_titles.get(section.game, section.game),
+            game_title=titles.get(section.game, section.game),
             section=section.id,
             title=section.title,
             snippet=snippet(entry, parsed),

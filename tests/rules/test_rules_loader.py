@@ -151,3 +151,38 @@ def test_a_content_directory_can_be_loaded_from_elsewhere(tmp_path):
     assert [rules.id for rules in library.games()] == ["mygame"]
     assert library.games()[0].title == "mygame"
     assert load_library(str(tmp_path)) is library
+
+
+# -- German ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", sorted(REQUIRED))
+def test_every_section_of_every_game_exists_in_german(library, game):
+    english = library.sections(game, "en")
+    german = library.sections(game, "de")
+    assert [s.id for s in german] == [s.id for s in english]
+    untranslated = [s.id for s in german if s.lang != "de"]
+    assert untranslated == [], f"{game}: not yet in German: {untranslated}"
+    for section in german:
+        assert not set(section.links) - {s.id for s in english}, f"{game}/{section.id}: a link goes nowhere"
+
+
+def test_a_translation_keeps_the_english_ids():
+    english = "---\nid: turn\ntitle: Turn\n---\nPlay a card.\n"
+    with pytest.raises(RulesFormatError, match="'zug' has no English original"):
+        Library.from_texts({"g": english}, translations={"de": {"g": "---\nid: zug\ntitle: Zug\n---\nSpiel eine Karte.\n"}})
+    with pytest.raises(RulesFormatError, match="no English"):
+        Library.from_texts({"g": english}, translations={"de": {"h": english}})
+
+
+def test_a_section_not_yet_in_german_is_shown_in_english_and_searches_find_both():
+    english = ("---\nid: turn\ntitle: Turn\n---\nPlay one card.\n"
+               "---\nid: ties\ntitle: Ties\n---\nOn a tie the younger player wins.\n")
+    german = "---\nid: ties\ntitle: Gleichstand\n---\nBei Gleichstand gewinnt der jüngere Spieler.\n"
+    library = Library.from_texts({"g": english}, translations={"de": {"g": german}})
+    assert [(s.id, s.lang) for s in library.sections("g", "de")] == [("turn", "en"), ("ties", "de")]
+    assert library.section("g", "ties", "de-AT").title == "Gleichstand"
+    # A German question finds the section; an English phone sees it in English, and back.
+    assert [(h.section, h.title) for h in library.search("Gleichstand", lang="en")] == [("ties", "Ties")]
+    assert [(h.section, h.title) for h in library.search("tie younger", lang="de")] == [("ties", "Gleichstand")]
+    assert [h.title for h in library.search("jüngeren Spielern", lang="de")] == ["Gleichstand"]

@@ -1,0 +1,76 @@
+"""German questions asked at the table, each with the section that must answer it.
+
+Asterix & Obelix, Das Kartenspiel, the score pad and the companion's own help, asked the
+way people talk mid-game: question words, compound words, umlauts typed or spelt out.
+Every row: (what the player types, the game they are playing or None, the game and section
+that must be among the first three results).
+"""
+
+import pytest
+
+from companion.rules import load_library
+
+AO, KK, SP, CP = "asterix-obelix", "kartenspiel", "scorepad", "companion"
+
+QUESTIONS = [
+    # Asterix & Obelix
+    ("Wer fängt an?", AO, AO, "setup"),
+    ("Was passiert bei Gleichstand?", AO, AO, "tie-breaks"),
+    ("unentschieden, wer gewinnt?", AO, AO, "tie-breaks"),
+    ("Darf ich mir die letzte Karte der Reihe ansehen?", AO, AO, "looking"),
+    ("Was passiert, wenn ich keine passende Kampfkarte habe?", AO, AO, "failed-attack"),
+    ("Wildschwein als vierte Karte", AO, AO, "wild-boar"),
+    ("Wildschweinkarte", None, AO, "wild-boar"),
+    ("Wann ist das Spiel vorbei?", AO, AO, "end-of-game"),
+    ("Zählt der Zenturio bei der Mehrheit mit?", AO, AO, "scoring"),
+    ("Wie schlage ich den Verräter?", AO, AO, "traitor"),
+    ("Wer bekommt das Piratenplättchen?", AO, AO, "pirates"),
+    ("Welche Farbe brauche ich für einen Roemer?", AO, AO, "soldiers"),
+    ("Schildkröte gesprengt, krieg ich noch einen Angriff?", AO, AO, "formation-broken"),
+    ("Darf ich die Richtung wechseln?", AO, AO, "attack"),
+    ("Reihe für den Gegner sperren", AO, AO, "blocking"),
+    ("Formation nach dem Angriff auffüllen", AO, AO, "end-of-attack"),
+    ("Wie viele Dorffeste sind noch übrig?", AO, AO, "card-counting"),
+    ("Siegpunktplaettchen", AO, AO, "scoring"),
+    ("Moralelastix", None, AO, "traitor"),
+    # Asterix: Das Kartenspiel
+    ("Darf ich Idefix als letzte Karte spielen?", KK, KK, "idefix"),
+    ("Was passiert, wenn zwei gleich hohe Karten liegen?", KK, KK, "ties-flasks"),
+    ("Zaubertrankflaschen", None, KK, "ties-flasks"),
+    ("Wer gewinnt das Spiel?", KK, KK, "winning"),
+    ("Was macht der Pirat?", KK, KK, "pirates"),
+    ("Ranghöchster Römer entkommt", KK, KK, "pirates"),
+    ("Wie viel Bonus gibt ein Drilling?", KK, KK, "sets"),
+    ("Was ist der Zenturio wert?", KK, KK, "values"),
+    ("Nur noch einer hat Karten, was jetzt?", KK, KK, "end-of-round"),
+    ("Wer bekommt den Roemer im Stich?", KK, KK, "trick"),
+    ("Wie heißt Getafix auf Deutsch?", KK, KK, "names"),
+    # The score pad
+    ("Wie trage ich Minuspunkte ein?", SP, SP, "entering-scores"),
+    ("Punkte falsch eingetragen", SP, SP, "editing"),
+    ("Niedrigste Punktzahl gewinnt", SP, SP, "winning"),
+    ("Wie viele Runden spielen wir?", SP, SP, "rounds"),
+    # The companion itself
+    ("Wie trete ich einem Tisch bei?", None, CP, "joining"),
+    ("QR-Code scannen", None, CP, "joining"),
+    ("Zug rückgängig machen", None, CP, "undo"),
+    ("WLAN weg", SP, CP, "offline"),
+    ("Nur zuschauen", None, CP, "seats"),
+    ("Zwei Handys gleichzeitig getippt", None, CP, "conflicts"),
+    ("Tisch sperren", None, CP, "host"),
+    ("Muss ich die Seite neu laden?", None, CP, "live"),
+]
+
+
+def test_the_table_spans_these_games():
+    assert len(QUESTIONS) >= 20
+    assert {answer_game for _, _, answer_game, _ in QUESTIONS} == {AO, KK, SP, CP}
+
+
+@pytest.mark.parametrize(
+    "query, playing, game, section", QUESTIONS, ids=[row[0] for row in QUESTIONS]
+)
+def test_german_question_finds_its_section_in_the_top_three(query, playing, game, section):
+    hits = load_library().search(query, game=playing, limit=3)
+    top_three = [(hit.game, hit.section) for hit in hits]
+    assert (game, section) in top_three, f"{query!r} gave {top_three}"
