@@ -6,8 +6,9 @@ import argparse
 import os
 import shutil
 import sys
+from urllib.parse import urlsplit
 
-from .network import is_loopback_host, lan_addresses
+from .network import LISTEN_HOST_VARIABLE, is_loopback_host, lan_addresses
 from .qr import qr_text
 
 
@@ -33,6 +34,23 @@ def phone_url(host: str, port: int) -> str:
         lan = lan_addresses()
         return f"http://{lan[0] if lan else '127.0.0.1'}:{port}/"
     return f"http://{host}:{port}/"
+
+
+def banner(host: str, port: int) -> str:
+    """What the terminal shows before serving: the address and its QR code, or why phones
+    cannot join (the server listens on loopback only, or this machine has no network)."""
+    address = phone_url(host, port)
+    if os.environ.get("PUBLIC_URL") or not is_loopback_host(urlsplit(address).hostname or ""):
+        return (f"\nTable companion on {address}\nPhones: scan this, or open the address above.\n\n"
+                + qr_text(address))
+    if is_loopback_host(host):
+        why = (f"It listens on {host} only, so other phones cannot join (the invite on each "
+               "table page says so too).\nFor phones, stop it and start `make run` (it listens on "
+               "every network: HOST=0.0.0.0) or `companion serve --host 0.0.0.0`.")
+    else:
+        why = ("This machine has no network address a phone could reach, so other phones cannot "
+               "join.\nConnect it to the table's Wi-Fi, then start it again.")
+    return f"\nTable companion on {address} (this computer only).\n{why}\n"
 
 
 def gunicorn_args(host: str, port: int, workers: int, connections: int) -> list[str]:
@@ -69,11 +87,11 @@ def _raise_open_files_limit() -> None:
 def serve(host: str, port: int, workers: int, connections: int) -> None:
     """Prepare the database, print the address and its QR code, then run gunicorn."""
     url, done = init_db()
-    address = phone_url(host, port)
     print(f"Database: {url} ({done})")
-    print(f"\nTable companion on {address}\nPhones: scan this, or open the address above.\n")
-    print(qr_text(address))
+    print(banner(host, port))
     sys.stdout.flush()
+    # The workers inherit it: their invites then know whether phones can reach them.
+    os.environ[LISTEN_HOST_VARIABLE] = host
     args = gunicorn_args(host, port, workers, connections)
     _raise_open_files_limit()
     os.execv(args[0], args)

@@ -1,5 +1,6 @@
 // The table companion's small layer over htmx: the live stream and its fallback poll, the
-// offline banner, keeping half-typed input safe from updates, and a few conveniences for forms.
+// offline banner and taps kept while offline, keeping half-typed input, open menus and the
+// scroll position safe from updates, the screen kept awake, and a few conveniences for forms.
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -7,6 +8,9 @@
   const meta = () => document.getElementById("live-meta");
   const streamElement = () => document.getElementById("live-stream");
   const deferred = new Set();
+  // A message on a form (a refusal, the fate of a tap sent late) outlives a redraw of its
+  // region for this long, so that another phone's move does not wipe it before it is read.
+  const NOTE_KEPT_MS = 30000;
 
   // -- the live stream -------------------------------------------------------------------
   // The page holds one server-sent-events stream (htmx's sse extension, sse-connect on
@@ -66,8 +70,7 @@
     source.addEventListener("ready", () => {
       if (stream !== source) return;
       streamReady = true;
-      const banner = document.getElementById("connection");
-      if (banner) banner.hidden = true;
+      online();
     });
     source.addEventListener("deleted", (event) => {
       source.close();
@@ -79,11 +82,33 @@
     });
   }
 
-  // Regions the phone's user is busy in: a focused field, an open dialog or menu.
+  // Regions the phone's user is busy in: a focused field, an open dialog, a menu marked
+  // data-keep-open, or any open menu (<details>, popover) with a choice made in it but not sent.
+  // Other open menus do not hold their region back: the region is redrawn and the menu opened
+  // again in the new copy (see noteCarried), so the player sees the change and keeps the menu.
   function isBusy(region) {
     const active = document.activeElement;
-    if (active && region.contains(active) && active.matches("input, select, textarea")) return true;
-    return !!region.querySelector("dialog[open], details[open][data-keep-open]");
+    if (active && region.contains(active) && active.matches("input, select, textarea, [contenteditable]")) return true;
+    if (region.querySelector("dialog[open], details[open][data-keep-open]")) return true;
+    return openMenus(region).some(changedFields);
+  }
+
+  function openMenus(root) {
+    const menus = Array.from(root.querySelectorAll("details[open]"));
+    try {
+      menus.push(...root.querySelectorAll("[popover]:popover-open"));
+    } catch (e) { /* a browser without popovers has none open */ }
+    return menus;
+  }
+
+  // A field whose value the player changed and has not sent yet.
+  function changedFields(root) {
+    return Array.from(root.querySelectorAll("input, select, textarea")).some((field) => {
+      if (field.type === "hidden" || field.type === "submit" || field.type === "button") return false;
+      if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+      if (field.tagName === "SELECT") return Array.from(field.options).some((o) => o.selected !== o.defaultSelected);
+      return field.value !== field.defaultValue;
+    });
   }
 
   function regionHashes() {
@@ -163,9 +188,225 @@
         deferred.add(target.id);
       } else {
         deferred.delete(target.id);
+        beginSwaps();
+        noteCarried(target);
       }
     }
   });
+  // The answer to a tap (its sentence for the form) and the poll's regions come this way.
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    if (event.detail.shouldSwap) beginSwaps();
+  });
+  document.addEventListener("htmx:sseBeforeMessage", beginSwaps);
+
+  // -- keeping the page still --------------------------------------------------------------
+  // htmx redraws a region by putting the new copy in and taking the old one out. The browser's
+  // own scroll anchoring (CSS overflow-anchor) had picked its anchor inside the old copy, often
+  // the very button tapped, and on losing it scrolled the page by the height of whole regions:
+  // hundreds to thousands of pixels. app.css turns that off for the page, and here every batch
+  // of swaps keeps what the player looked at in place instead: the control just tapped when it
+  // is on screen, else what is at the top (or middle) of the screen, found again in the new
+  // copy of its region. Focus, open menus, inner scroll positions and a fresh message on a form
+  // are carried over to the new copies too.
+  let swaps = null;
+  let lastTap = null;
+  let pageTap = null;  // the last control tapped outside any dialog (say, the one that opened it)
+
+  // Where an element sits in its region, as steps from the region's root down: enough to find
+  // the same control in a new copy of the region, which holds new elements.
+  function whereIs(el) {
+    if (!el || el === document.body || !el.isConnected) return null;
+    const region = el.closest("[data-region]");
+    const steps = [];
+    for (let node = el; region && node !== region; node = node.parentElement) {
+      const key = keyOf(node);
+      const siblings = Array.from(node.parentElement.children);
+      steps.unshift({ key, tag: node.tagName, nth: siblings.filter((s) => keyOf(s) === key).indexOf(node),
+                      index: siblings.indexOf(node), top: node.getBoundingClientRect().top });
+    }
+    return { el, id: el.id || null, region: region ? region.id : null, steps, top: el.getBoundingClientRect().top,
+             regionTop: region ? region.getBoundingClientRect().top : 0 };
+  }
+
+  function keyOf(el) {
+    let key = el.tagName;
+    for (const name of ["id", "name", "data-action", "aria-label", "href", "for", "type"]) {
+      const value = el.getAttribute(name);
+      if (value !== null) key += "|" + name + "=" + value;
+    }
+    if (el.tagName === "BUTTON" && el.hasAttribute("value")) key += "|value=" + el.getAttribute("value");
+    return key;
+  }
+
+  // The element again (itself, or the one in the same place in the region's new copy): whether
+  // it is the same control or only the nearest part of the region that is still there, how
+  // many steps down that is, and where that part was before.
+  function findAgain(place) {
+    if (!place) return null;
+    if (place.el && place.el.isConnected) return { el: place.el, exact: true, depth: place.steps.length, top: place.top };
+    // An element with an id is that element wherever the new copy puts it.
+    const same = place.id && document.getElementById(place.id);
+    if (same) return { el: same, exact: true, depth: place.steps.length, top: place.top };
+    const region = place.region && document.getElementById(place.region);
+    if (!region) return null;
+    let node = region;
+    let exact = true;
+    let top = place.regionTop;
+    let depth = 0;
+    for (const step of place.steps) {
+      const children = Array.from(node.children);
+      let next = children.filter((c) => keyOf(c) === step.key)[step.nth];
+      if (!next) {
+        const same = children[step.index];
+        if (same && same.tagName === step.tag) {
+          next = same;
+          exact = false;
+        }
+      }
+      if (!next) return { el: node, exact: false, depth, top };
+      node = next;
+      top = step.top;
+      depth += 1;
+    }
+    return { el: node, exact, depth, top };
+  }
+
+  function onScreen(el) {
+    const box = el.getBoundingClientRect();
+    return box.height > 0 && box.bottom > topOfScreen() && box.top < window.innerHeight;
+  }
+
+  // Below the sticky top bar (and the offline banner when it shows).
+  function topOfScreen() {
+    let top = 0;
+    document.querySelectorAll(".topbar, #connection").forEach((el) => {
+      if (!el.hidden && getComputedStyle(el).position === "sticky") top = Math.max(top, el.getBoundingClientRect().bottom);
+    });
+    return top;
+  }
+
+  // What the player looks at, best first: the control just tapped, then what is at the top and
+  // in the middle of the screen; never something that does not scroll with the page (inside an
+  // open dialog, a sticky or fixed bar).
+  function lookedAt() {
+    const places = [];
+    // A tap inside a dialog does not scroll with the page: keep the control that opened it.
+    const tap = lastTap && !scrollsWithPage(lastTap) && pageTap ? pageTap : lastTap;
+    if (tap && tap.isConnected && onScreen(tap) && scrollsWithPage(tap)) places.push(tap);
+    const top = topOfScreen();
+    for (const y of [top + 8, top + 48, (top + window.innerHeight) / 2]) {
+      const el = document.elementFromPoint(window.innerWidth / 2, y);
+      if (el && el !== document.documentElement && el !== document.body && scrollsWithPage(el)) places.push(el);
+    }
+    const found = places.map(whereIs);
+    if (found[0] && tap && places[0] === tap) found[0].tapped = true;
+    return found.filter(Boolean);
+  }
+
+  function scrollsWithPage(el) {
+    if (el.closest("dialog")) return false;
+    for (let node = el; node && node !== document.body; node = node.parentElement) {
+      const position = getComputedStyle(node).position;
+      if (position === "fixed" || position === "sticky") return false;
+    }
+    return true;
+  }
+
+  function beginSwaps() {
+    if (swaps) return;
+    const active = document.activeElement;
+    swaps = {
+      looked: lookedAt(),
+      focus: active && active !== document.body && active.closest("[data-region]") ? whereIs(active) : null,
+      tap: lastTap && lastTap.isConnected ? whereIs(lastTap) : null,
+      carried: [],
+      reveal: [],
+    };
+    // htmx swaps a whole answer or stream event in one go: the page is put back right after,
+    // before the browser paints.
+    queueMicrotask(endSwaps);
+  }
+
+  // What the player set up in a region that its new copy would lose.
+  function noteCarried(region) {
+    if (!swaps) return;
+    openMenus(region).forEach((menu) => swaps.carried.push({ place: whereIs(menu), open: true }));
+    region.querySelectorAll("*").forEach((el) => {
+      if (el.scrollTop || el.scrollLeft) swaps.carried.push({ place: whereIs(el), scrollTop: el.scrollTop, scrollLeft: el.scrollLeft });
+    });
+    region.querySelectorAll(".form-error[data-said]").forEach((line) => {
+      if (Date.now() - Number(line.dataset.said) < NOTE_KEPT_MS && line.textContent.trim()) {
+        swaps.carried.push({ place: whereIs(line), note: line.innerHTML, kind: line.dataset.kind || "", said: line.dataset.said });
+      }
+    });
+  }
+
+  function endSwaps() {
+    const done = swaps;
+    swaps = null;
+    if (!done) return;
+    done.carried.forEach((item) => {
+      const found = findAgain(item.place);
+      if (!found || !found.exact || found.el === item.place.el) return;
+      const el = found.el;
+      if (item.open) {
+        if (el.tagName === "DETAILS") el.open = true;
+        else if (el.showPopover) try { el.showPopover(); } catch (e) { /* already open */ }
+      }
+      if (item.scrollTop !== undefined) {
+        el.scrollTop = item.scrollTop;
+        el.scrollLeft = item.scrollLeft;
+      }
+      if (item.note !== undefined && !el.textContent.trim()) {
+        el.innerHTML = item.note;
+        el.dataset.said = item.said;
+        if (item.kind) el.dataset.kind = item.kind;
+      }
+    });
+    // The page back where it was: the first thing looked at that is still there, else the
+    // deepest part of a region that held one of them.
+    let anchor = null;
+    for (const place of done.looked) {
+      const found = findAgain(place);
+      // The tapped control (or its nearest surviving part) wins over what is at the screen's top.
+      if (found && (found.exact || (place.tapped && found.depth > 1))) { anchor = found; break; }
+      if (found && (!anchor || found.depth > anchor.depth)) anchor = found;
+    }
+    if (anchor) {
+      const moved = anchor.el.getBoundingClientRect().top - anchor.top;
+      if (Math.abs(moved) >= 1) window.scrollTo({ top: window.scrollY + moved, behavior: "instant" });
+    }
+    // The control tapped, when it was redrawn, is the new copy from now on; it had the focus,
+    // so its copy gets it back (without scrolling: the page is where it should be).
+    const tapped = done.tap && findAgain(done.tap);
+    if (tapped && tapped.exact) lastTap = tapped.el;
+    if (done.focus && !done.focus.el.isConnected) {
+      const focus = findAgain(done.focus);
+      const active = document.activeElement;
+      if (focus && focus.exact && (!active || active === document.body) && focusable(focus.el)) {
+        focus.el.focus({ preventScroll: true });
+      }
+    }
+    done.reveal.forEach(reveal);
+  }
+
+  function focusable(el) {
+    return el.matches("a[href], button, input, select, textarea, summary, [tabindex]") && !el.disabled &&
+      !el.closest("fieldset[disabled], [hidden]");
+  }
+
+  // Changes app.js makes itself outside of a swap (the banner, a message on a form) keep the
+  // page still the same way.
+  function keepStill(change) {
+    beginSwaps();
+    change();
+  }
+
+  document.addEventListener("click", (event) => {
+    const control = event.target.closest && event.target.closest("button, a, summary, label, input, select, [role=button]");
+    if (control) lastTap = control;
+    if (control && scrollsWithPage(control)) pageTap = control;
+  }, true);
 
   // After a stream event: versions of forms, and the address a reopened stream would use.
   document.addEventListener("htmx:sseMessage", () => {
@@ -180,6 +421,13 @@
     if (streamReady) reopenStream();
     else pollNow();
   }
+  function catchUpWhenFree() {
+    const busy = Array.from(deferred).some((id) => {
+      const region = document.getElementById(id);
+      return region && isBusy(region);
+    });
+    if (!busy) catchUpHeldBack();
+  }
   document.addEventListener("focusout", (event) => {
     const region = event.target.closest && event.target.closest("[data-region]");
     if (region && deferred.has(region.id)) window.setTimeout(() => { if (!isBusy(region)) catchUpHeldBack(); }, 0);
@@ -193,9 +441,8 @@
 
   document.addEventListener("htmx:afterRequest", (event) => {
     const xhr = event.detail.xhr;
-    const banner = document.getElementById("connection");
     if (!xhr || xhr.status === 0) return;
-    if (banner) banner.hidden = true;
+    online();
     const m = meta();
     refreshVersions();
     refreshStreamUrl();
@@ -215,26 +462,210 @@
         if (form.elements[name]) form.elements[name].value = "";
       });
       if (form.querySelector("[data-next-round-target]")) suggestRound(form);
+      // A choice made in an open menu held its region back; once sent, it is no longer the
+      // player's unsent work, and the region (with the menu open again) can catch up.
+      if (!dialog && openMenus(document).some((menu) => menu.contains(form))) {
+        form.reset();
+        window.setTimeout(catchUpWhenFree, 0);
+      }
     }
     if (xhr.status === 404 && event.detail.elt.matches("[data-poll]")) {
       showNotice("This table no longer exists.");
     }
   });
 
-  function offline() {
+  // The banner shows while the server cannot be reached; it pushes the page down, so the page
+  // is kept still around it.
+  function showBanner(shown) {
     const banner = document.getElementById("connection");
-    if (banner) banner.hidden = false;
+    if (banner && banner.hidden === shown) keepStill(() => { banner.hidden = !shown; });
+  }
+  function offline() {
+    showBanner(true);
+  }
+  function online() {
+    showBanner(false);
+    sendUnsent();
   }
   document.addEventListener("htmx:sendError", offline);
   document.addEventListener("htmx:timeout", offline);
   document.addEventListener("htmx:responseError", (event) => {
     if (event.detail.xhr && event.detail.xhr.status >= 500) offline();
   });
+  window.addEventListener("online", sendUnsent);
 
+  // A notice is news for the whole page (the table is gone, a move with no form of its own):
+  // unlike the banner, it is let push the page, so that it shows.
   function showNotice(text) {
     const notice = document.getElementById("notice");
     if (notice) notice.textContent = text;
   }
+
+  // -- a message on the form, where the player looks ------------------------------------------
+  // A refusal lands in the form's .form-error (hx-target), right under its submit button. It
+  // has to be seen without scrolling: inside a dialog the dialog scrolls to it (the page
+  // behind stays), on the page the page moves just enough to show it.
+  document.addEventListener("htmx:afterSwap", (event) => {
+    const line = event.detail.target;
+    if (!line || !line.matches || !line.matches(".form-error")) return;
+    if (line.textContent.trim()) {
+      line.dataset.said = String(Date.now());
+      line.dataset.kind = "refused";
+      showLater(line);
+    } else {
+      delete line.dataset.said;
+      delete line.dataset.kind;
+    }
+  });
+
+  function say(form, text, kind) {
+    const line = form && form.querySelector(".form-error");
+    if (!line) {
+      showNotice(text);
+      return;
+    }
+    keepStill(() => {
+      line.textContent = text;
+      line.dataset.said = String(Date.now());
+      line.dataset.kind = kind;
+    });
+    showLater(line);
+  }
+
+  // After the swaps in progress have put the page back (see endSwaps).
+  function showLater(line) {
+    if (swaps) swaps.reveal.push(line);
+    else reveal(line);
+  }
+
+  function reveal(line) {
+    if (!line.isConnected) return;
+    const box = line.getBoundingClientRect();
+    const dialog = line.closest("dialog");
+    if (dialog) {
+      let scroller = line.parentElement;
+      while (scroller && scroller !== dialog && !(scroller.scrollHeight > scroller.clientHeight &&
+             /(auto|scroll)/.test(getComputedStyle(scroller).overflowY))) scroller = scroller.parentElement;
+      if (!scroller) return;
+      const area = scroller.getBoundingClientRect();
+      if (box.bottom > area.bottom) scroller.scrollTop += box.bottom - area.bottom + 8;
+      else if (box.top < area.top) scroller.scrollTop -= area.top - box.top + 8;
+      return;
+    }
+    const top = topOfScreen();
+    let by = 0;
+    if (box.bottom > window.innerHeight) by = box.bottom - window.innerHeight + 8;
+    else if (box.top < top) by = box.top - top - 8;
+    if (by) window.scrollTo({ top: window.scrollY + by, behavior: "instant" });
+  }
+
+  // -- taps made without a connection ------------------------------------------------------
+  // A move tapped while the server cannot be reached waits on this phone with the version it
+  // was made against, and is sent when the connection is back. If the table moved on
+  // meanwhile the server refuses it (409, as any stale tap), so a move can never count twice,
+  // not even when the first try did arrive and only its answer was lost. Waiting taps survive
+  // a reload of the page (sessionStorage), not the closing of the tab.
+  const UNSENT_KEY = "companion-unsent:" + location.pathname;
+  const WAITING = "Not sent yet: no connection. It will be sent when the connection is back.";
+  let unsent = readUnsent();
+  let sending = false;
+
+  function readUnsent() {
+    try {
+      return JSON.parse(sessionStorage.getItem(UNSENT_KEY) || "[]");
+    } catch (e) {
+      return [];
+    }
+  }
+  function keepUnsent() {
+    try {
+      if (unsent.length) sessionStorage.setItem(UNSENT_KEY, JSON.stringify(unsent));
+      else sessionStorage.removeItem(UNSENT_KEY);
+    } catch (e) { /* private mode: they wait in memory only */ }
+    const count = document.getElementById("unsent-count");
+    if (count) {
+      count.textContent = unsent.length === 1 ? "1 move waits to be sent." : unsent.length ? unsent.length + " moves wait to be sent." : "";
+    }
+  }
+
+  function holdUnsent(event) {
+    const config = event.detail.requestConfig;
+    const form = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form");
+    if (!config || !form || String(config.verb).toLowerCase() !== "post") return;
+    if (!form.querySelector("input[data-live-version]")) {
+      // Without the version it was made against it could land on a table that moved on.
+      say(form, "Not sent: no connection. Tap again when the connection is back.", "refused");
+      return;
+    }
+    const place = whereIs(form);
+    unsent.push({
+      path: config.path,
+      fields: Array.from(config.formData.entries()).filter(([name]) => name !== "have"),
+      form: place && { region: place.region, steps: place.steps },
+      // A request that timed out may have arrived; only its answer is known to be lost.
+      mayHaveArrived: event.type === "htmx:timeout",
+    });
+    keepUnsent();
+    say(form, WAITING, "waiting");
+  }
+  document.addEventListener("htmx:sendError", holdUnsent);
+  document.addEventListener("htmx:timeout", holdUnsent);
+
+  function formOf(tap) {
+    const found = tap.form && findAgain(tap.form);
+    return found && found.exact ? found.el : null;
+  }
+
+  // The sentence of an answer: its text outside the regions that may come with it.
+  function sentenceOf(body) {
+    const template = document.createElement("template");
+    template.innerHTML = body;
+    return Array.from(template.content.childNodes).filter((n) => n.nodeType === Node.TEXT_NODE)
+      .map((n) => n.textContent).join(" ").replace(/\s+/g, " ").trim();
+  }
+
+  async function sendUnsent() {
+    if (sending || !unsent.length) return;
+    sending = true;
+    try {
+      while (unsent.length) {
+        const tap = unsent[0];
+        const headers = { "HX-Request": "true" };
+        const token = document.querySelector('meta[name="csrf-token"]');
+        if (token) headers["X-CSRFToken"] = token.content;
+        // With the stream open the change comes on it; without, the poll below fetches it.
+        if (streamReady) headers["X-Live-Stream"] = "open";
+        let answer;
+        try {
+          answer = await fetch(tap.path, { method: "POST", body: new URLSearchParams(tap.fields), headers, credentials: "same-origin" });
+        } catch (e) {
+          return;  // still no connection: the next try comes with it
+        }
+        if (answer.status >= 502 && answer.status <= 504) return;  // a proxy says the server is away
+        showBanner(false);
+        unsent.shift();
+        keepUnsent();
+        const sentence = sentenceOf(await answer.text());
+        const form = formOf(tap);
+        if (answer.ok) say(form, "Sent once the connection was back.", "sent");
+        else if (answer.status === 409 && tap.mayHaveArrived) {
+          say(form, "Not sent again: the table changed after this tap, perhaps by the tap itself (its answer was lost). Check the board.", "refused");
+        } else say(form, "Not done: " + (sentence || "the companion refused it (" + answer.status + ")."), "refused");
+      }
+    } finally {
+      sending = false;
+      if (!streamReady) pollNow();
+    }
+  }
+  // Until the connection is back, every few seconds (the browser's "online" may never come:
+  // the Wi-Fi was there all along and the server was not).
+  window.setInterval(() => { if (unsent.length) sendUnsent(); }, 4000);
+  document.addEventListener("DOMContentLoaded", () => {
+    if (!unsent.length) return;
+    keepUnsent();
+    unsent.forEach((tap) => { const form = formOf(tap); if (form) say(form, WAITING, "waiting"); });
+    sendUnsent();
+  });
 
   // A phone waking up asks at once instead of waiting for the next tick (its stream may
   // have died in its sleep; the browser reopens it by itself).
@@ -249,6 +680,66 @@
     const field = event.target.querySelector && event.target.querySelector('input[name="csrf_token"]');
     if (token && field && !field.value) field.value = token.content;
   }, true);
+
+  // -- keeping the screen on ---------------------------------------------------------------
+  // A phone lying on the table should not go dark mid-game. The switch in the top bar asks for
+  // a screen wake lock where the browser has one (secure pages: https or this very computer);
+  // the browser lets go of it whenever the page is hidden, so it is asked for again when the
+  // page shows. The choice is remembered on this phone.
+  const AWAKE_KEY = "companion-keep-awake";
+  let wakeLock = null;
+
+  function wantAwake() {
+    try {
+      return localStorage.getItem(AWAKE_KEY) === "on";
+    } catch (e) {
+      return false;
+    }
+  }
+
+  async function holdAwake() {
+    const button = document.getElementById("keep-awake");
+    if (!wantAwake() || document.visibilityState !== "visible" || (wakeLock && !wakeLock.released)) return;
+    try {
+      wakeLock = await navigator.wakeLock.request("screen");
+      wakeLock.addEventListener("release", () => showAwake());
+    } catch (e) {
+      wakeLock = null;
+      if (button) button.title = "This phone did not allow it: " + e.message;
+    }
+    showAwake();
+  }
+
+  function showAwake() {
+    const button = document.getElementById("keep-awake");
+    if (!button) return;
+    const on = wantAwake();
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    button.classList.toggle("held", !!(wakeLock && !wakeLock.released));
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const button = document.getElementById("keep-awake");
+    if (!button || !("wakeLock" in navigator)) return;
+    button.hidden = false;
+    showAwake();
+    holdAwake();
+    button.addEventListener("click", () => {
+      const on = !wantAwake();
+      try {
+        localStorage.setItem(AWAKE_KEY, on ? "on" : "off");
+      } catch (e) { /* kept for this page only */ }
+      if (on) holdAwake();
+      else if (wakeLock) {
+        wakeLock.release();
+        wakeLock = null;
+      }
+      showAwake();
+    });
+  });
+  document.addEventListener("visibilitychange", () => {
+    if ("wakeLock" in navigator && document.visibilityState === "visible") holdAwake();
+  });
 
   // -- small conveniences ------------------------------------------------------------
   document.addEventListener("click", (event) => {
@@ -268,17 +759,6 @@
       const value = input.value.trim();
       input.value = value.startsWith("-") ? value.slice(1) : "-" + (value || "");
       input.focus();
-      return;
-    }
-    const cell = event.target.closest("[data-fill-score]");
-    if (cell) {
-      const form = document.querySelector("form.score-entry");
-      if (!form) return;
-      form.elements.player.value = cell.dataset.player;
-      form.elements.round.value = cell.dataset.round;
-      form.elements.points.value = cell.dataset.points;
-      form.scrollIntoView({ block: "center", behavior: "smooth" });
-      form.elements.points.focus();
       return;
     }
     const opener = event.target.closest("[data-open-dialog]");
@@ -339,4 +819,16 @@
   }
   document.addEventListener("DOMContentLoaded", () => localTimes(document));
   document.addEventListener("htmx:oobAfterSwap", (event) => localTimes(event.detail.target || document));
+
+  // The rematch: once someone starts it, #live-meta names where this table's phones go next;
+  // every phone follows (each gets its own place there: the same seat, host if host here).
+  let following = false;
+  function followRematch() {
+    const m = meta();
+    if (following || !m || !m.dataset.next) return;
+    following = true;
+    window.setTimeout(() => { window.location.assign(m.dataset.next); }, 600);
+  }
+  document.addEventListener("htmx:oobAfterSwap", followRematch);
+  document.addEventListener("htmx:afterSwap", followRematch);
 })();

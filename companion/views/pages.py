@@ -21,7 +21,9 @@ from ..tables import (
     normalise_code,
     take_seat,
 )
+from ..groups import GROUP_NAME_MAX, clean_name, create_group, find_group, link_table, players_of
 from ..web import client_address, device_token, remember_device
+from .groups import remember_group, remembered_groups
 
 bp = Blueprint("pages", __name__)
 
@@ -29,7 +31,7 @@ bp = Blueprint("pages", __name__)
 @bp.get("/")
 def home():
     """The games to start and the box for a table code."""
-    return render_template("home.html", games=list(GAMES.values()))
+    return render_template("home.html", games=list(GAMES.values()), groups=_my_groups(get_db()))
 
 
 @bp.post("/join")
@@ -95,20 +97,72 @@ def new_table(game_id: str):
     fields = _option_fields(game)
     if request.method == "GET":
         return render_template("new.html", game=game, fields=fields, players=[],
-                               values={})
+                               values={}, me="0", groups=_my_groups(get_db()),
+                               group=request.args.get("group", ""), group_name="")
     players = [name for name in request.form.getlist("player")]
     # Blank rows at the end of the form are just unused slots, not empty names.
     while players and not players[-1].strip():
         players.pop()
     options = _options_from_form(game, request.form)
+    # "This is me": the row whose seat this phone takes; "host" (or nothing, as the API and
+    # older forms send) seats nobody: the creator only hosts or watches.
+    me = request.form.get("me", "host")
+    # The game night it belongs to: none, a group this phone knows, or a new one (named here).
+    group_choice = request.form.get("group", "")
+    group_name = request.form.get("group_name", "")
     db = get_db(write=True)
     try:
+        my_row = _my_row(me, players)
+        group = None
+        if group_choice == "new":
+            clean_name(group_name, GROUP_NAME_MAX, "group")  # refused before anything is made
+        elif group_choice:
+            group = find_group(db, group_choice)
         joined = create_table(db, game.id, players, options)
-    except Invalid as exc:
+        if group_choice == "new":
+            group = create_group(db, group_name)
+            remember_group(group.code)
+        if group is not None:
+            # Each seat is the group's player of that name (a new name becomes a new player).
+            link_table(db, joined.table, group, {seat: seat for seat in joined.table.players})
+            db.commit()
+        if my_row is not None:
+            take_seat(db, joined.table, joined.device, joined.table.players[my_row])
+    except (Invalid, NotFound) as exc:
+        db.rollback()
         return render_template("new.html", game=game, fields=fields, players=players,
-                               values=options, error=exc.message), 422
+                               values=options, me=me, error=exc.message, groups=_my_groups(db),
+                               group=group_choice, group_name=group_name), exc.status
     remember_device(joined.table.code, joined.token)
     return redirect(url_for("table.show", code=joined.table.code), 303)
+
+
+def _my_groups(db) -> list[dict]:
+    """The groups this phone opened (newest first), with their players' names for the
+    suggestions of the set-up form; a group deleted meanwhile is left out."""
+    found = []
+    for code in remembered_groups():
+        try:
+            group = find_group(db, code)
+        except NotFound:
+            continue
+        found.append({"code": group.code, "name": group.name,
+                      "players": [p.name for p in players_of(db, group)]})
+    return found
+
+
+def _my_row(me: str, players: list[str]) -> int | None:
+    """The player row the creator marked as theirs (None: they only host or watch)."""
+    if me == "host":
+        return None
+    if not me.isdigit():
+        raise Invalid('The form did not say which player you are: choose "me" next to your '
+                      'name, or "I only host or watch".')
+    row = int(me)
+    if row >= len(players) or not players[row].strip():
+        raise Invalid(f'You chose "me" on row {row + 1}, which has no name: type your name '
+                      'there, or choose "I only host or watch".')
+    return row
 
 
 @bp.route("/j/<code>", methods=["GET", "POST"])
@@ -157,3 +211,39 @@ def quick_score(game_id: str):
         return render_template(template, game=game, result=None, form=form,
                                error=exc.message), 422
     return render_template(template, game=game, result=result, form=form)
+
+
+@bp.get("/manifest.webmanifest")
+def web_manifest():
+    """The web app manifest: a phone can put the companion on its home screen, full screen."""
+    def icon(filename: str, size: str, kind: str, purpose: str = "any") -> dict:
+        return {"src": url_for("static", filename=f"icons/{filename}"), "sizes": size,
+                "type": kind, "purpose": purpose}
+
+    manifest = {
+        "name": "Table companion",
+        "short_name": "Companion",
+        "description": "Every phone at the board-game table shares one live game.",
+        "start_url": url_for("pages.home"),
+        "scope": url_for("pages.home"),
+        "display": "standalone",
+        "background_color": "#fffdf7",
+        "theme_color": "#111111",
+        # The PNGs fill their square and keep the die inside the middle 80 %: Android may crop
+        # them to its own shape ("maskable") or show them as they are.
+        "icons": [
+            icon("icon-192.png", "192x192", "image/png"),
+            icon("icon-512.png", "512x512", "image/png"),
+            icon("icon-192.png", "192x192", "image/png", "maskable"),
+            icon("icon-512.png", "512x512", "image/png", "maskable"),
+            icon("icon.svg", "any", "image/svg+xml"),
+        ],
+    }
+    return current_app.response_class(current_app.json.dumps(manifest),
+                                      mimetype="application/manifest+json")
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    """Browsers ask for /favicon.ico whatever the page says: the 32 px icon."""
+    return current_app.send_static_file("icons/favicon-32.png")

@@ -35,6 +35,16 @@
     const moves = link.dataset.moves.split(" ").filter(Boolean);
     dialog.querySelectorAll("[data-move]").forEach((el) => { el.hidden = !moves.includes(el.dataset.move); });
     dialog.querySelectorAll("[data-move-not]").forEach((el) => { el.hidden = moves.includes(el.dataset.moveNot); });
+    // A group's heading only over moves that are offered.
+    let heading = null;
+    Array.from(dialog.children).forEach((el) => {
+      if (el.matches(".ac-menu-group")) {
+        heading = el;
+        heading.hidden = true;
+      } else if (heading && el.matches("[data-move]") && !el.hidden) {
+        heading.hidden = false;
+      }
+    });
     fill(dialog, "[data-ac-character]", link.dataset.acChar);
     // Whose token: the player whose turn it is, as on the ledger.
     const turn = document.querySelector("[data-turn]");
@@ -93,6 +103,14 @@
     show(dialog);
     return true;
   }
+
+  // A refusal lands in its form's error line, inside the dialog: bring that line into the
+  // dialog's view (the dialog scrolls, the page behind it does not move).
+  document.addEventListener("htmx:afterSwap", (event) => {
+    const line = event.detail.target;
+    if (!line || !line.matches || !line.matches(".ac-menu .form-error")) return;
+    if (line.textContent.trim() && line.closest("dialog[open]")) line.scrollIntoView({ block: "nearest" });
+  });
 
   const OPENERS = { acChar: openMoves, acPlay: openPlay, acPowers: openPowers, acNote: openNote };
 

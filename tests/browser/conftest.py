@@ -26,11 +26,18 @@ CHROMIUM_ARGS = [
 PHONE = {"width": 360, "height": 740}
 
 
+# Files of layout tests (see the marker in pyproject.toml): run once, on SQLite.
+LAYOUT_FILES = ("_table_ux_browser.py", "test_pages_browser.py", "test_phone_shell_browser.py",
+                "test_ux_helpers_browser.py")
+
+
 def pytest_collection_modifyitems(config, items):
     here = Path(__file__).parent
     for item in items:
         if here in Path(item.fspath).parents:
             item.add_marker(pytest.mark.browser)
+            if Path(item.fspath).name.endswith(LAYOUT_FILES):
+                item.add_marker(pytest.mark.layout)
 
 
 def free_port() -> int:

@@ -40,8 +40,8 @@ def test_an_album_battle_on_two_phones(live_server, new_phone):
     join(laura, live_server, table["code"], "Laura")
 
     # Each phone knows its albums and sides.
-    expect(laura.locator("#albums .ac-mine")).to_contain_text(
-        "Album 1 on your right: you play the R Roman side against Matthew")
+    expect(laura.locator("#album-1 .ac-album-head")).to_contain_text(
+        "on your right: you play the R Roman side")
 
     # Matthew plays Asterix on his Gaul side of album 1; Laura's phone shows the total.
     dialog = play(matthew, 1, "gaul", 6, "Hero", "Asterix")

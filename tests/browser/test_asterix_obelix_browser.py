@@ -14,9 +14,10 @@ def test_two_phones_play_an_attack_and_see_the_same_board(live_server, new_phone
     expect(ann.locator("#board")).to_contain_text("Who attacks first?")
     ann.get_by_role("button", name="Ann attacks first").click()
     expect(ben.locator("#board")).to_contain_text("Ann attacks", timeout=3000)
-    # Ben's phone waits: Ann's moves are tapped on her phone and show up on his.
-    expect(ben.locator("#board .ao-wait")).to_contain_text("It is Ann's turn")
-    expect(ben.get_by_role("button", name="Attack row 2 from the right")).to_have_count(0)
+    # Ben's phone waits: Ann's moves are tapped on her phone and show up on his; her controls
+    # show on his phone too, disabled, with the reason.
+    expect(ben.locator("#board #ao-now")).to_contain_text("It is Ann's turn")
+    expect(ben.get_by_role("button", name="Attack row 2 from the right")).to_be_disabled()
 
     # Ann stands her figure at the right end of row 2 and turns three cards, one tap each.
     ann.get_by_role("button", name="Attack row 2 from the right").click()

@@ -51,6 +51,8 @@ def test_taps_reach_the_other_phone_and_the_chart_draws_a_line_per_player(live_s
     # Ann's phone has caught up with both closed rounds: no swap is pending under the chart.
     expect(ann.locator("#totals tfoot")).to_contain_text("61", timeout=3000)
     settle(ann, live_server, code)
+    # The chart folds away under the sheet; one tap opens it.
+    ann.locator("#ks-chart-menu > summary").click()
     chart = ann.locator("#totals figure.ks-chart > svg")
     expect(chart).to_be_visible(timeout=3000)
     ann.evaluate("document.querySelector('#totals figure').scrollIntoView()")

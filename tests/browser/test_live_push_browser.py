@@ -100,7 +100,7 @@ def test_the_phones_of_a_deleted_table_are_sent_home(live_server, new_phone):
     code = host.url.rsplit("/", 1)[-1]
     ben = new_phone()
     join(ben, live_server, code, "Ben")
-    host.locator("details.danger summary").click()
+    host.locator("details.danger-zone summary").click()
     host.get_by_role("button", name=f"Delete table {code}").click()
     expect(ben.locator("#notice")).to_contain_text("deleted", timeout=3000)
     ben.wait_for_url(f"{live_server}/", timeout=5000)

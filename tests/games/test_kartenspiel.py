@@ -400,6 +400,24 @@ def test_closing_a_round_starts_a_fresh_one_and_logs_the_scores():
     assert state["hands"]["Ann"] == {"gauls": 10, "idefix": True, "out": False}
 
 
+def test_a_pile_typed_in_for_a_closed_round_cannot_land_in_the_next_one():
+    state = play(scored_round("10,10", "5,5,5"))
+    assert state["round"] == 2
+    # A page still showing round 1's form sends round 1's values with its round number.
+    for payload in ({"type": "enter_romans", "player": "Ann", "values": "10 10", "round": 1},
+                    {"type": "add_pirate", "player": "Ann", "kind": "highest", "round": 1}):
+        assert refused(state, payload) == (
+            "This was typed in for round 1, but round 2 is being played now; type in round 2's piles afresh."
+        )
+    # Typed for the round being played, or sent without a round (the API), it is taken.
+    typed = GAME.apply(state, GAME.parse_action(
+        {"type": "enter_romans", "player": "Ann", "values": "3", "round": "2"}), "Ann")
+    assert typed["piles"]["Ann"]["romans"] == [3] and typed["phase"] == "scoring"
+    pirate = GAME.apply(state, GAME.parse_action({"type": "add_pirate", "player": "Ben", "kind": "lowest"}), "Ann")
+    assert pirate["piles"]["Ben"]["pirates"] == ["lowest"]
+    assert "round" in refused(state, {"type": "enter_romans", "player": "Ann", "values": "3", "round": 0})
+
+
 def test_log_sentences():
     state = play([])
     describe = lambda payload: GAME.describe(state, GAME.parse_action(payload), "Ann")  # noqa: E731

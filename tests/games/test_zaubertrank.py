@@ -555,6 +555,9 @@ def test_the_host_hands_the_turn_on_and_it_is_undone_like_any_move():
     table.refused("hand_turn", "no player called 'Zed'", player="Zed")
     table.do("advance_roman").do("draw_mishap", symbol="fist")
     table.refused("hand_turn", "Place the drawn fist marker first", player="Bob")
+    # The table of moves says so before the tap: the host's form is disabled with that reason.
+    assert GAME.legal_actions(table.state, None)["hand_turn"] == (
+        "Place the drawn fist marker first, then hand the turn on.")
     Table().refused("hand_turn", "Nobody has the turn now.", player="Bob")
 
 

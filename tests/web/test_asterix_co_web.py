@@ -194,15 +194,18 @@ def test_each_phone_sees_which_albums_face_it_and_which_side_it_plays(table, pho
     bob.join(t.code, "Bob")
     albums = region(t.page(bob), "albums")
     assert "Your albums, Bob" in albums
-    assert "Album 2 on your left: you play the G Gaul side against Cid" in albums
-    assert "Album 1 on your right: you play the R Roman side against Ann" in albums
-    # The layout as on the table, clockwise, open while nothing has been played.
+    # His two albums first (the one on his right, then on his left), each saying his side.
+    assert albums.index("Album 1 Ann ⟷ Bob on your right: you play the R Roman side") < albums.index(
+        "Album 2 Bob ⟷ Cid on your left: you play the G Gaul side") < albums.index("Album 3 Cid ⟷ Ann")
+    # The layout as on the table, clockwise, folded under the albums.
     assert ("Ann Album 1 G Gaul side faces Ann R Roman side faces Bob Bob (you) Album 2 G Gaul side faces Bob "
             "R Roman side faces Cid Cid Album 3 G Gaul side faces Cid R Roman side faces Ann "
             "↺ back to Ann") in albums
-    assert '<details class="ac-layout" open>' in t.page(bob)
+    assert '<details class="ac-layout">' in t.page(bob)
+    assert albums.index("Album 3 Cid ⟷ Ann") < albums.index("How the albums lie on the table")
+    t.play("Ann", 1, 4, "Rebel", "Gaul")
     ledger = region(t.page(bob), "ledger")
-    assert purse(ledger, "Bob") == "Bob (you) 1 sesterces 49 to go"
+    assert purse(ledger, "Bob") == "Bob (you) ▶ to play 1 sesterces 49 to go"  # Ann has played
     assert "Potion 1" in ledger and "Fish 1" in ledger and "Boar 1" in ledger
     assert "Stockpile" not in ledger  # unlimited stocks are not shown
 
@@ -435,8 +438,9 @@ def test_the_rulebook_battle_example_to_its_result(table, phone):
     assert "Matthew now has 20 sesterces" in resolution
     assert "Laura: pick a consolation bonus token" in resolution
     ledger = region(t.page(laura), "ledger")
-    assert ("20 sesterces 30 to go Albums 1 × 15 = 15 (no. 1) Centurion helmets 1 × 3 = 3 "
-            "Legionary helmets 2 × 1 = 2") in ledger
+    # How it adds up, folded away under the scores.
+    assert ("How the sesterces add up" in ledger and "Matthew: 20 sesterces Albums 1 × 15 = 15 (no. 1) "
+            "Centurion helmets 1 × 3 = 3 Legionary helmets 2 × 1 = 2") in ledger
     assert purse(ledger, "Matthew") == "Matthew 20 sesterces 30 to go"
 
     # The loser takes a Potion, then reveals album 3 with its Gaul side towards her.
@@ -451,8 +455,8 @@ def test_the_rulebook_battle_example_to_its_result(table, phone):
     page = t.page(laura)
     assert "Laura's turn" in text(page)
     albums = region(page, "albums")
-    assert "Album 3 Matthew ⟷ Laura Album effect: No Fish Bonus here" in albums
-    assert "Album 3 on your right: you play the G Gaul side against Matthew" in albums
+    assert ("Album 3 Matthew ⟷ Laura on your right: you play the G Gaul side "
+            "✎ Note album 3's effect Album effect: No Fish Bonus here") in albums
     assert "Last album: Matthew took album 1 (16 to 10); Laura took a Potion token." in region(
         page, "resolution")
 
@@ -608,7 +612,8 @@ def test_an_album_note_shows_beside_the_album_and_can_be_cleared(table):
     t = table()
     t.act("Laura", type="set_album_note", album=2, note="At most 1 Neutral per player")
     albums = region(t.page(), "albums")
-    assert "Album 2 Laura ⟷ Matthew Album effect: At most 1 Neutral per player" in albums
+    assert ("Album 2 Laura ⟷ Matthew ✎ Note album 2's effect "
+            "Album effect: At most 1 Neutral per player") in albums
     t.act("Laura", type="set_album_note", album=2)
     assert "Album effect:" not in region(t.page(), "albums")
 
@@ -783,9 +788,48 @@ def test_a_seated_phone_cannot_play_for_another_player_on_someone_elses_turn(tab
                        character_type="Legionary", colour="Roman")
     assert response.status_code == 200
     assert t.snapshot()["state"]["turn"] == "Ann"
-    # A seated phone shows "+ Play" on its own sides only; the host's phone on every side.
-    assert len(re.findall(r"data-ac-play ", t.page(cid))) == 2
+    # A seated phone shows "+ Play" on its own sides only, disabled with the reason while it
+    # is someone else's turn; the host's phone on every side.
+    albums = region_html(t.page(cid), "albums")
+    assert len(re.findall(r"data-ac-play ", albums)) == 0
+    waiting = re.findall(r'<button type="button" class="ac-add ac-add-waiting" disabled>(.*?)</button>', albums, re.S)
+    assert [text(button).strip() for button in waiting] == ["+ Play a character It is Ann's turn."] * 2
     assert len(re.findall(r"data-ac-play ", t.page())) == 6
+    t.play("Ann", 1, 4, "Rebel", "Gaul")  # Bob's turn
+    t.play("Bob", 2, 4, "Rebel", "Gaul")  # Cid's turn: her two sides open their dialog
+    assert len(re.findall(r"data-ac-play ", region_html(t.page(cid), "albums"))) == 2
+
+
+def test_a_seated_phone_enters_the_move_of_a_player_without_a_phone(table, phone):
+    """Only Cid has a phone: on Ann's turn Cid's phone offers Ann's move (her sides, her tokens),
+    checked by the same table of moves, and its own sides wait with the reason."""
+    t = table(("Ann", "Bob", "Cid"))
+    cid = phone("10.0.0.5")
+    cid.join(t.code, "Cid")
+    page = t.page(cid)
+    albums = region_html(page, "albums")
+    offered = re.findall(r'data-ac-play data-album="(\d+)" data-faction="(\w+)" data-player="(\w+)"', albums)
+    assert sorted(offered) == [("1", "gaul", "Ann"), ("3", "roman", "Ann")]
+    assert "Ann's turn: Ann has no phone, enter the move here" in text(albums)
+    waiting = re.findall(r'<button type="button" class="ac-add ac-add-waiting" disabled>(.*?)</button>', albums, re.S)
+    assert [text(button).strip() for button in waiting] == ["+ Play a character It is Ann's turn."] * 2
+    # The shared dialogs: open for Ann's move, her tokens; Call On for Cid or for Ann.
+    shown = controls(region_html(page, "menus"))
+    assert shown["play_character"] is None and shown["reinforce_hand"] is None
+    potion = [form for form in re.findall(r"<form\b.*?</form>", page, re.S) if 'value="use_potion"' in form]
+    assert len(potion) == 1 and 'name="player" value="Ann"' in potion[0]
+    menus = text(region_html(page, "menus"))
+    assert "Call on to your side of album 2" in menus and "Call on to Ann's side of album 1" in menus
+    response = cid.act(type="play_character", player="Ann", album="1", strength="5",
+                       character_type="Rebel", colour="Gaul")
+    assert response.status_code == 200
+    assert t.snapshot()["state"]["turn"] == "Bob"
+    # Once Bob has a phone, his moves are his phone's: Cid's phone waits.
+    bob = phone("10.0.0.6")
+    bob.join(t.code, "Bob")
+    albums = region_html(t.page(cid), "albums")
+    assert "data-ac-play " not in albums and "Bob has no phone" not in text(albums)
+    assert controls(region_html(t.page(cid), "menus"))["play_character"] == "It is Bob's turn."
 
 
 def test_the_host_hands_the_turn_on_logged_and_undone_and_nobody_else_may(table, phone):

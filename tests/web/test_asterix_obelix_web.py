@@ -31,8 +31,13 @@ def region(html: str, name: str) -> str:
 
 
 def offered(html: str) -> set[str]:
-    """The action types the board offers (as forms, or shown disabled to a watcher)."""
-    return set(re.findall(r'data-action="(\w+)"', region(html, "board")))
+    """The action types the board offers: forms that can be sent now, or the same controls shown
+    disabled to a watcher. A form shown disabled with the reason why (not now) is not offered."""
+    board = region(html, "board")
+    usable = {kind for kind, body in re.findall(r'<form[^>]*data-action="(\w+)"[^>]*>(.*?)</form>', board, re.S)
+              if '<p class="why-not">' not in body}
+    shown = set(re.findall(r'<div class="action[^"]*" data-action="(\w+)"', board))
+    return usable | shown
 
 
 def offered_lines(html: str, action: str) -> set[tuple[str, int, str]]:
@@ -211,8 +216,9 @@ def test_a_whole_game_through_the_api_from_setup_to_the_fifth_feast(api_table, w
     assert "🏆 Ben wins!" in region(html, "status")
     assert offered(html) == set()  # the board offers nothing once the game is over
     assert "5/5" in region(html, "board")
-    piles = region(html, "piles")
-    assert "Out of the game (3)" in piles and "wild boar" in piles and "(failed attack, Ann)" in piles
+    # Cards out of the game are listed with the card counting (they are seen cards).
+    out = region(html, "odds")
+    assert "Out of the game (3)" in out and "wild boar" in out and "(failed attack, Ann)" in out
     assert seen_helps == HELP_SECTIONS  # every rule a control depends on has its "?"
 
 
@@ -270,6 +276,9 @@ def test_the_board_offers_only_what_the_rules_allow(phone):
     html = text(host.get(f"/t/{code}"))
     assert offered(html) == {"look_at_last_card", "reveal_card", *HOST}
     assert "Turn the next card (row 1, column 4): what is it?" in html
+    # Ending the attack sits under the formation from the start, disabled until a card is beaten.
+    end = forms(html)["end_attack"][0]
+    assert "<fieldset disabled>" in end and "Turn over the first card of row 1 before ending the attack." in end
 
     host.act(type="reveal_card", kind="legionary", colour="green")
     html = text(host.get(f"/t/{code}"))
@@ -285,7 +294,7 @@ def test_the_board_offers_only_what_the_rules_allow(phone):
     host.act(type="reveal_card", kind="boar")
     html = text(host.get(f"/t/{code}"))
     assert offered(html) == {"block_line", "skip_block", *HOST}
-    assert region(html, "piles").count("(wild boar, Ann)") == 1
+    assert region(html, "odds").count("(wild boar, Ann)") == 1
     # The boar is gone: on the next attack its button is shown but cannot be tapped.
     host.act(type="skip_block")
     host.act(type="choose_line", line="row", number=2)
@@ -352,8 +361,8 @@ def test_a_failed_attack_loses_the_catch_and_turns_the_card_back(api_table, watc
         "Ann had no fight card for a yellow legionary: the attack failed and the card went back face "
         "down; 2 defeated cards left the game. 3 supply cards refilled the formation (21 left).")
     html = watch(t.code)()
-    piles = region(html, "piles")
-    assert "Out of the game (2)" in piles and piles.count("(failed attack, Ann)") == 2
+    out = region(html, "odds")
+    assert "Out of the game (2)" in out and out.count("(failed attack, Ann)") == 2
     board = region(html, "board")
     assert "face down: a yellow legionary" in board and "Y leg." in board
     assert "Supply: <strong>21</strong>" in board
@@ -601,9 +610,13 @@ def test_a_seated_phone_waits_on_the_other_players_turn(phone):
     refused = ben.act(type="choose_line", line="row", number=1)
     assert refused.status_code == 422 and text(refused) == "It is Ann's turn."
     board = region(text(ben.get(f"/t/{code}")), "board")
-    assert "It is Ann's turn: every card Ann turns shows up here." in board
-    assert not offered_lines(text(ben.get(f"/t/{code}")), "choose_line")
+    assert "<strong>It is Ann's turn.</strong> Every tap Ann makes shows up here." in board
+    # Ben sees Ann's 16 arrows, every one disabled with the reason; Ann's are live.
+    assert len(offered_lines(text(ben.get(f"/t/{code}")), "choose_line")) == 16
+    bens = forms(text(ben.get(f"/t/{code}")))["choose_line"]
+    assert all("<fieldset disabled>" in body and "It is Ann's turn." in body for body in bens)
     assert len(offered_lines(text(ann.get(f"/t/{code}")), "choose_line")) == 16
+    assert not any("disabled" in body for body in forms(text(ann.get(f"/t/{code}")))["choose_line"])
     assert "It is Ann's turn" not in region(text(ann.get(f"/t/{code}")), "board")
     assert ann.act(type="choose_line", line="row", number=1).status_code == 200
     # A correction is nobody's turn: Ben's phone may fix a pile during Ann's attack.
@@ -663,8 +676,13 @@ def test_a_control_is_disabled_with_its_reason_exactly_when_the_table_of_moves_s
                     assert (why.group(1) if why else None) == legal[kind], (step, seat, kind)
                     if is_disabled:
                         disabled_seen.add((kind, legal[kind]))
+    # The waiting player's phone shows the attacker's controls, disabled with the turn's reason.
     assert disabled_seen == {
         ("correct_pile", "Not now: Finish the setup first, then tap who attacks first."),
         ("correct_feasts", "Not now: Finish the setup first, then tap who attacks first."),
         ("correct_feasts", "The game is over; only a secured pile can still be corrected."),
+        ("end_attack", "Turn over the first card of row 1 before ending the attack."),
+        *((kind, "It is Ann's turn.") for kind in ("choose_line", "look_at_last_card", "reveal_card",
+                                                   "no_matching_card", "end_attack", "block_line", "skip_block")),
+        ("choose_line", "It is Ben's turn."),
     }

@@ -352,7 +352,7 @@ def test_direct_entry_leads_to_the_scoring_screen_with_its_working(phone):
     host = phone()
     code = host.start(game="kartenspiel", players=("Ann", "Ben"))
     page = page_text(host.get(f"/t/{code}"))
-    assert "Type in the piles" in page and 'name="values"' in page
+    assert "Type in round 1's piles" in page and 'name="values"' in page
     host.act(type="enter_romans", player="Ann", values="10 10 10 2")
     host.act(type="enter_romans", player="Ben", values="6 6 1")
     host.act(type="add_pirate", player="Ann", kind="highest")
@@ -375,6 +375,35 @@ def test_direct_entry_leads_to_the_scoring_screen_with_its_working(phone):
     host.act(type="remove_roman", player="Ann", value="2")
     assert host.snapshot()["state"]["piles"]["Ann"]["romans"] == [10, 10, 10]
     assert "Close round 1 and start round 2" in page_text(host.get(f"/t/{code}"))
+
+
+def test_a_closed_round_leaves_every_phone_an_empty_form_that_refuses_last_rounds_piles(phone):
+    host = phone()
+    code = host.start(game="kartenspiel", players=("Ann", "Ben"))
+    ben = phone("10.0.0.3")
+    ben.join(code, "Ben")
+    entry = region_of(page_text(ben.get(f"/t/{code}")), "entry")
+    assert "Type in round 1's piles" in entry
+    assert entry.count('name="round" value="1"') == 3  # each Roman form and the pirates' form
+    # Ben types the piles in on his page (its forms say round 1) and closes the round.
+    assert ben.act(type="enter_romans", player="Ann", values="10 10 7", round="1").status_code == 200
+    assert ben.act(type="enter_romans", player="Ben", values="5 5", round="1").status_code == 200
+    assert ben.act(type="close_round").status_code == 200
+    # Every phone is sent a fresh form for round 2: empty fields, named for the new round.
+    live = page_text(host.get(f"/t/{code}/live?v=0", headers={"HX-Request": "true"}))
+    for page in (page_text(ben.get(f"/t/{code}")), live):
+        entry = region_of(page, "entry")
+        assert "Type in round 2's piles" in entry and 'name="round" value="2"' in entry
+        assert re.findall(r'<input [^>]*name="values"[^>]*>', entry) and all(
+            "value=" not in field and "required" in field
+            for field in re.findall(r'<input [^>]*name="values"[^>]*>', entry))
+    # A page that still shows round 1's form cannot save its values into round 2.
+    stale = ben.act(type="enter_romans", player="Ann", values="10 10 7", round="1")
+    assert stale.status_code == 422
+    assert "This was typed in for round 1, but round 2 is being played now" in page_text(stale)
+    state = host.snapshot()["state"]
+    assert state["round"] == 2 and state["phase"] == "tricks"
+    assert state["piles"]["Ann"]["romans"] == []
 
 
 def test_totals_chart_and_winner_after_the_last_round_on_every_phone(phone):
@@ -414,7 +443,7 @@ def test_a_shared_win_shows_on_every_phone(phone):
     for who in (host, ann):
         page = page_text(who.get(f"/t/{code}"))
         assert "Shared win: Ann & Ben with 9 points each" in page
-    assert "Type in the piles" not in page
+    assert "Type in round" not in page and 'name="values"' not in page
 
 
 # -- the quick-score page -------------------------------------------------------------------------
@@ -506,6 +535,33 @@ def test_each_control_is_disabled_with_its_reason_exactly_when_the_moves_table_s
         assert "Hand the turn" not in page  # everyone plays at once: there is no turn to hand on
     assert ("close_round", True) in seen and ("close_round", False) in seen
     assert ("win_pirate", True) in seen and ("add_pirate", True) in seen  # all six pirates are out
+
+
+def test_a_player_out_and_a_pirate_taken_stay_in_place_disabled_as_the_rules_refuse_them(phone):
+    host = phone()
+    code = host.start(game="kartenspiel", players=("Ann", "Ben", "Cid"))
+    host.act(type="player_out", player="Ben")
+    host.act(type="win_pirate", player="Ann", kind="highest")
+    page = page_text(host.get(f"/t/{code}"))
+    deck, entry = region_of(page, "deck"), region_of(page, "entry")
+    button = r'<button type="submit" name="{name}" value="{value}"[^>]*>'
+    # Ben still has his place in every row of winners, disabled with the reason.
+    for found in re.findall(button.format(name="player", value="Ben"), deck):
+        assert "disabled" in found and ("Ben is " in found or "already in a pile" in found), found
+    assert re.search(button.format(name="player", value="Ben") + r"Ben <small>✗ out</small>", deck)
+    assert "disabled" not in re.search(button.format(name="player", value="Cid"), deck).group(0)
+    # The highest pirate is in Ann's pile: its row stays, marked taken, its buttons disabled.
+    row = deck[deck.index('name="kind" value="highest"') - 400:deck.index('name="kind" value="lowest"')]
+    assert "☠ Highest <small>taken</small>" in row
+    assert all("disabled" in b for b in re.findall(button.format(name="player", value=r"\w+"), row))
+    assert "disabled" in re.search(button.format(name="kind", value="highest"), entry).group(0)
+    assert "disabled" not in re.search(button.format(name="kind", value="lowest"), entry).group(0)
+    # The rules refuse exactly what the page shows disabled.
+    for payload in ({"type": "win_roman", "player": "Ben", "value": "5"},
+                    {"type": "win_pirate", "player": "Cid", "kind": "highest"},
+                    {"type": "player_out", "player": "Ben"},
+                    {"type": "add_pirate", "player": "Cid", "kind": "highest"}):
+        assert host.act(**payload).status_code == 422, payload
 
 
 def test_the_close_button_says_why_the_round_cannot_be_closed_yet(phone):

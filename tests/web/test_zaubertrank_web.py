@@ -316,7 +316,8 @@ def test_end_of_turn_moves_the_roman_and_the_mishap_draw_ends_the_turn(host):
     host.taps("begin_play", "Ann starts")
     host.taps("advance_roman", "Move the Roman 1 space (23 left after)")
     turn = text(region(host.page(), "turn"))
-    assert "The Roman stepped on. Draw a mishap marker" in turn
+    assert "✓ The Roman stepped on: 23 left" in turn
+    assert "Draw a mishap marker: which symbol do you see?" in turn
     assert "23 spaces left" in text(region(host.page(), "timeline"))
     host.taps("draw_mishap", "fist")
     host.taps("place_mishap", "5 · Bard's Hut")
@@ -432,18 +433,19 @@ def test_supply_limits_and_the_draw_pile_running_out(client, phone):
     table.do("take_ingredients", player="Bob", fish=1)
     table.refused("The supply has no fish left until a sub-task brings some back.",
                   "take_ingredients", fish=1)
-    village = region(ann.page(), "village")
-    assert "0 fish · empty" in text(village)
-    assert re.search(r'name="fish"[^>]*disabled', village)
+    page = ann.page()
+    assert "0 fish · empty" in text(region(page, "village"))
+    # The free tap's fish field (in the turn's "Take ingredients" menu) cannot be filled.
+    assert re.search(r'name="fish"[^>]*disabled', region(page, "turn"))
     # Asterix draws one extra card each time; the pile of 12 is not reshuffled.
     ann.taps("draw_helpers", "Draw 3 (2 + extra)", where={"player": "Ann"})
     assert "draw pile 9 of 12" in text(region(ann.page(), "village"))
     table.do("draw_helpers", count=9)
     table.refused("Ann's draw pile is empty; played helper cards are not shuffled back.",
                   "draw_helpers")
-    village = text(region(ann.page(), "village"))
-    assert "Draw pile empty: played cards are not reshuffled." in village
-    assert "12 Asterix" in village
+    page = ann.page()
+    assert "Draw pile empty: played cards are not reshuffled." in text(region(page, "turn"))
+    assert "12 Asterix" in text(region(page, "village"))
 
 
 def test_passing_playing_cards_and_the_potion(client, phone):
@@ -464,7 +466,7 @@ def test_passing_playing_cards_and_the_potion(client, phone):
     ann.taps("drink_potion", "+2 ingredients")
     page = text(ann.page())
     assert "Die result this turn: take 2 ingredients of any kinds" in page
-    assert "Both actions are used" in page and "potion: used" in page
+    assert "Both actions are used" in page and "Potion: used" in page
     table.refused("Ann has used both actions; move the Roman on to end them.", "play_helpers")
     table.refused("Obelix has roast boars, and a gnawed bone cannot be refilled.", "refill_potion",
                   player="Bob")
@@ -474,7 +476,7 @@ def test_passing_playing_cards_and_the_potion(client, phone):
                   outcome="two_ingredients", other_roll="remove_one_mishap")
     table.do("drink_potion", outcome="three_ingredients")
     assert table.state["seats"]["Bob"]["roast_boars"] == 2
-    assert "roast boars: 2 of 3" in text(ann.page())
+    assert "Roast boars: 2 of 3" in text(ann.page())
     table.end_turn()
     # Getafix: the page asks his player for the other roll too.
     cy = Player(phone("10.0.0.8"), table.code, "Cy")
@@ -638,7 +640,8 @@ def test_a_watcher_sees_everything_and_can_tap_nothing(client, phone):
     assert forms and all(form["disabled"] and not form["posts"] for form in forms)
     assert "csrf_token" not in region(watcher.page(), "turn")
     page = text(watcher.page())
-    assert "Ann's turn" in page and "Fish soup" in page and "9 fish of 10" in page
+    assert "Ann's turn" in page and "Fish soup" in page
+    assert "Supplies of 10 each" in page and "9 fish" in page
     response = watcher.phone.act(type="advance_roman")
     assert response.status_code == 403
 
@@ -714,3 +717,34 @@ def test_only_the_host_hands_the_turn_on_and_it_is_undone_like_a_move(host, phon
                            htmx=True)
     assert undo.status_code == 200
     assert host.phone.snapshot()["state"]["turn"]["player"] == "Ann"
+
+
+def test_the_hosts_hand_over_waits_disabled_while_a_drawn_marker_waits(host):
+    for payload in (("lightning", "2 · Fishmonger"), ("knife", "3 · Druid")):
+        host.taps("draw_mishap", payload[0])
+        host.taps("place_mishap", payload[1])
+    host.taps("begin_play", "Ann starts")
+    host.taps("advance_roman", "Move the Roman")
+    host.taps("draw_mishap", "fist")
+    turn = region(host.page(), "turn")
+    assert ("hand_turn", True, "Place the drawn fist marker first, then hand the turn on."
+            ) in action_forms(turn)
+    response = host.phone.act(type="hand_turn", player="Bob")
+    assert response.status_code == 422
+    host.taps("place_mishap", "5 · Bard's Hut")
+    assert ("hand_turn", False, None) in action_forms(region(host.page(), "turn"))
+
+
+def test_the_board_and_the_supplies_are_the_same_for_every_phone(client, phone):
+    """The ring and the supplies read no fact about the phone: one render per table version
+    serves every phone (their regions' hashes agree), the turn's controls differ by seat."""
+    table = phases(client)["actions"]
+    pages = [Player(phone(address), table.code, seat).page()
+             for address, seat in (("10.0.0.2", "Ann"), ("10.0.0.3", "Bob"), ("10.0.0.4", None))]
+
+    def hashes(name):
+        return {re.search(rf'id="{name}" data-region="{name}" data-hash="(\w+)"', page).group(1)
+                for page in pages}
+
+    assert len(hashes("timeline")) == 1 and len(hashes("village")) == 1
+    assert len(hashes("turn")) == 3

@@ -77,6 +77,8 @@ def _attack(state: dict, hidden: dict) -> dict | None:
         return None
     upcoming = next_in_line(state)
     known_next = cell(state, upcoming[1], upcoming[2])["card"] if upcoming else None
+    # A card tap is possible while such a card is unseen, or if it names the known next card.
+    possible = [key for key in COMPOSITION if hidden[key] or (known_next and card_key(known_next) == key)]
     return {
         **attack,
         "label": line_label(attack["line"], attack["number"]),
@@ -87,9 +89,8 @@ def _attack(state: dict, hidden: dict) -> dict | None:
         "last_card": cell(state, attack["last"]["row"], attack["last"]["column"])["card"] if attack["last"] else None,
         "defeated": len(defeated_cards(state)),
         "formation_broken": formation_broken(state),
-        # A card tap is possible while such a card is unseen, or if it names the known next card.
-        "possible": [key for key in COMPOSITION
-                     if hidden[key] or (known_next and card_key(known_next) == key)],
+        "possible": possible,
+        "some_seen_all": len(possible) < len(COMPOSITION),  # some card buttons are crossed out
     }
 
 
@@ -142,6 +143,9 @@ def board_view(game, state: dict) -> dict:
         "attacker": state["attacker"],
         "opponent": opponent(state, state["attacker"]) if state["attacker"] else None,
         "turn": game.turn_of(state),
+        # Which moves the attacker (or the host) could make now: the board shows these controls
+        # on every phone, and a phone whose seat may not make them shows them disabled with why.
+        "moves_now": legal,
         "grid": _grid(state),
         "supply": state["supply"],
         "holes": [{"row": r, "column": c} for r, c in holes(state)] if legal["fill_hole"] is None else [],

@@ -114,7 +114,7 @@ class Kartenspiel(Game):
         Move(ChooseEscape, choose_escape, check=choice_pirate_held),
         Move(CloseRound, close_round, phases=("scoring",)),
     )
-    regions = ("deck", "piles", "scoring", "totals")
+    regions = ("deck", "piles", "scoring", "totals", "entry")
     quick_score_model = QuickScoreRequest
 
     # -- setup -------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
 
-from ..base import Action, GameError
+from ..base import Action, GameError, Whole
 from .cards import (
     GAUL_ALIASES,
     GAULS,
@@ -54,6 +54,9 @@ class EnterRomans(Action):
     values: str | None = Field(
         None, max_length=200, description="The Romans' values, separated by commas or spaces (empty: none)."
     )
+    round: Whole | None = Field(
+        None, ge=1, description="The round the pile was typed for; refused once another round is played."
+    )
 
 
 class AddRoman(Action):
@@ -78,6 +81,9 @@ class AddPirate(Action):
     type: Literal["add_pirate"] = "add_pirate"
     player: str = Field(description="Whose pile.")
     kind: PirateKind = Field(description="Which pirate.")
+    round: Whole | None = Field(
+        None, ge=1, description="The round the pirate was typed for; refused once another round is played."
+    )
 
 
 class RemovePirate(Action):
@@ -115,8 +121,18 @@ def choose_gaul(game, state: dict, action: ChooseGaul, actor: str | None) -> str
     return f"{action.player} now plays {GAULS[action.gaul][state['language']]}."
 
 
+def require_same_round(state: dict, typed_for: int | None) -> None:
+    """A pile typed in on a page of an earlier round must not land in the next one."""
+    if typed_for is not None and typed_for != state["round"]:
+        raise GameError(
+            f"This was typed in for round {typed_for}, but round {state['round']} is being played now; "
+            f"type in round {state['round']}'s piles afresh."
+        )
+
+
 def enter_romans(game, state: dict, action: EnterRomans, actor: str | None) -> str:
     require_seated(state, action.player)
+    require_same_round(state, action.round)
     try:
         values = parse_values(action.values or "", "The Romans' values")
     except ValueError as exc:
@@ -159,6 +175,7 @@ def remove_roman(game, state: dict, action: RemoveRoman, actor: str | None) -> s
 
 def add_pirate(game, state: dict, action: AddPirate, actor: str | None) -> str:
     require_seated(state, action.player)
+    require_same_round(state, action.round)
     require_pirate_in_deck(state, action.kind)
     state["piles"][action.player]["pirates"].append(action.kind)
     _now_scoring(state, action.player)

@@ -22,13 +22,16 @@ from .cards import (
     still_in,
 )
 from .scoring import totals, working
+from ...stats.svg import marker_path  # the same marker shapes as the group charts
 
 # -- the score-progress chart, drawn on the server as SVG --------------------------------
 
-CHART_WIDTH, CHART_HEIGHT = 340, 226
-PLOT_LEFT, PLOT_RIGHT, PLOT_TOP, PLOT_BOTTOM = 34, 246, 12, 196
-LABEL_SPACING = 15  # end labels at least this far apart, so equal totals stay readable
-LABEL_NAME_CHARS = 7  # what fits right of the plot at 12 px
+# Drawn narrow enough that its 13.5-unit text is still 12 px on a 320 px phone (the chart is
+# scaled to the width of the page).
+CHART_WIDTH, CHART_HEIGHT = 300, 232
+PLOT_LEFT, PLOT_RIGHT, PLOT_TOP, PLOT_BOTTOM = 36, 172, 12, 196
+LABEL_SPACING = 16  # end labels at least this far apart, so equal totals stay readable
+LABEL_NAME_CHARS = 7  # what fits right of the plot at 13.5 units
 NICE_STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000)
 # Each line differs in marker shape and dash as well as colour: never colour alone.
 LINE_STYLES = (
@@ -38,19 +41,6 @@ LINE_STYLES = (
     {"marker": "diamond", "dash": "12 4 3 4", "colour": "#5b2a86"},
     {"marker": "plus", "dash": "5 2", "colour": "#7a4a00"},
 )
-
-
-def marker_path(shape: str, x: float, y: float) -> str:
-    """SVG path data of a marker of ``shape`` centred on (x, y), about 10 px across."""
-    if shape == "circle":
-        return f"M{x - 4.5:.1f} {y:.1f}a4.5 4.5 0 1 0 9 0a4.5 4.5 0 1 0 -9 0Z"
-    if shape == "square":
-        return f"M{x - 4:.1f} {y - 4:.1f}h8v8h-8Z"
-    if shape == "triangle":
-        return f"M{x:.1f} {y - 5.5:.1f}l5.5 9.5h-11Z"
-    if shape == "diamond":
-        return f"M{x:.1f} {y - 6:.1f}l6 6l-6 6l-6 -6Z"
-    return f"M{x - 1.8:.1f} {y - 5.5:.1f}h3.6v3.7h3.7v3.6h-3.7v3.7h-3.6v-3.7h-3.7v-3.6h3.7Z"
 
 
 def nice_top(highest: int) -> tuple[int, int]:

@@ -101,6 +101,10 @@ ZaubertrankOptions = create_model(
 TURN_PHASES = ("actions", "draw", "place")
 
 
+def _place_first(state: dict) -> str:
+    return f"Place the drawn {state['drawn']} marker first, then hand the turn on."
+
+
 class Zaubertrank(Game):
     id = "zaubertrank"
     name = "Mission Zaubertrank!"
@@ -200,10 +204,17 @@ class Zaubertrank(Game):
     def give_turn(self, state: dict, player: str) -> None:
         """A fresh turn for ``player``: two actions, two moves."""
         if state["drawn"] is not None:
-            raise GameError(f"Place the drawn {state['drawn']} marker first, then hand the "
-                            "turn on.")
+            raise GameError(_place_first(state))
         state["phase"] = "actions"
         state["turn"] = turn.new_turn(player)
+
+    def why_not(self, state: dict, kind: str, player: str | None = None) -> str | None:
+        """The base's table of moves, and the host's hand-over also waits for a drawn marker
+        (``give_turn`` would refuse it: the page disables the form with the same sentence)."""
+        reason = super().why_not(state, kind, player)
+        if reason is None and kind == "hand_turn" and state["drawn"] is not None:
+            return _place_first(state)
+        return reason
 
     def expected(self, state: dict) -> str:
         """What the table does now, as a sentence (a refused move reads "Not now: …")."""

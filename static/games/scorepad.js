@@ -1,0 +1,46 @@
+// Score pad: a tap on a cell of the sheet opens one small dialog to write that cell. The dialog
+// opens over the sheet, so the page does not move and the cell is where it was after Save.
+// A sheet wider than the screen says so (it scrolls sideways under its fixed round column).
+(function () {
+  "use strict";
+
+  function openCell(cell) {
+    const dialog = document.getElementById("score-cell");
+    if (!dialog) return;
+    const form = dialog.querySelector("form");
+    if (form) {
+      form.elements.player.value = cell.dataset.player;
+      form.elements.round.value = cell.dataset.round;
+      form.elements.points.value = cell.dataset.points;
+      form.querySelectorAll(".form-error").forEach((line) => { line.textContent = ""; });
+      // The dialog stays on the page between uses: it takes the version the page shows now.
+      const meta = document.getElementById("live-meta");
+      if (meta) form.querySelectorAll("input[data-live-version]").forEach((input) => { input.value = meta.dataset.stateVersion; });
+    }
+    const title = dialog.querySelector("[data-cell-title]");
+    if (title) title.textContent = `${cell.dataset.player}, round ${cell.dataset.round}`;
+    if (!dialog.open) dialog.showModal();
+    const points = form && form.elements.points;
+    if (points) {
+      points.focus({ preventScroll: true });
+      points.select();
+    }
+  }
+
+  document.addEventListener("click", (event) => {
+    const cell = event.target.closest && event.target.closest("[data-edit-score]");
+    if (cell) openCell(cell);
+  });
+
+  // Kept on the page's root, not on the sheet: a live update redraws the sheet, and the hint
+  // above it must not vanish and come back (the sheet would move under the finger).
+  function markWide() {
+    const scroller = document.querySelector(".sheet .sheet-scroll");
+    if (scroller) document.documentElement.classList.toggle("sheet-wide", scroller.scrollWidth > scroller.clientWidth + 1);
+  }
+  document.addEventListener("DOMContentLoaded", markWide);
+  window.addEventListener("resize", markWide);
+  ["htmx:oobAfterSwap", "htmx:afterSwap", "htmx:afterSettle", "htmx:sseMessage"].forEach((name) => {
+    document.addEventListener(name, markWide);
+  });
+})();

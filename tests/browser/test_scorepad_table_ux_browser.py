@@ -1,0 +1,256 @@
+"""The score pad at the table, as a hand and an eye feel it, on a 390 px and a 320 px phone and
+a landscape tablet: a score written by tapping its cell (a small dialog over the sheet) or with
+the entry form, without the page moving under the finger; a dialog and a half-typed score that
+survive another phone's entry; a sheet of five long names with a fixed round column that
+scrolls sideways and says so; and nothing too small, too wide or unlabelled."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser import ux
+from tests.browser.conftest import api, create_table, join, settle
+
+SIZES = pytest.mark.parametrize("size", list(ux.SIZES.values()), ids=list(ux.SIZES))
+SHOTS = "/tmp/ao"
+LONG_NAMES = ["Annabelle", "Benedikt-Maximilian", "Clementine", "Dorothea", "Eberhard"]
+
+
+class Table:
+    """A table whose other phones write through the JSON API (the host's token)."""
+
+    def __init__(self, live_server: str, players=LONG_NAMES, options: dict | None = None):
+        self.server = live_server
+        created = create_table(live_server, "scorepad", list(players), options)
+        self.code, self.token = created["code"], created["token"]
+        self.players = list(players)
+
+    def score(self, player: str, round_: int, points: int) -> dict:
+        return api(self.server, "POST", f"/api/tables/{self.code}/actions",
+                   {"type": "enter_score", "player": player, "round": round_, "points": points}, token=self.token)
+
+    def scores(self) -> dict:
+        return api(self.server, "GET", f"/api/tables/{self.code}")["state"]["entries"]
+
+
+def mid_game(live_server: str, players=LONG_NAMES, rounds: int = 5) -> Table:
+    """``rounds`` rounds written for everybody, and the next one begun by the first two."""
+    table = Table(live_server, players)
+    for round_ in range(1, rounds + 1):
+        for i, name in enumerate(players):
+            table.score(name, round_, (round_ * 7 + i * 13) % 40 - 5)
+    for name in players[:2]:
+        table.score(name, rounds + 1, 10)
+    return table
+
+
+def seated(new_phone, table: Table, size: dict, seat: str = "Annabelle"):
+    page = new_phone(viewport=size)
+    join(page, table.server, table.code, seat)
+    settle(page, table.server, table.code)
+    return page
+
+
+def cell(player: str, round_: int) -> str:
+    return f'#scoresheet button.cell[data-player="{player}"][data-round="{round_}"]'
+
+
+def assert_fit_for_hands_and_eyes(page, where: str) -> None:
+    assert ux.overflowing(page) == [], where
+    assert ux.small_targets(page) == [], where
+    assert ux.small_text(page) == [], where
+    assert ux.axe_violations(page) == [], where
+
+
+# -- a round by taps -------------------------------------------------------------------------------
+
+
+@SIZES
+def test_a_score_written_in_its_cell_keeps_the_cell_where_it_was(live_server, new_phone, size):
+    table = mid_game(live_server)
+    ann = seated(new_phone, table, size)
+    dialog = ann.locator("#score-cell")
+    target = cell("Clementine", 6)
+
+    # The cell opens its dialog over the sheet: the page does not move.
+    ux.kept_in_place(ann, target, lambda: ann.locator(target).tap(), settle=lambda: expect(dialog).to_be_visible())
+    expect(dialog.get_by_role("heading")).to_have_text("Clementine, round 6")
+    expect(dialog.locator("input[name=points]")).to_be_focused()
+    ann.screenshot(path=f"{SHOTS}/sp-cell-dialog-{size['width']}.png")
+    assert_fit_for_hands_and_eyes(ann, "cell dialog open")
+
+    # Saved: the dialog closes and the cell, where it was, shows the score.
+    before = ux.top_of(ann, target)
+    dialog.locator("input[name=points]").fill("-7")
+    dialog.get_by_role("button", name="Save").tap()
+    expect(dialog).to_be_hidden()
+    expect(ann.locator(target)).to_have_text("-7")
+    ann.wait_for_timeout(300)
+    assert abs(ux.top_of(ann, target) - before) <= ux.LINE
+    assert table.scores()["Clementine"]["6"] == -7
+
+    # A written score is changed the same way.
+    ux.kept_in_place(ann, cell("Annabelle", 2), lambda: ann.locator(cell("Annabelle", 2)).tap(),
+                     settle=lambda: expect(dialog).to_be_visible())
+    expect(dialog.locator("input[name=points]")).to_have_value(str((2 * 7) % 40 - 5))
+    dialog.locator("[data-flip-sign]").tap()
+    dialog.get_by_role("button", name="Save").tap()
+    expect(ann.locator(cell("Annabelle", 2))).to_have_text("-9")
+    ann.screenshot(path=f"{SHOTS}/sp-after-edit-{size['width']}.png")
+
+
+@SIZES
+def test_the_entry_form_keeps_save_where_it_was_when_a_round_is_added(live_server, new_phone, size):
+    table = mid_game(live_server)
+    ann = seated(new_phone, table, size)
+    form = ann.locator("form.score-entry")
+    save = "form.score-entry button[type=submit]"
+    # The next round a new row: the sheet above the form grows; Save stays under the finger.
+    form.locator("select[name=player]").select_option("Eberhard")
+    form.locator("input[name=round]").fill("7")
+    form.locator("input[name=points]").fill("12")
+    ux.kept_in_place(ann, save, lambda: ann.locator(save).tap(),
+                     settle=lambda: expect(ann.locator(cell("Eberhard", 7))).to_have_text("12"))
+    expect(form.locator("input[name=points]")).to_have_value("")
+    assert table.scores()["Eberhard"]["7"] == 12
+    ann.screenshot(path=f"{SHOTS}/sp-entry-{size['width']}.png")
+
+
+# -- a dialog and half-typed scores through other phones' entries -------------------------------------
+
+
+@SIZES
+def test_an_open_dialog_and_half_typed_scores_survive_another_phones_entry(live_server, new_phone, size):
+    table = mid_game(live_server)
+    ann = seated(new_phone, table, size)
+    form = ann.locator("form.score-entry")
+    form.locator("input[name=points]").fill("33")
+
+    ann.locator(cell("Dorothea", 6)).tap()
+    dialog = ann.locator("#score-cell")
+    expect(dialog).to_be_visible()
+    dialog.locator("input[name=points]").fill("4")
+
+    table.score("Eberhard", 6, 21)  # another phone writes meanwhile
+    settle(ann, live_server, table.code)
+    ann.wait_for_timeout(300)
+    expect(ann.locator(cell("Eberhard", 6))).to_have_text("21")  # the sheet behind shows it
+    expect(dialog).to_be_visible()
+    expect(dialog.get_by_role("heading")).to_have_text("Dorothea, round 6")
+    expect(dialog.locator("input[name=points]")).to_have_value("4")
+    ann.screenshot(path=f"{SHOTS}/sp-dialog-kept-{size['width']}.png")
+
+    # Sent, the tap made against the sheet as it was is refused, in the dialog where Ann looks;
+    # a second tap (on the fresh sheet) lands.
+    dialog.get_by_role("button", name="Save").tap()
+    expect(dialog.locator(".form-error")).to_contain_text("The table changed a moment before your tap")
+    expect(dialog).to_be_visible()
+    assert "6" not in table.scores()["Dorothea"]
+    dialog.get_by_role("button", name="Save").tap()
+    expect(dialog).to_be_hidden()
+    expect(ann.locator(cell("Dorothea", 6))).to_have_text("4")
+    expect(form.locator("input[name=points]")).to_have_value("33")
+    assert table.scores()["Dorothea"]["6"] == 4
+
+
+# -- the sheet: many players, long names ---------------------------------------------------------
+
+
+@SIZES
+def test_a_wide_sheet_keeps_the_round_column_and_scrolls_sideways_with_a_hint(live_server, new_phone, size):
+    table = mid_game(live_server)
+    ann = seated(new_phone, table, size)
+    sheet = ann.locator("#scoresheet")
+    scroller = sheet.locator(".sheet-scroll")
+    expect(sheet.locator(".sheet-more")).to_be_visible()
+    expect(sheet.locator(".sheet-more")).to_contain_text("sideways")
+    assert scroller.evaluate("el => el.scrollWidth > el.clientWidth")
+
+    # Every name in full: wrapped, never cut off.
+    for name in LONG_NAMES:
+        head = sheet.locator("thead th .name", has_text=name)
+        assert head.evaluate("el => el.scrollWidth <= el.clientWidth + 1 && el.scrollHeight <= el.clientHeight + 1"), name
+    assert sheet.locator("thead").inner_text().replace("\n", " ").count("Benedikt-Maximilian") == 1
+
+    # Scrolled to the last player: the round column stays at the left edge.
+    round_head = sheet.locator("thead th").first
+    left = scroller.bounding_box()["x"]
+    scroller.evaluate("el => el.scrollTo({left: el.scrollWidth})")
+    ann.wait_for_timeout(200)
+    assert abs(round_head.bounding_box()["x"] - left) <= 3
+    assert abs(sheet.locator("tbody th").nth(5).bounding_box()["x"] - left) <= 3
+    expect(ann.locator(cell("Eberhard", 1))).to_be_in_viewport()
+    ann.screenshot(path=f"{SHOTS}/sp-wide-scrolled-{size['width']}.png")
+    assert_fit_for_hands_and_eyes(ann, "wide sheet scrolled")
+
+    # A live update keeps the sheet where it was scrolled to.
+    scrolled = scroller.evaluate("el => el.scrollLeft")
+    assert scrolled > 0
+    table.score("Eberhard", 6, 8)
+    expect(ann.locator(cell("Eberhard", 6))).to_have_text("8", timeout=3000)
+    ann.wait_for_timeout(300)
+    assert scroller.evaluate("el => el.scrollLeft") == scrolled
+    assert abs(round_head.bounding_box()["x"] - left) <= 3
+
+
+@SIZES
+def test_a_narrow_sheet_says_nothing_about_scrolling(live_server, new_phone, size):
+    table = mid_game(live_server, players=["Ann", "Ben"], rounds=3)
+    ann = seated(new_phone, table, size, seat="Ann")
+    expect(ann.locator("#scoresheet .sheet-more")).to_be_hidden()
+    assert ann.locator("#scoresheet .sheet-scroll").evaluate("el => el.scrollWidth <= el.clientWidth")
+    assert_fit_for_hands_and_eyes(ann, "two players")
+
+
+@SIZES
+def test_a_round_needs_at_most_two_screens_of_scrolling(live_server, new_phone, size):
+    table = mid_game(live_server)
+    ann = seated(new_phone, table, size)
+    # The cells of the round being written are within two screens of the top of the page.
+    row = ann.eval_on_selector(cell("Annabelle", 6), "el => el.getBoundingClientRect().bottom + scrollY")
+    assert row <= 2 * size["height"], row
+    print(f"score pad, 5 players, round 6, at {size['width']}x{size['height']}: page {ux.page_height(ann)} px, "
+          f"sheet ends at {ann.eval_on_selector('#scoresheet', 'el => el.getBoundingClientRect().bottom + scrollY'):.0f}")
+
+
+def test_on_a_tablet_the_sheet_and_the_entry_form_stand_side_by_side(live_server, new_phone):
+    table = mid_game(live_server)
+    page = seated(new_phone, table, ux.TABLET)
+    sheet = page.locator("#scoresheet").bounding_box()
+    entry = page.locator("section.entry").bounding_box()
+    assert entry["x"] >= sheet["x"] + sheet["width"], (entry, sheet)  # to the right of the sheet
+    assert entry["y"] < sheet["y"] + sheet["height"], (entry, sheet)  # beside it, not below
+    assert page.locator("#scoresheet tfoot").bounding_box()["y"] < ux.TABLET["height"]  # totals on the first screen
+    page.screenshot(path=f"{SHOTS}/sp-tablet.png", full_page=True)
+    assert_fit_for_hands_and_eyes(page, "tablet")
+    print(f"score pad at 1024x768: page {ux.page_height(page)} px")
+
+
+def test_a_watcher_sees_the_sheet_without_buttons_and_it_still_takes_focus(live_server, new_phone):
+    table = mid_game(live_server)
+    page = new_phone(viewport=ux.PHONE_390)
+    join(page, table.server, table.code, None)
+    settle(page, table.server, table.code)
+    expect(page.locator("#scoresheet button.cell")).to_have_count(0)
+    expect(page.locator("#score-cell")).to_have_count(0)
+    expect(page.get_by_role("region", name="Score sheet: 5 players, 6 rounds")).to_be_visible()
+    assert_fit_for_hands_and_eyes(page, "watcher")
+
+
+@SIZES
+def test_finishing_the_game_keeps_the_button_in_place_and_shows_the_winner(live_server, new_phone, size):
+    table = mid_game(live_server)
+    ann = seated(new_phone, table, size)
+    finish = '#scoresheet form[data-action="finish_game"] button'
+    # The button goes with the tap (the game is over); the sheet above it stays where it was.
+    ann.eval_on_selector(finish, "el => el.scrollIntoView({block: 'center'})")
+    ann.wait_for_timeout(100)
+    before = ux.top_of(ann, "#scoresheet tfoot")
+    ann.locator(finish).tap()
+    expect(ann.locator("#scoresheet tfoot td.win")).to_contain_text("🏆")
+    ann.wait_for_timeout(300)
+    assert abs(ux.top_of(ann, "#scoresheet tfoot") - before) <= ux.LINE
+    expect(ann.locator("#scoresheet button.cell")).to_have_count(0)  # a finished sheet is read, not written
+    ann.screenshot(path=f"{SHOTS}/sp-finished-{size['width']}.png", full_page=True)
+    assert_fit_for_hands_and_eyes(ann, "finished")
