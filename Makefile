@@ -8,9 +8,11 @@ HOST    ?= 0.0.0.0
 PORT    ?= 5000
 PG_TEST_URL ?= postgresql://companion:companion@127.0.0.1:5432/companion_test
 
-.PHONY: run test test-pg bench setup setup-test clean
+.PHONY: run test test-pg bench setup setup-test clean translations
 
-setup: $(BIN)/.app-installed $(HTMX) $(SSE)
+CATALOGUES := companion/translations/de/LC_MESSAGES/messages.mo
+
+setup: $(BIN)/.app-installed $(HTMX) $(SSE) $(CATALOGUES)
 setup-test: setup $(BIN)/.test-installed
 
 $(BIN)/.app-installed: pyproject.toml
@@ -37,6 +39,21 @@ $(SSE): node_modules/.installed
 	mkdir -p static/vendor
 	cp node_modules/htmx-ext-sse/dist/sse.min.js $@
 
+# The German catalogue is written by hand (messages.po, committed); set-up extracts the
+# messages of the sources (messages.pot, to compare) and compiles the catalogue (.mo).
+companion/translations/messages.pot: babel.cfg $(BIN)/.app-installed $(shell find companion templates -name '*.py' -o -name '*.html')
+	$(BIN)/python -m companion.i18n extract $@
+
+companion/translations/%/LC_MESSAGES/messages.mo: companion/translations/%/LC_MESSAGES/messages.po companion/translations/messages.pot
+	$(BIN)/pybabel compile --statistics -d companion/translations -l $*
+
+# After adding or changing messages: bring the German catalogue up to date, then translate
+# what `make translations` lists as untranslated (tests/test_translations.py checks it).
+translations: $(BIN)/.app-installed
+	$(BIN)/python -m companion.i18n extract companion/translations/messages.pot
+	$(BIN)/pybabel -q update --no-fuzzy-matching --ignore-obsolete -i companion/translations/messages.pot -d companion/translations -l de
+	$(BIN)/python -m companion.i18n untranslated
+
 run: setup
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/companion serve
 
@@ -45,7 +62,7 @@ test: setup-test
 
 # The same suite against PostgreSQL (a server must be running; .ci/run starts one).
 test-pg: setup-test
-	TEST_DATABASE_URL=$(PG_TEST_URL) $(BIN)/python -m pytest
+	TEST_DATABASE_URL=$(PG_TEST_URL) $(BIN)/python -m pytest -m "not layout"
 
 # Push, idle, 6,000 streams, two servers on PostgreSQL, poll, bytes per update (~6 min);
 # one part alone: make bench BENCH_ARGS="--parts push" (see bench/bench.py --help).

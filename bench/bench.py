@@ -16,6 +16,8 @@ measures against the trivial /healthz of the same server in the same run:
   poll   the fallback: every phone polls once a second while the same changes run.
   bytes  per game, the gzip bytes on the wire of one update event on a stream, and of the
          first load of the table page (its HTML, and with every script and style sheet).
+  group  a group with 200 plays (imported through the API): its page, its statistics page,
+         the statistics JSON and the export, each fetched alternately with /healthz.
 
 Server CPU is the sum of utime+stime of the gunicorn master and its workers (psutil), as % of
 one core over the measured window; memory is the sum of their RSS. The load generator is one
@@ -58,7 +60,7 @@ import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
-PARTS = ("push", "idle", "scale", "two", "poll", "bytes")
+PARTS = ("push", "idle", "scale", "two", "poll", "bytes", "group")
 DEFAULT_PG = "postgresql://companion:companion@127.0.0.1:5432/companion_bench"
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 VERSION = re.compile(r'id="live-meta"[^>]*data-version="(\d+)"')
@@ -1372,6 +1374,83 @@ async def wait_for_quiet(args) -> str:
             return f"  (started after waiting {waited:.0f} s for a quieter machine: {busy:.0f} % busy)"
 
 
+def generated_plays(count: int) -> list[dict]:
+    """``count`` plays of a group of six over the games, as an export holds them (seeded:
+    the same plays in every run)."""
+    chooser = random.Random(20261201)
+    people = ["Katrin", "Ben", "Cem", "Dana", "Emil", "Frieda"]
+    games = [("asterix-obelix", 2, 2), ("kartenspiel", 2, 5), ("asterix-co", 2, 4),
+             ("zaubertrank", 2, 4), ("scorepad", 2, 6)]
+    plays = []
+    start = 1_700_000_000
+    for number in range(count):
+        game, least, most = chooser.choice(games)
+        seated = chooser.sample(people, chooser.randint(least, most))
+        began = start + number * 7 * 86400 // 3
+        if game == "zaubertrank":
+            won = chooser.random() < 0.5
+            players = [{"name": n, "score": None, "winner": won} for n in seated]
+            result, facts = ("won" if won else "lost"), {
+                "difficulty": chooser.choice(["easy", "normal", "hard"]),
+                "roman_spaces_left": chooser.randint(0, 12)}
+        else:
+            scores = [chooser.randint(0, 60) for _ in seated]
+            players = [{"name": n, "score": s, "winner": s == max(scores)}
+                       for n, s in zip(seated, scores)]
+            result, facts = None, {}
+        plays.append({"uid": f"bench-{number}", "game": game,
+                      "started_at": time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(began)),
+                      "ended_at": time.strftime("%Y-%m-%dT%H:%M:%S+00:00",
+                                                time.gmtime(began + chooser.randint(900, 5400))),
+                      "players": players, "cooperative": game == "zaubertrank", "result": result,
+                      "facts": facts})
+    return plays
+
+
+async def group_pages(args) -> list[str]:
+    """A group with 200 plays: its page and its statistics page (and their JSON), as ratios
+    to /healthz measured alternately on the same server."""
+    with Server("group", args.port + 5, args, single_database(args)) as server:
+        async with aiohttp.ClientSession(connector=client_connector(), timeout=REQUEST_TIMEOUT) as plain:
+            await wait_up(plain, server)
+            async with plain.post(f"{server.base}/api/groups",
+                                  json={"name": "Bench night", "players": []}) as answer:
+                code = (await answer.json())["code"]
+            plays = generated_plays(args.group_plays)
+            async with plain.post(f"{server.base}/api/groups/{code}/plays",
+                                  json={"plays": plays}) as answer:
+                imported = await answer.json()
+            assert imported.get("plays") == len(plays), imported
+            pages = {"group page /g/<code>": f"/g/{code}",
+                     "statistics page /g/<code>/stats": f"/g/{code}/stats",
+                     "statistics JSON /api/groups/<code>/stats": f"/api/groups/{code}/stats",
+                     "export JSON /g/<code>/plays.json": f"/g/{code}/plays.json"}
+            timings: dict[str, list[float]] = {label: [] for label in pages}
+            health: list[float] = []
+            sizes: dict[str, int] = {}
+            for round_number in range(args.group_rounds + 3):
+                for label, path in pages.items():
+                    for target, into in (("/healthz", health), (path, timings[label])):
+                        started = time.perf_counter()
+                        async with plain.get(server.base + target,
+                                             headers={"Accept-Encoding": "gzip"}) as answer:
+                            body = await answer.read()
+                            assert answer.status == 200, (target, answer.status)
+                        if round_number >= 3:  # the first rounds warm the server up
+                            into.append(time.perf_counter() - started)
+                        if target == path:
+                            sizes[label] = answer.content_length or len(body)
+    lines = [f"7. A group with {len(plays)} plays: pages and statistics, each fetched "
+             f"{args.group_rounds} times alternating with /healthz",
+             timing_header(),
+             timing_row("/healthz", health, health)]
+    lines += [timing_row(label, values, health) for label, values in timings.items()]
+    lines.append("  sizes (gzip as sent): " + ", ".join(f"{label.split(' ')[0]} {label.split(' ')[1]} "
+                                                          f"{size / 1024:.1f} KB"
+                                                          for label, size in sizes.items()))
+    return lines
+
+
 async def run(args, parts: list[str]) -> list[str]:
     sections: list[list[str]] = []
     steps = [("1./2. Push and idle", "push" in parts or "idle" in parts,
@@ -1379,7 +1458,8 @@ async def run(args, parts: list[str]) -> list[str]:
              ("3. Scale", "scale" in parts, lambda: scale(args)),
              ("4. Two servers", "two" in parts, lambda: two_servers(args)),
              ("5. Poll", "poll" in parts, lambda: poll(args)),
-             ("6. Bytes per update", "bytes" in parts, lambda: bytes_per_update(args))]
+             ("6. Bytes per update", "bytes" in parts, lambda: bytes_per_update(args)),
+             ("7. Group pages", "group" in parts, lambda: group_pages(args))]
     for title, wanted, part in steps:
         if wanted:
             note = await wait_for_quiet(args)
@@ -1422,7 +1502,10 @@ def main() -> None:
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite",
                         help="database of push, idle, scale and poll (postgres: the one of "
                              "BENCH_DATABASE_URL, emptied first); two always uses PostgreSQL")
-    parser.add_argument("--port", type=int, default=5077, help="first of six ports used")
+    parser.add_argument("--group-plays", type=int, default=200, help="plays of the group part")
+    parser.add_argument("--group-rounds", type=int, default=40,
+                        help="fetches of each group page (and of /healthz beside each)")
+    parser.add_argument("--port", type=int, default=5077, help="first of seven ports used")
     parser.add_argument("--quiet", type=float, default=0,
                         help="before each part, wait up to this many seconds for the rest of "
                              "the machine to use under half a core (a shared machine)")
@@ -1448,7 +1531,7 @@ def main() -> None:
     ]
     names = [n for part, n in (("push", "push"), ("idle", "push"), ("scale", "scale"),
                                ("two", "two-a"), ("two", "two-b"), ("poll", "poll"),
-                               ("bytes", "bytes")) if part in parts]
+                               ("bytes", "bytes"), ("group", "group")) if part in parts]
     footer = ["Server logs:", *scan_logs(list(dict.fromkeys(names))),
               f"whole run: {time.perf_counter() - began:.0f} s"]
     report = "\n".join(header + lines + footer)

@@ -33,6 +33,11 @@ class GameTable(SQLModel, table=True):
     locked: bool = False
     created_at: datetime = Field(default_factory=now)
     updated_at: datetime = Field(default_factory=now)
+    # The group playing here (groups.py), and which group player sits in which seat.
+    group_id: int | None = Field(default=None, foreign_key="player_group.id", index=True,
+                                 ondelete="SET NULL")
+    seat_players: dict | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    next_code: str | None = Field(default=None, max_length=6)  # the rematch's table, once started
 
 
 class Device(SQLModel, table=True):
@@ -60,7 +65,10 @@ class LogEntry(SQLModel, table=True):
     kind: str = Field(max_length=10)
     payload: dict = Field(sa_column=Column(JSON, nullable=False))
     actor: str | None = Field(default=None, max_length=40)
-    sentence: str = Field(max_length=500)
+    sentence: str = Field(max_length=500)  # in English, as the API shows it
+    # The sentence as text and values (games/text.py), so that each phone reads it in its
+    # own language; None for entries written before the companion spoke German.
+    message: dict | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     created_at: datetime = Field(default_factory=now)
 
 
@@ -72,3 +80,63 @@ class JoinAttempt(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     client: str = Field(index=True, max_length=64)
     at: datetime = Field(default_factory=now, index=True)
+
+
+class PlayerGroup(SQLModel, table=True):
+    """The people who play together: their names, plays and statistics, without accounts.
+    Anyone with its code (or QR) sees it; a phone that joined it remembers it."""
+
+    __tablename__ = "player_group"
+
+    id: int | None = Field(default=None, primary_key=True)
+    code: str = Field(index=True, unique=True, max_length=6)
+    name: str = Field(max_length=40)
+    version: int = 0  # bumped by every change (players, plays), like a table's
+    created_at: datetime = Field(default_factory=now)
+
+
+class GroupPlayer(SQLModel, table=True):
+    """One person of a group, by name ("Katrin" is the same Katrin every week)."""
+
+    __tablename__ = "group_player"
+    __table_args__ = (UniqueConstraint("group_id", "name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    group_id: int = Field(foreign_key="player_group.id", index=True, ondelete="CASCADE")
+    name: str = Field(max_length=24)
+    created_at: datetime = Field(default_factory=now)
+
+
+class GroupChange(SQLModel, table=True):
+    """A group action that can be undone: a player renamed or two spellings merged."""
+
+    __tablename__ = "group_change"
+
+    id: int | None = Field(default=None, primary_key=True)
+    group_id: int = Field(foreign_key="player_group.id", index=True, ondelete="CASCADE")
+    kind: str = Field(max_length=10)  # "rename" or "merge"
+    payload: dict = Field(sa_column=Column(JSON, nullable=False))
+    undone: bool = False
+    created_at: datetime = Field(default_factory=now)
+
+
+class Play(SQLModel, table=True):
+    """One finished game of a group: recorded when a table of the group ends (and removed
+    again if that end is undone), or imported from another server (``uid`` keeps an import
+    from adding a play twice)."""
+
+    __table_args__ = (UniqueConstraint("group_id", "uid"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    group_id: int = Field(foreign_key="player_group.id", index=True, ondelete="CASCADE")
+    uid: str = Field(max_length=40)
+    table_id: int | None = Field(default=None, foreign_key="game_table.id", index=True,
+                                 ondelete="SET NULL")
+    game_id: str = Field(max_length=40)
+    started_at: datetime
+    ended_at: datetime
+    # [{"player": group player id, "seat": name at the table, "score": int | None, "winner": bool}]
+    players: list = Field(sa_column=Column(JSON, nullable=False))
+    cooperative: bool = False
+    result: str | None = Field(default=None, max_length=10)  # cooperative: "won" or "lost"
+    facts: dict = Field(sa_column=Column(JSON, nullable=False))

@@ -14,10 +14,12 @@ from datetime import timedelta
 
 from sqlalchemy import Engine, Row, delete, func
 from sqlalchemy import select as sa_select
+from flask_babel import gettext as _
 from sqlmodel import Session, select
 
 from .games import GameError, get_game
 from .games.base import Game
+from .games.text import Sentence, as_sentence
 from .history import replay, stacks
 from .live import DELETED, table_changed
 from .models import Device, GameTable, JoinAttempt, LogEntry, now
@@ -71,38 +73,39 @@ def normalise_code(raw: str) -> str:
 def code_problem(code: str) -> str | None:
     """Why this text cannot be a table code, or None when it could be one."""
     if len(code) != CODE_LENGTH:
-        return f"A table code has {CODE_LENGTH} characters; '{code}' has {len(code)}."
+        return _("A table code has %(length)d characters; '%(code)s' has %(count)d.",
+                 length=CODE_LENGTH, code=code, count=len(code))
     wrong = sorted({ch for ch in code if ch not in CODE_ALPHABET})
     if wrong:
-        return (
-            f"'{''.join(wrong)}' never appears in a table code "
-            "(codes use no 0, O, 1, I or L)."
-        )
+        return _("'%(letters)s' never appears in a table code (codes use no 0, O, 1, I or L).",
+                 letters="".join(wrong))
     return None
 
 
 def clean_players(game: Game, names: list) -> list[str]:
     """Validate the seat names for ``game``; raise Invalid with a sentence."""
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise Invalid("Players must be a list of names.")
+        raise Invalid(_("Players must be a list of names."))
     players = [" ".join(name.split()) for name in names]
     players = [name for name in players if name]
     if len(players) < len(names):
-        raise Invalid("Every player needs a name; one of them is empty.")
+        raise Invalid(_("Every player needs a name; one of them is empty."))
     if not game.min_players <= len(players) <= game.max_players:
-        span = (
-            f"exactly {game.min_players}"
-            if game.min_players == game.max_players
-            else f"{game.min_players} to {game.max_players}"
-        )
-        raise Invalid(f"{game.name} is played by {span} players, not {len(players)}.")
+        if game.min_players == game.max_players:
+            raise Invalid(_("%(game)s is played by exactly %(players)d players, not %(count)d.",
+                            game=game.name, players=game.min_players, count=len(players)))
+        raise Invalid(_("%(game)s is played by %(least)d to %(most)d players, not %(count)d.",
+                        game=game.name, least=game.min_players, most=game.max_players,
+                        count=len(players)))
     for name in players:
         if len(name) > NAME_MAX:
-            raise Invalid(f"The name '{name[:30]}…' is longer than {NAME_MAX} characters.")
+            raise Invalid(_("The name '%(name)s…' is longer than %(most)d characters.",
+                            name=name[:30], most=NAME_MAX))
     seen: set[str] = set()
     for name in players:
         if name.casefold() in seen:
-            raise Invalid(f"Two players are called '{name}'; give each player a different name.")
+            raise Invalid(_("Two players are called '%(name)s'; give each player a different name.",
+                            name=name))
         seen.add(name.casefold())
     return players
 
@@ -125,7 +128,7 @@ def find_table(db: Session, code: str, for_update: bool = False) -> GameTable:
         query = query.with_for_update().execution_options(populate_existing=True)
     table = db.exec(query).first()
     if table is None:
-        raise NotFound(f"There is no table with the code {code or '(empty)'}.")
+        raise NotFound(_("There is no table with the code %(code)s.", code=code or "–"))
     return table
 
 
@@ -194,7 +197,7 @@ def read_table(engine: Engine, code: str, log_limit: int, log_after: int | None 
 def game_of(table: GameTable) -> Game:
     game = get_game(table.game_id)
     if game is None:  # a game removed from the registry: the table cannot be played here
-        raise NotFound(f"This companion does not know the game '{table.game_id}'.")
+        raise NotFound(_("This companion does not know the game '%(game)s'.", game=table.game_id))
     return game
 
 
@@ -203,7 +206,7 @@ def game_of(table: GameTable) -> Game:
 
 def new_code(db: Session) -> str:
     while True:
-        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        code = "".join(secrets.choice(CODE_ALPHABET) for _position in range(CODE_LENGTH))
         if db.exec(select(GameTable.id).where(GameTable.code == code)).first() is None:
             return code
 
@@ -213,12 +216,15 @@ def _new_device(table: GameTable, **fields) -> tuple[Device, str]:
     return Device(table_id=table.id, token_hash=hash_token(token), **fields), token
 
 
-def _log(db: Session, table: GameTable, kind: str, sentence: str, actor: str | None,
-         payload: dict | None = None) -> LogEntry:
+def _log(db: Session, table: GameTable, kind: str, sentence: str | Sentence,
+         actor: str | None, payload: dict | None = None) -> LogEntry:
+    """Append to the log; the sentence is kept in English and as text and values, which
+    each phone reads in its own language (``entry_sentence``)."""
     table.version += 1
     table.updated_at = now()
+    message = as_sentence(sentence)
     entry = LogEntry(table_id=table.id, seq=table.version, kind=kind, payload=payload or {},
-                     actor=actor, sentence=sentence)
+                     actor=actor, sentence=str(message)[:500], message=message.to_json())
     db.add(entry)
     table_changed(db, table.code, table.version)  # every phone's stream hears it at commit
     return entry
@@ -228,10 +234,10 @@ def create_table(db: Session, game_id: str, players: list, options: dict | None)
     """Start a table; the creating device becomes its host."""
     game = get_game(game_id) if isinstance(game_id, str) else None
     if game is None:
-        raise Invalid(f"There is no game called '{game_id}' here.")
+        raise Invalid(_("There is no game called '%(game)s' here.", game=game_id))
     names = clean_players(game, players)
     if options is not None and not isinstance(options, dict):
-        raise Invalid("Options must be an object of option names and values.")
+        raise Invalid(_("Options must be an object of option names and values."))
     try:
         parsed = game.parse_options(options)
         state = game.initial_state(names, parsed)
@@ -244,7 +250,7 @@ def create_table(db: Session, game_id: str, players: list, options: dict | None)
     db.flush()
     device, token = _new_device(table, is_host=True, label="Host")
     db.add(device)
-    _log(db, table, "admin", f"The table was set up for {', '.join(names)}.", None)
+    _log(db, table, "admin", Sentence("The table was set up for %(players)s.", players=names), None)
     table.state_version = table.version
     db.commit()
     return Joined(table, device, token)
@@ -261,7 +267,7 @@ def check_join_rate(db: Session, client: str, limit: int = JOIN_LIMIT) -> None:
     ).one()
     if recent >= limit:
         db.commit()
-        raise TooMany("Too many join attempts from this device; wait a minute and try again.")
+        raise TooMany(_("Too many join attempts from this device; wait a minute and try again."))
     db.add(JoinAttempt(client=client, at=moment))
     db.commit()
 
@@ -270,18 +276,19 @@ def join_table(db: Session, code: str, seat: str | None, watch: bool) -> Joined:
     """Take a free seat or watch; refused on a locked table or a taken seat."""
     table = find_table(db, code, for_update=True)
     if table.locked:
-        raise Forbidden("The host has locked this table against new phones.")
+        raise Forbidden(_("The host has locked this table against new phones."))
     if not watch:
         if not isinstance(seat, str) or not seat.strip():
-            raise Invalid("Choose a seat, or choose to watch.")
+            raise Invalid(_("Choose a seat, or choose to watch."))
         seat = _seat_name(table, seat)
         if _seat_holder(db, table, seat) is not None:
-            raise Forbidden(f"{seat}'s seat is already taken by another phone; "
-                            "the host can free it.")
+            raise Forbidden(_("%(seat)s's seat is already taken by another phone; the host can "
+                              "free it.", seat=seat))
     device, token = _new_device(table, seat=None if watch else seat,
                                 label="Watcher" if watch else seat)
     db.add(device)
-    sentence = "A phone joined to watch." if watch else f"A phone took {seat}'s seat."
+    sentence = (Sentence("A phone joined to watch.") if watch
+                else Sentence("A phone took %(seat)s's seat.", seat=seat))
     _log(db, table, "admin", sentence, None if watch else seat)
     db.commit()
     return Joined(table, device, token)
@@ -292,7 +299,7 @@ def _seat_name(table: GameTable, seat: str) -> str:
     for name in table.players:
         if name.casefold() == wanted:
             return name
-    raise Invalid(f"There is no seat called '{seat[:30]}' at this table.")
+    raise Invalid(_("There is no seat called '%(seat)s' at this table.", seat=seat[:30]))
 
 
 def _seat_holder(db: Session, table: GameTable, seat: str) -> Device | None:
@@ -307,17 +314,77 @@ def take_seat(db: Session, table: GameTable, device: Device, seat: str | None) -
         seat = _seat_name(table, seat)
         holder = _seat_holder(db, table, seat)
         if holder is not None and holder.id != device.id:
-            raise Forbidden(f"{seat}'s seat is already taken by another phone; "
-                            "the host can free it.")
+            raise Forbidden(_("%(seat)s's seat is already taken by another phone; the host can "
+                              "free it.", seat=seat))
     old = device.seat
     device.seat = seat
     device.label = seat or ("Host" if device.is_host else "Watcher")
     db.add(device)
     if seat:
-        _log(db, table, "admin", f"A phone took {seat}'s seat.", seat)
+        _log(db, table, "admin", Sentence("A phone took %(seat)s's seat.", seat=seat), seat)
     else:
-        _log(db, table, "admin", f"{old or 'A phone'} now watches.", old)
+        _log(db, table, "admin", Sentence("%(seat)s now watches.", seat=old) if old
+             else Sentence("A phone now watches."), old)
     db.commit()
+
+
+# -- the rematch --------------------------------------------------------------------
+
+
+def rematch(db: Session, table: GameTable, device: Device | None, rotate: bool) -> GameTable:
+    """Start the same game again with the same seats, group and options (with ``rotate``, the
+    next player in the seat order starts). Any phone that may act starts it, once the game has
+    ended; a second tap, from any phone, finds the rematch already started. Every phone of the
+    table then follows (``follow_rematch``). ``table`` was found with ``for_update``."""
+    actor = _require_actor(device)
+    if table.next_code:
+        try:
+            return find_table(db, table.next_code)
+        except NotFound:
+            pass  # the rematch was deleted: start another
+    if not table.finished:
+        raise Invalid(_("A rematch starts once this game has ended."))
+    game = game_of(table)
+    players = list(table.players)
+    if rotate:
+        players = players[1:] + players[:1]
+    state = game.initial_state(players, game.parse_options(table.options))
+    new = GameTable(code=new_code(db), game_id=game.id, players=players, options=table.options,
+                    state=state, finished=game.is_over(state), group_id=table.group_id,
+                    seat_players=dict(table.seat_players) if table.seat_players else None)
+    db.add(new)
+    db.flush()
+    _log(db, new, "admin", Sentence("Rematch of table %(code)s for %(players)s.",
+                                    code=table.code, players=players), None)
+    new.state_version = new.version
+    table.next_code = new.code
+    _log(db, table, "admin",
+         Sentence("%(player)s started a rematch at table %(code)s.", player=actor, code=new.code)
+         if actor else Sentence("The host started a rematch at table %(code)s.", code=new.code),
+         actor)
+    db.commit()
+    return new
+
+
+def follow_rematch(db: Session, table: GameTable, device: Device | None) -> Joined:
+    """This phone's place at the rematch of ``table``: the same seat (watching, if someone
+    took it meanwhile), and host there if it hosted here."""
+    if device is None:
+        raise Forbidden(_("Join this table first: scan its QR code or type its code."))
+    if not table.next_code:
+        raise NotFound(_("No rematch of this table has been started."))
+    new = find_table(db, table.next_code, for_update=True)
+    seat = device.seat if device.seat in new.players else None
+    if seat is not None and _seat_holder(db, new, seat) is not None:
+        seat = None
+    joined, token = _new_device(new, seat=seat, is_host=device.is_host,
+                                read_only=device.read_only,
+                                label=seat or ("Host" if device.is_host else "Watcher"))
+    db.add(joined)
+    _log(db, new, "admin", Sentence("A phone took %(seat)s's seat.", seat=seat) if seat
+         else Sentence("A phone joined to watch."), seat)
+    db.commit()
+    return Joined(new, joined, token)
 
 
 # -- host powers --------------------------------------------------------------------
@@ -325,7 +392,7 @@ def take_seat(db: Session, table: GameTable, device: Device, seat: str | None) -
 
 def _require_host(device: Device | None) -> None:
     if device is None or not device.is_host:
-        raise Forbidden("Only the host (the device that started the table) can do that.")
+        raise Forbidden(_("Only the host (the device that started the table) can do that."))
 
 
 def set_locked(db: Session, table: GameTable, device: Device | None, locked: bool) -> None:
@@ -334,8 +401,8 @@ def set_locked(db: Session, table: GameTable, device: Device | None, locked: boo
         return
     table.locked = locked
     _log(db, table, "admin",
-         "The host locked the table against new phones." if locked
-         else "The host opened the table to new phones.", None)
+         Sentence("The host locked the table against new phones.") if locked
+         else Sentence("The host opened the table to new phones."), None)
     db.commit()
 
 
@@ -344,11 +411,11 @@ def free_seat(db: Session, table: GameTable, device: Device | None, seat: str) -
     seat = _seat_name(table, seat)
     holder = _seat_holder(db, table, seat)
     if holder is None:
-        raise Invalid(f"{seat}'s seat is already free.")
+        raise Invalid(_("%(seat)s's seat is already free.", seat=seat))
     holder.seat = None
     holder.label = "Host" if holder.is_host else "Watcher"
     db.add(holder)
-    _log(db, table, "admin", f"The host freed {seat}'s seat.", None)
+    _log(db, table, "admin", Sentence("The host freed %(seat)s's seat.", seat=seat), None)
     db.commit()
 
 
@@ -357,17 +424,21 @@ def set_read_only(db: Session, table: GameTable, device: Device | None, target_i
     _require_host(device)
     target = db.get(Device, target_id)
     if target is None or target.table_id != table.id:
-        raise Invalid("That phone is not joined to this table.")
+        raise Invalid(_("That phone is not joined to this table."))
     if target.is_host:
-        raise Invalid("The host's own device cannot be made read-only.")
+        raise Invalid(_("The host's own device cannot be made read-only."))
     if target.read_only == read_only:
         return
     target.read_only = read_only
     db.add(target)
-    who = target.seat or "a watching phone"
-    _log(db, table, "admin",
-         f"The host made {who}'s phone read-only." if read_only
-         else f"The host let {who}'s phone make changes again.", None)
+    if target.seat:
+        sentence = (Sentence("The host made %(seat)s's phone read-only.", seat=target.seat)
+                    if read_only else
+                    Sentence("The host let %(seat)s's phone make changes again.", seat=target.seat))
+    else:
+        sentence = (Sentence("The host made a watching phone read-only.") if read_only
+                    else Sentence("The host let a watching phone make changes again."))
+    _log(db, table, "admin", sentence, None)
     db.commit()
 
 
@@ -381,20 +452,20 @@ def can_act(device: Device | None) -> bool:
 
 def _require_actor(device: Device | None) -> str | None:
     if device is None:
-        raise Forbidden("Join this table first: scan its QR code or type its code.")
+        raise Forbidden(_("Join this table first: scan its QR code or type its code."))
     if device.read_only:
-        raise Forbidden("The host made this phone read-only.")
+        raise Forbidden(_("The host made this phone read-only."))
     if not can_act(device):
-        raise Forbidden("You are watching this table; take a seat to make changes.")
+        raise Forbidden(_("You are watching this table; take a seat to make changes."))
     return device.seat
 
 
 def _check_version(table: GameTable, expected: int | None) -> None:
     if expected is not None and expected < table.state_version:
-        raise Stale(
+        raise Stale(_(
             "The table changed a moment before your tap; here is the fresh state. "
             "Nothing was recorded: check and tap again if it is still needed."
-        )
+        ))
 
 
 def parse_expected(raw) -> int | None:
@@ -402,17 +473,20 @@ def parse_expected(raw) -> int | None:
     if raw is None or raw == "":
         return None
     if isinstance(raw, bool):
-        raise Invalid("expected_version must be a whole number.")
+        raise Invalid(_("expected_version must be a whole number."))
     try:
         return int(raw)
     except (TypeError, ValueError):
-        raise Invalid("expected_version must be a whole number.") from None
+        raise Invalid(_("expected_version must be a whole number.")) from None
 
 
-def _stored(table: GameTable, game: Game, state: dict) -> None:
+def _stored(db: Session, table: GameTable, game: Game, state: dict) -> None:
     table.state = state
     table.finished = game.is_over(state)
     table.state_version = table.version
+    from .groups import sync_play  # groups builds on this module
+
+    sync_play(db, table)  # a table of a group that ends becomes one of the group's plays
 
 
 def act(db: Session, table: GameTable, device: Device | None, payload: dict,
@@ -424,12 +498,12 @@ def act(db: Session, table: GameTable, device: Device | None, payload: dict,
     try:
         action = game.parse_action(payload)
         if action.type == "hand_turn" and not device.is_host:
-            raise Forbidden("Only the host hands the turn to another player.")
+            raise Forbidden(_("Only the host hands the turn to another player."))
         new_state, sentence = game.play(table.state, action, actor)
     except GameError as exc:
         raise Invalid(exc.message) from None
     _log(db, table, "action", sentence, actor, action.model_dump(mode="json"))
-    _stored(table, game, new_state)
+    _stored(db, table, game, new_state)
     table.undo_depth += 1
     table.redo_depth = 0
     db.commit()
@@ -441,9 +515,22 @@ def _entries(db: Session, table: GameTable) -> list[dict]:
         select(LogEntry).where(LogEntry.table_id == table.id).order_by(LogEntry.seq)
     )
     return [
-        {"kind": row.kind, "payload": row.payload, "actor": row.actor, "sentence": row.sentence}
+        {"kind": row.kind, "payload": row.payload, "actor": row.actor, "sentence": row.sentence,
+         "message": row.message}
         for row in rows
     ]
+
+
+def _entry_sentence(entry) -> Sentence:
+    """A log entry's sentence (a row or a dict of one), to render in any language."""
+    message = entry["message"] if isinstance(entry, dict) else entry.message
+    sentence = entry["sentence"] if isinstance(entry, dict) else entry.sentence
+    return Sentence.from_json(message) if message else as_sentence(sentence)
+
+
+def entry_sentence(entry) -> Sentence:
+    """What a log entry says, as a sentence each phone renders in its language."""
+    return _entry_sentence(entry)
 
 
 def undo_or_redo(db: Session, table: GameTable, device: Device | None, kind: str,
@@ -458,21 +545,27 @@ def undo_or_redo(db: Session, table: GameTable, device: Device | None, kind: str
     applied, redoable = stacks(entries)
     if kind == "undo":
         if not applied:
-            raise Invalid("There is nothing to undo.")
+            raise Invalid(_("There is nothing to undo."))
         target = applied[-1]
-        sentence = f"{actor or 'The host'} undid: {target['sentence']}"
+        what = _entry_sentence(target)
+        sentence = (Sentence("%(player)s undid: %(what)s", player=actor, what=what) if actor
+                    else Sentence("The host undid: %(what)s", what=what))
     else:
         if not redoable:
-            raise Invalid("There is nothing to redo.")
+            raise Invalid(_("There is nothing to redo."))
         target = redoable[-1]
-        sentence = f"{actor or 'The host'} redid: {target['sentence']}"
+        what = _entry_sentence(target)
+        sentence = (Sentence("%(player)s redid: %(what)s", player=actor, what=what) if actor
+                    else Sentence("The host redid: %(what)s", what=what))
     entries.append({"kind": kind, "payload": {}, "actor": actor})
     try:
         result = replay(game, table.players, table.options, entries)
     except GameError as exc:
-        raise Invalid(f"That cannot be {kind}ne: {exc.message}") from None
+        problem = exc.message
+        raise Invalid(_("That cannot be undone: %(problem)s", problem=problem) if kind == "undo"
+                      else _("That cannot be redone: %(problem)s", problem=problem)) from None
     _log(db, table, kind, sentence, actor)
-    _stored(table, game, result.state)
+    _stored(db, table, game, result.state)
     table.undo_depth = len(result.applied)
     table.redo_depth = len(result.redoable)
     db.commit()

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from urllib.parse import parse_qs
 
 from flask import Flask, Response, current_app, render_template, request, session
+from flask_babel import gettext as _
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from jinja2.runtime import Context
@@ -175,6 +176,8 @@ def regions_for(snapshot, regions: list[tuple[str, str]], viewer: dict,
                 facts = {"phone": viewer.get("phone")}
             else:
                 facts = {key: viewer[key] for key in names if key in viewer}
+            # Words come from gettext, not from the context: every render is in one language.
+            facts["lang"] = viewer.get("lang")
             cached.append((facts, digest, html))
         out.append((name, digest, html))
     return out
@@ -293,9 +296,14 @@ def init_static_versions(app: Flask) -> None:
 
 
 def init_web(app: Flask) -> None:
-    from .views import api, health, pages, rules, table
+    from .i18n import init_i18n
+    from .views import api, groups, health, language, pages, rematch, rules, table
 
     csrf.init_app(app)
+    init_i18n(app)
+    app.register_blueprint(language.bp)
+    app.register_blueprint(groups.bp)
+    app.register_blueprint(rematch.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(table.bp)
     app.register_blueprint(rules.bp)
@@ -325,11 +333,11 @@ def init_web(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_refused(error: CSRFError):
-        message = ("This page was open too long or came from elsewhere, so the change was "
-                   "not made. Reload the page and try again.")
+        message = _("This page was open too long or came from elsewhere, so the change was "
+                    "not made. Reload the page and try again.")
         if is_fragment_request():
             return message, 400
-        return render_template("error.html", title="Change not made", message=message), 400
+        return render_template("error.html", title=_("Change not made"), message=message), 400
 
     @app.errorhandler(TableProblem)
     def table_problem(problem: TableProblem):
@@ -337,28 +345,29 @@ def init_web(app: Flask) -> None:
             return {"error": problem.message}, problem.status
         if is_fragment_request():
             return problem.message, problem.status
-        return render_template("error.html", title="Sorry", message=problem.message,
+        return render_template("error.html", title=_("Sorry"), message=problem.message,
                                show_code_box=problem.status == 404), problem.status
 
     @app.errorhandler(404)
     def not_found(_error):
         if request.path.startswith("/api/"):
-            return {"error": f"There is nothing at {request.path}."}, 404
-        return render_template("error.html", title="Not here",
-                               message="There is no page at this address.",
+            return {"error": _("There is nothing at %(path)s.", path=request.path)}, 404
+        return render_template("error.html", title=_("Not here"),
+                               message=_("There is no page at this address."),
                                show_code_box=True), 404
 
     @app.errorhandler(405)
     def wrong_method(_error):
         if request.path.startswith("/api/"):
-            return {"error": f"{request.method} is not accepted at {request.path}."}, 405
-        return render_template("error.html", title="Not like that",
-                               message="This address does not accept that kind of request."), 405
+            return {"error": _("%(method)s is not accepted at %(path)s.", method=request.method,
+                               path=request.path)}, 405
+        return render_template("error.html", title=_("Not like that"),
+                               message=_("This address does not accept that kind of request.")), 405
 
     @app.errorhandler(500)
     def server_error(_error):
         if request.path.startswith("/api/"):
-            return {"error": "Something went wrong on the companion; nothing was changed."}, 500
-        return render_template("error.html", title="Something went wrong",
-                               message="The companion hit a problem; nothing was changed. "
-                                       "Reload the page to carry on."), 500
+            return {"error": _("Something went wrong on the companion; nothing was changed.")}, 500
+        return render_template("error.html", title=_("Something went wrong"),
+                               message=_("The companion hit a problem; nothing was changed. "
+                                         "Reload the page to carry on.")), 500

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from flask import Blueprint, current_app, request
+from flask_babel import gettext as _
 from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError
 
 from ..database import get_db
@@ -21,12 +22,26 @@ from ..tables import (
     create_table,
     find_device,
     find_table,
+    follow_rematch,
     join_table,
     parse_expected,
+    rematch,
     snapshot,
     undo_or_redo,
 )
+from ..groups import (
+    create_group,
+    export_plays,
+    find_group,
+    import_plays,
+    link_table,
+    play_records,
+    players_of,
+    plays_of,
+)
+from ..stats import statistics
 from ..web import bearer_token, client_address
+from .groups import group_url
 from .table import join_url
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -39,6 +54,19 @@ class CreateTable(BaseModel):
     game: str = Field(description="A game id from GET /api/games.")
     players: list[str] = Field(description="Seat names, 1–24 characters, all different.")
     options: dict = Field(default_factory=dict, description="The game's table options.")
+    group: str | None = Field(None, description="A group's code: the table's end becomes one "
+                                                 "of the group's plays.")
+    seat_players: dict[str, str] | None = Field(
+        None, description="With a group: the group player's name per seat (default: the "
+                          "seat's own name).")
+
+
+class CreateGroup(BaseModel):
+    """Start a group of players (more players join it as its tables are set up)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(description="The group's name, 1–40 characters.")
+    players: list[str] = Field(default_factory=list, description="Player names, 1–24 characters.")
 
 
 class JoinTable(BaseModel):
@@ -129,6 +157,59 @@ class Snapshot(Answer):
     log: list[LogLine]
 
 
+class PlayPlayer(Answer):
+    """One player of a play."""
+
+    name: str = Field(description="The group player's name.")
+    score: int | None = Field(description="Final score; null where the game has none.")
+    winner: bool
+
+
+class PlayRecord(Answer):
+    """One finished game of a group."""
+
+    uid: str = Field(description="Stable id: importing a play twice adds it once.")
+    game: str = Field(description="The game id.")
+    bgg_id: int | None = Field(description="BoardGameGeek's id of the game, where known.")
+    started_at: str = Field(json_schema_extra={"format": "date-time"})
+    ended_at: str = Field(json_schema_extra={"format": "date-time"})
+    duration_minutes: int
+    players: list[PlayPlayer] = Field(description="In seat order.")
+    cooperative: bool = Field(description="Everyone won or lost together.")
+    result: Literal["won", "lost"] | None = Field(description="A cooperative game's result.")
+    facts: dict[str, Any] = Field(description="What the game's end showed (per game).")
+
+
+class GroupInfo(Answer):
+    """A group: its players and plays, newest first."""
+
+    code: str
+    name: str
+    url: str = Field(description="The group's page, for its QR code.")
+    players: list[str]
+    plays: list[PlayRecord]
+
+
+class PlayExport(Answer):
+    """A group's plays as exported and imported (format table-companion-plays/1)."""
+
+    format: str
+    group: str
+    players: list[str]
+    plays: list[PlayRecord]
+
+
+class Imported(Answer):
+    """What an import added."""
+
+    added: int = Field(description="Plays new to the group (the others it had already).")
+    plays: int = Field(description="Plays of the group now.")
+
+
+class GroupStats(FreeObject):
+    """Statistics of a group: per game and per player, head-to-head, trends and insights."""
+
+
 class QuickScoreResult(FreeObject):
     """The game's own result of a quick score (its keys are the game's; see its rules)."""
 
@@ -150,9 +231,9 @@ def body() -> dict:
     if data is None:
         if not request.get_data():
             return {}
-        raise Invalid("The request body is not valid JSON.")
+        raise Invalid(_("The request body is not valid JSON."))
     if not isinstance(data, dict):
-        raise Invalid("The request body must be a JSON object.")
+        raise Invalid(_("The request body must be a JSON object."))
     return data
 
 
@@ -167,11 +248,11 @@ def caller(db, table):
     """The device behind the bearer token, for a write."""
     token = bearer_token()
     if token is None:
-        raise Unauthorized("Send the token from creating or joining the table as "
-                           "'Authorization: Bearer <token>'.")
+        raise Unauthorized(_("Send the token from creating or joining the table as "
+                             "'Authorization: Bearer <token>'."))
     device = find_device(db, table, token)
     if device is None:
-        raise Forbidden("That token gives no rights on this table.")
+        raise Forbidden(_("That token gives no rights on this table."))
     return device
 
 
@@ -206,7 +287,13 @@ def create():
     """Start a table (the token answered is the host's)."""
     request_body = parse(CreateTable, body())
     db = get_db(write=True)
+    group = find_group(db, request_body.group) if request_body.group else None
     joined = create_table(db, request_body.game, request_body.players, request_body.options)
+    if group is not None:
+        link_table(db, joined.table, group,
+                   {seat: (request_body.seat_players or {}).get(seat, seat)
+                    for seat in joined.table.players})
+        db.commit()
     return reply(Created(code=joined.table.code, url=join_url(joined.table.code),
                          token=joined.token, version=joined.table.version), 201)
 
@@ -269,11 +356,105 @@ def quick_score(game_id: str):
     """Score a finished game from its final piles, without a table."""
     game = GAMES.get(game_id)
     if game is None or game.quick_score_model is None:
-        raise NotFound(f"There is no quick score for a game called '{game_id}'.")
+        raise NotFound(_("There is no quick score for a game called '%(game)s'.", game=game_id))
     try:
         return reply(QuickScoreResult(game.quick_score(body())))
     except GameError as exc:
         raise Invalid(exc.message) from None
+
+
+class Rematch(BaseModel):
+    """Start the rematch of an ended game."""
+
+    model_config = ConfigDict(extra="forbid")
+    rotate: bool = Field(False, description="The next player in seat order starts.")
+
+
+class RematchJoined(Answer):
+    """The rematch's table and the caller's place at it (same seat; host if host before)."""
+
+    code: str
+    url: str
+    token: str = Field(description="The caller's bearer token at the new table.")
+    seat: str | None
+    version: int
+
+
+@bp.post("/tables/<code>/rematch")
+@documented(body=Rematch, body_required=False, path={"code": CODE}, bearer=True, responses={
+    200: RematchJoined, 401: (Error, "No token"), 403: (Error, "Not allowed"), 404: NO_TABLE,
+    422: (Error, "The game has not ended")})
+def rematch_view(code: str):
+    """Start the rematch (or find it started) and take the caller's place there."""
+    rotate = parse(Rematch, body()).rotate
+    db = get_db(write=True)
+    table = find_table(db, code, for_update=True)
+    device = caller(db, table)
+    rematch(db, table, device, rotate)
+    table = find_table(db, code, for_update=True)
+    joined = follow_rematch(db, table, device)
+    return reply(RematchJoined(code=joined.table.code, url=join_url(joined.table.code),
+                               token=joined.token, seat=joined.device.seat,
+                               version=joined.table.version))
+
+
+NO_GROUP = (Error, "No group with that code")
+GROUP_CODE = "The group's six-character code (case-insensitive)."
+
+
+def _group_info(db, group) -> GroupInfo:
+    records = play_records(db, group)
+    for record in records:
+        record.pop("table")
+    return GroupInfo(code=group.code, name=group.name, url=group_url(group.code),
+                     players=[p.name for p in players_of(db, group)],
+                     plays=[PlayRecord.model_validate(r) for r in records])
+
+
+@bp.post("/groups")
+@documented(body=CreateGroup, responses={201: GroupInfo, 422: (Error, "A bad name")})
+def create_group_view():
+    """Start a group of players."""
+    request_body = parse(CreateGroup, body())
+    db = get_db(write=True)
+    group = create_group(db, request_body.name, request_body.players)
+    return reply(_group_info(db, group), 201)
+
+
+@bp.get("/groups/<code>")
+@documented(path={"code": GROUP_CODE}, responses={200: GroupInfo, 404: NO_GROUP})
+def group_view(code: str):
+    """A group: its players and its plays, newest first."""
+    db = get_db()
+    return reply(_group_info(db, find_group(db, code)))
+
+
+@bp.get("/groups/<code>/plays")
+@documented(path={"code": GROUP_CODE}, responses={200: PlayExport, 404: NO_GROUP})
+def group_export(code: str):
+    """The group's plays as JSON, to keep or to import on another server."""
+    db = get_db()
+    return reply(PlayExport.model_validate(export_plays(db, find_group(db, code))))
+
+
+@bp.post("/groups/<code>/plays")
+@documented(body=PlayExport, path={"code": GROUP_CODE}, responses={
+    200: Imported, 404: NO_GROUP, 422: (Error, "Not an export; the play and field named")})
+def group_import(code: str):
+    """Import an export into the group: all or nothing; plays it has already are skipped."""
+    db = get_db(write=True)
+    group = find_group(db, code)
+    added = import_plays(db, group, body())
+    return reply(Imported(added=added, plays=len(plays_of(db, group))))
+
+
+@bp.get("/groups/<code>/stats")
+@documented(path={"code": GROUP_CODE}, responses={200: GroupStats, 404: NO_GROUP})
+def group_stats(code: str):
+    """The group's statistics, computed from its plays."""
+    db = get_db()
+    group = find_group(db, code)
+    return reply(GroupStats(statistics(play_records(db, group)).as_dict()))
 
 
 @bp.get("/openapi.json")

@@ -8,6 +8,7 @@ from markupsafe import Markup
 from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError
 
 from ..games.base import explain
+from ..i18n import select_language
 from ..openapi import Error, documented, reply
 from ..rules import RulesError, UnknownGame, UnknownSection, load_library
 from ..web import is_fragment_request, vary
@@ -21,7 +22,7 @@ def _results(query: str, game: str | None):
     if game and game not in {g.id for g in library.games()}:
         game = None  # a page about a game without rules: search everything
     try:
-        return library.search(query, game=game, limit=12), None
+        return library.search(query, game=game, limit=12, lang=select_language()), None
     except RulesError as problem:
         return [], str(problem)
 
@@ -29,7 +30,7 @@ def _results(query: str, game: str | None):
 @bp.get("/rules")
 def index():
     """Every game's rules, and the search box."""
-    return render_template("rules/index.html", games=load_library().games())
+    return render_template("rules/index.html", games=load_library().games(select_language()))
 
 
 @bp.get("/rules/search")
@@ -39,7 +40,7 @@ def search():
     game = request.args.get("game") or None
     hits, problem = _results(query, game)
     context = {"query": query, "game_id": game or "", "hits": hits, "problem": problem,
-               "games": load_library().games()}
+               "games": load_library().games(select_language())}
     if is_fragment_request():
         return vary(Response(render_block("rules/search.html", "results", **context)))
     return vary(Response(render_template("rules/search.html", **context)))
@@ -49,7 +50,7 @@ def search():
 def game(game_id: str):
     """One game's rules as a page of sections with a table of contents."""
     try:
-        rules = load_library().game(game_id)
+        rules = load_library().game(game_id, select_language())
     except UnknownGame:
         abort(404)
     return render_template("rules/game.html", rules=rules)
@@ -59,8 +60,9 @@ def game(game_id: str):
 def section(game_id: str, section_id: str):
     """One section, to read in place (the overlay) or on its own page."""
     try:
-        found = load_library().section(game_id, section_id)
-        rules = load_library().game(game_id)
+        lang = select_language()
+        found = load_library().section(game_id, section_id, lang)
+        rules = load_library().game(game_id, lang)
     except (UnknownGame, UnknownSection) as problem:
         return _section_response({"section": None, "message": str(problem)}, 404)
     return _section_response({"section": found, "rules": rules, "body": Markup(found.html)})
@@ -129,7 +131,8 @@ def api_search():
     except ValidationError as exc:
         return reply(Error(error=explain(exc)), 422)
     try:
-        hits = load_library().search(query.q, game=query.game or None, limit=query.limit)
+        hits = load_library().search(query.q, game=query.game or None, limit=query.limit,
+                                     lang=select_language())
     except UnknownGame as problem:
         return reply(Error(error=str(problem)), 404)
     except RulesError as problem:
@@ -143,7 +146,7 @@ def api_search():
 def api_game(game_id: str):
     """One game's sections as JSON."""
     try:
-        sections = load_library().sections(game_id)
+        sections = load_library().sections(game_id, select_language())
     except UnknownGame as problem:
         return reply(Error(error=str(problem)), 404)
     return reply(RulesSections([

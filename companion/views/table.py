@@ -14,12 +14,14 @@ from flask import (
     url_for,
 )
 from flask.globals import request_ctx
+from flask_babel import gettext as _
 from sqlmodel import Session
 
 from ..database import close_db, get_db
+from ..i18n import select_language
 from ..live import Snapshot
 from ..models import GameTable
-from ..network import base_url
+from ..network import base_url, listen_host, unreachable_reason
 from ..qr import qr_svg
 from ..tables import (
     NotFound,
@@ -65,8 +67,10 @@ FORM_CONTROL_FIELDS = {"csrf_token", "expected_version", "have"}
 
 
 def join_url(code: str) -> str:
-    """The address the QR code carries: the LAN address phones can reach."""
-    root = base_url(request.host_url, current_app.config.get("PUBLIC_URL"))
+    """The address the QR code carries: the LAN address phones can reach (a loopback one
+    when the server listens on loopback only: the invite then says phones cannot join)."""
+    root = base_url(request.host_url, current_app.config.get("PUBLIC_URL"),
+                    listening=listen_host())
     return root + url_for("pages.join", code=code)
 
 
@@ -78,16 +82,39 @@ def region_names(table: GameTable) -> list[tuple[str, str]]:
     ]
 
 
-def _log_lines(table, newest: list, previous: dict | None) -> tuple[list, list]:
-    """The newest LOG_SHOWN log entries and each one's line of HTML.
+class LogLines:
+    """The lines of HTML of some log entries, in the language of the phone being drawn for.
 
-    The log only grows and an entry never changes: given the previous version's context of
-    the same table, ``newest`` holds only the entries past it, and only those are drawn."""
-    line = get_template_attribute("macros.html", "log_line")
-    lines = [line(entry) for entry in newest]
+    An entry never changes, so each is drawn once per language and kept in ``drawn`` (by its
+    seq), which the next version of the same table's snapshot takes over: the history region
+    of a new version draws only the entries it has not seen."""
+
+    def __init__(self, entries: list, previous: "LogLines | None" = None):
+        self.entries = entries
+        shown = {entry.seq for entry in entries}
+        self.drawn: dict[tuple[int, str], str] = {
+            key: html for key, html in (previous.drawn.items() if previous else ())
+            if key[0] in shown}
+
+    def __iter__(self):
+        lang = select_language()
+        line = None
+        for entry in self.entries:
+            key = (entry.seq, lang)
+            html = self.drawn.get(key)
+            if html is None:
+                if line is None:
+                    line = get_template_attribute("macros.html", "log_line")
+                html = self.drawn[key] = line(entry)
+            yield html
+
+
+def _newest_log(newest: list, previous: dict | None) -> list:
+    """The newest LOG_SHOWN log entries. The log only grows: given the previous version's
+    context of the same table, ``newest`` holds only the entries past it."""
     if previous is not None:
-        return (newest + previous["log"])[:LOG_SHOWN], (lines + previous["log_lines"])[:LOG_SHOWN]
-    return newest, lines
+        return (newest + previous["log"])[:LOG_SHOWN]
+    return newest
 
 
 def shared_context(db, table: GameTable) -> dict:
@@ -97,7 +124,7 @@ def shared_context(db, table: GameTable) -> dict:
 
 def _shared(table, joined: list, newest_log: list, previous: dict | None) -> dict:
     game = game_of(table)
-    log, log_lines = _log_lines(table, newest_log, previous)
+    log = _newest_log(newest_log, previous)
     return {
         "table": table,
         "game": game,
@@ -109,15 +136,16 @@ def _shared(table, joined: list, newest_log: list, previous: dict | None) -> dic
         "devices": joined,
         "watchers": sum(1 for d in joined if not d.seat and not d.is_host),
         "log": log,
-        "log_lines": log_lines,
+        "log_lines": LogLines(log, previous["log_lines"] if previous is not None else None),
         "expected_version": table.state_version,
         "act_url": url_for("table.act_view", code=table.code),
         "oob": False,
     }
 
 
-def viewer_context(shared: dict, device_id: int | None) -> dict:
-    """The few facts about one phone that a region may depend on."""
+def viewer_context(shared: dict, device_id: int | None, lang: str | None = None) -> dict:
+    """The few facts about one phone that a region may depend on (``lang``: its language,
+    default this request's)."""
     joined = shared["devices"]
     device = next((d for d in joined if d.id == device_id), None)
     holders = {d.seat: d.id for d in joined if d.seat}
@@ -127,6 +155,7 @@ def viewer_context(shared: dict, device_id: int | None) -> dict:
     if seat not in legal_by_seat:
         legal_by_seat[seat] = shared["game"].legal_actions(shared["state"], seat)
     return {
+        "lang": lang or select_language(),
         "phone": device.id if device else None,
         "seat": seat,
         "legal": legal_by_seat[seat],
@@ -177,8 +206,12 @@ def load_snapshot(code: str, previous: Snapshot | None = None) -> Snapshot | Non
 def _page_context(db, table, device) -> dict:
     context = table_context(db, table, device)
     url = join_url(table.code)
-    context.update(join_url=url, qr=qr_svg(url),
-                   poll_ms=int(current_app.config["POLL_SECONDS"] * 1000))
+    # No QR code that no phone could open: the invite says why and what to start instead.
+    problem = unreachable_reason(url, listen_host())
+    context.update(join_url=url, qr=None if problem else qr_svg(url), invite_problem=problem,
+                   listening=listen_host(), poll_ms=int(current_app.config["POLL_SECONDS"] * 1000))
+    # The host's page opens on the invite until every seat has a phone (then it folds away).
+    context["invite_first"] = context["is_host"] and not all(s["taken"] for s in context["seats"])
     return context
 
 
@@ -203,9 +236,15 @@ def show(code: str):
     return vary(Response(html))
 
 
-def _meta(version: int, state_version: int) -> str:
+def _meta(version: int, state_version: int, follow: str | None = None) -> str:
+    """The version the phone now shows; once a rematch is started, where its phones go."""
+    rematch = f' data-next="{follow}"' if follow else ""
     return (f'<div id="live-meta" hx-swap-oob="true" hidden data-version="{version}"'
-            f' data-state-version="{state_version}"></div>')
+            f' data-state-version="{state_version}"{rematch}></div>')
+
+
+def _follow_url(table) -> str | None:
+    return url_for("rematch.follow", code=table.code) if table.next_code else None
 
 
 def _regions_for_phone(code: str, device_id: int | None) -> tuple[Snapshot | None, list]:
@@ -222,11 +261,11 @@ def _live_response(table, device, status: int = 200, message: str = "") -> Respo
     """The regions that changed for this phone, the new version, and a message for the form."""
     snapshot, regions = _regions_for_phone(table.code, device.id if device else None)
     if snapshot is None:
-        return vary(Response("This table no longer exists.", status=404))
+        return vary(Response(_("This table no longer exists."), status=404))
     have = parse_have(request.values.get("have"))
     fresh = snapshot.data["table"]
     body = message + "".join(html for name, digest, html in regions if have.get(name) != digest)
-    body += _meta(fresh.version, fresh.state_version)
+    body += _meta(fresh.version, fresh.state_version, _follow_url(fresh))
     return vary(Response(body, status=status))
 
 
@@ -238,7 +277,7 @@ def live(code: str):
     try:
         table = find_table(db, code)
     except TableProblem:
-        return Response("This table no longer exists.", status=404)
+        return Response(_("This table no longer exists."), status=404)
     if request.args.get("v", type=int) == table.version:
         return Response(status=204)
     return _live_response(table, _me(db, table))
@@ -283,7 +322,7 @@ def events(code: str):
     try:
         table = find_table(db, code)
     except TableProblem:
-        return Response("There is no table with this code.", status=404, mimetype="text/plain")
+        return Response(_("There is no table with this code."), status=404, mimetype="text/plain")
     device = _me(db, table)
     device_id = device.id if device else None
     code = table.code
@@ -291,20 +330,21 @@ def events(code: str):
     hub = live_hub()
     feed = hub.subscribe(code, client)
     if feed is None:
-        return Response("Too many live connections from this device; close some pages "
-                        "and try again.", status=429, headers={"Retry-After": "30"},
+        return Response(_("Too many live connections from this device; close some pages "
+                          "and try again."), status=429, headers={"Retry-After": "30"},
                         mimetype="text/plain")
     last_id = request.headers.get("Last-Event-ID", "")
     if last_id.isdigit():  # the browser reconnecting by itself: what it had is unknown
         seen, have = int(last_id), {}
     else:
         seen, have = request.args.get("v", -1, type=int), parse_have(request.args.get("have"))
+    lang = select_language()
     close_db()  # a stream holds no database connection while it waits
     heartbeat = current_app.config["LIVE_HEARTBEAT_SECONDS"]
 
     def changes(snapshot, context: _ContextWhenNeeded) -> str:
         fresh = snapshot.data["table"]
-        viewer = viewer_context(snapshot.data, device_id)
+        viewer = viewer_context(snapshot.data, device_id, lang)
         sent = [(name, digest, html) for name, digest, html
                 in regions_for(snapshot, region_names(fresh), viewer, context)
                 if have.get(name) != digest]
@@ -313,7 +353,9 @@ def events(code: str):
         key = tuple((name, digest) for name, digest, _html in sent)
         if key not in snapshot.events:
             body = "".join(html for _name, _digest, html in sent)
-            snapshot.events[key] = _sse("regions", body + _meta(fresh.version, fresh.state_version),
+            follow = follow_url if fresh.next_code else None
+            snapshot.events[key] = _sse("regions",
+                                        body + _meta(fresh.version, fresh.state_version, follow),
                                         fresh.version)
         return snapshot.events[key]
 
@@ -323,6 +365,7 @@ def events(code: str):
     request_context = request_ctx._get_current_object()
     retry = current_app.config["LIVE_RETRY_MS"]
     home = url_for("pages.home")
+    follow_url = url_for("rematch.follow", code=code)
 
     def step() -> tuple[str, bool]:
         """What to send next (blocking until there is something) and whether it ends here."""
@@ -388,7 +431,8 @@ def _after_change(db, table: GameTable, device, problem: TableProblem | None = N
         # The phone's open stream brings the change (or the fresher state), as to every
         # other phone; sending regions here too could cross that stream on the way.
         message = problem.message if problem else ""
-        return vary(Response(message + _meta(table.version, table.state_version),
+        return vary(Response(message + _meta(table.version, table.state_version,
+                                             _follow_url(table)),
                              status=problem.status if problem else 200))
     if problem is None:
         return _live_response(table, device)
@@ -458,7 +502,7 @@ def delete(code: str):
     table = find_table(db, code, for_update=True)
     delete_table(db, table, _me(db, table))
     forget_device(code)
-    flash(f"Table {code} and its history were deleted.", "info")
+    flash(_("Table %(code)s and its history were deleted.", code=code), "info")
     response = redirect(url_for("pages.home"), 303)
     if is_fragment_request():
         response = Response(status=204, headers={"HX-Redirect": url_for("pages.home")})

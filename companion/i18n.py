@@ -1,0 +1,106 @@
+"""Languages: English and German, chosen per phone.
+
+A phone's language is, in this order: the one it picked with the switch in the top bar (a
+cookie, kept a year), else the best match of its browser's ``Accept-Language``, else English.
+Flask-Babel asks ``select_language`` once per request; the gettext catalogues live in
+``companion/translations/`` (see DEVELOPERS.md, "Languages").
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from flask import Flask, has_request_context, request
+from flask_babel import Babel, gettext, ngettext
+
+from .games.text import Sentence
+
+LANGUAGES = ("en", "de")
+DEFAULT = "en"
+COOKIE = "lang"
+COOKIE_DAYS = 365
+NAMES = {"en": "English", "de": "Deutsch"}
+
+babel = Babel()
+
+
+def select_language() -> str:
+    """The language of this request's phone (see the module docstring)."""
+    if not has_request_context():
+        return DEFAULT
+    chosen = request.cookies.get(COOKIE, "")
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES, default=DEFAULT) or DEFAULT
+
+
+def init_i18n(app: Flask) -> None:
+    babel.init_app(app, locale_selector=select_language, default_locale=DEFAULT,
+                   default_translation_directories="translations")
+    app.jinja_env.globals.update(entry_text=entry_text, languages=NAMES,
+                                 current_language=select_language)
+
+
+def render_sentence(sentence: Sentence) -> str:
+    """A sentence in this request's language."""
+    return sentence.render(gettext, ngettext)
+
+
+def entry_text(entry) -> str:
+    """What a log entry says, in this request's language."""
+    from .tables import entry_sentence
+
+    return render_sentence(entry_sentence(entry))
+
+
+ROOT = Path(__file__).resolve().parent.parent
+CATALOGUE = ROOT / "companion" / "translations" / "de" / "LC_MESSAGES" / "messages.po"
+# Besides gettext's usual names: lazy _l, sentences for the log (games/text.py), names (N_).
+KEYWORDS = {"_l": None, "Sentence": None, "plural_sentence": (1, 2), "N_": None}
+
+
+def extract():
+    """Every message of the sources (as babel.cfg maps them), as a Babel catalogue."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+    from babel.messages.frontend import parse_mapping_cfg
+
+    with open(ROOT / "babel.cfg", encoding="utf-8") as handle:
+        method_map, options_map = parse_mapping_cfg(handle, "babel.cfg")
+    catalogue = Catalog(project="companion")
+    keywords = {**DEFAULT_KEYWORDS, **KEYWORDS}
+    for filename, _line, message, comments, context in extract_from_dir(
+            str(ROOT), method_map, options_map, keywords=keywords, strip_comment_tags=True):
+        catalogue.add(message, None, [(filename, 0)], auto_comments=comments, context=context)
+    return catalogue
+
+
+def untranslated(path: Path = CATALOGUE) -> list[str]:
+    """The messages of the German catalogue still without a translation (or marked fuzzy)."""
+    from babel.messages.pofile import read_po
+
+    with open(path, "rb") as handle:
+        catalogue = read_po(handle)
+    missing = []
+    for message in catalogue:
+        if not message.id:
+            continue
+        strings = message.string if isinstance(message.string, (list, tuple)) else [message.string]
+        if message.fuzzy or not all(strings):
+            missing.append(message.id if isinstance(message.id, str) else message.id[0])
+    return missing
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["extract"]:
+    from babel.messages.pofile import write_po
+
+    with open(sys.argv[2], "wb") as out:
+        write_po(out, extract(), no_location=True, sort_output=True, width=100)
+
+if __name__ == "__main__" and sys.argv[1:] == ["untranslated"]:
+    missing = untranslated()
+    for text in missing:
+        print(f"untranslated: {text}")
+    print(f"{len(missing)} German messages still to translate "
+          "(companion/translations/de/LC_MESSAGES/messages.po).")

@@ -1,0 +1,57 @@
+"""The rematch: one tap when a game ends starts it, and every phone of the table follows."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, redirect, request, url_for
+
+from ..database import get_db
+from ..tables import NotFound, find_device, find_table, follow_rematch, rematch
+from ..web import device_token, is_fragment_request, remember_device
+
+bp = Blueprint("rematch", __name__, url_prefix="/t")
+
+
+def _go(code: str) -> Response:
+    target = url_for("table.show", code=code)
+    if is_fragment_request():  # htmx: a full page change, not a swap
+        return Response(status=204, headers={"HX-Redirect": target})
+    return redirect(target, 303)
+
+
+def _already_there(db, next_code: str) -> bool:
+    """Whether this phone already holds a place at the rematch (it followed before)."""
+    try:
+        new = find_table(db, next_code)
+    except NotFound:
+        return False
+    return find_device(db, new, device_token(new.code)) is not None
+
+
+@bp.post("/<code>/rematch")
+def start(code: str):
+    """Start the rematch (or find it started) and take this phone there."""
+    db = get_db(write=True)
+    table = find_table(db, code, for_update=True)
+    me = find_device(db, table, device_token(table.code))
+    new = rematch(db, table, me, rotate=request.form.get("rotate") == "1")
+    return _follow(code, new.code)
+
+
+@bp.get("/<code>/next")
+def follow(code: str):
+    """Where a phone of this table goes when its rematch starts: its place at the new table."""
+    db = get_db(write=True)  # following writes this phone's place at the new table
+    table = find_table(db, code)
+    if not table.next_code:
+        return redirect(url_for("table.show", code=table.code), 303)
+    return _follow(table.code, table.next_code)
+
+
+def _follow(code: str, next_code: str) -> Response:
+    db = get_db(write=True)
+    if _already_there(db, next_code):
+        return _go(next_code)
+    table = find_table(db, code, for_update=True)
+    joined = follow_rematch(db, table, find_device(db, table, device_token(table.code)))
+    remember_device(joined.table.code, joined.token)
+    return _go(joined.table.code)

@@ -1,0 +1,51 @@
+"""The group pages in the hand: a group with plays, its statistics (charts with their tables),
+and the new-group form, at phone sizes and on a tablet: big targets, readable text, nothing
+sideways, no axe violations; and a screenshot of the statistics to look at."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.browser.conftest import api
+from tests.browser.ux import PHONE_320, PHONE_390, TABLET, axe_violations, overflowing, small_targets, small_text
+
+SHOTS = Path(os.environ.get("SCREENSHOTS", "/tmp/groups"))
+
+
+def a_group_with_plays(live_server) -> str:
+    group = api(live_server, "POST", "/api/groups", {"name": "Friday <night>", "players": []})
+    plays = []
+    for number, (winner, loser, game) in enumerate([
+            ("Katrin", "Ben", "scorepad"), ("Ben", "Cem", "scorepad"), ("Katrin", "Cem", "kartenspiel"),
+            ("Cem", "Katrin", "asterix-obelix"), ("Katrin", "Ben", "scorepad")]):
+        plays.append({"uid": f"p{number}", "game": game,
+                      "started_at": f"2026-11-{10 + number}T19:00:00+00:00",
+                      "ended_at": f"2026-11-{10 + number}T20:10:00+00:00",
+                      "players": [{"name": winner, "score": 40 + number, "winner": True},
+                                  {"name": loser, "score": 20 + number, "winner": False}]})
+    plays.append({"uid": "z1", "game": "zaubertrank", "started_at": "2026-11-20T19:00:00+00:00",
+                  "ended_at": "2026-11-20T20:00:00+00:00", "cooperative": True, "result": "won",
+                  "players": [{"name": "Ben", "winner": True}, {"name": "Cem", "winner": True}],
+                  "facts": {"difficulty": "normal", "roman_spaces_left": 4, "result": "won"}})
+    api(live_server, "POST", f"/api/groups/{group['code']}/plays", {"plays": plays})
+    return group["code"]
+
+
+@pytest.mark.parametrize("size", [PHONE_390, PHONE_320, TABLET], ids=["390", "320", "tablet"])
+def test_the_group_pages_fit_the_hand(live_server, new_phone, size):
+    code = a_group_with_plays(live_server)
+    page = new_phone(size)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for path in (f"/g/{code}", f"/g/{code}/stats", "/groups/new"):
+        page.goto(live_server + path)
+        found = {"small targets": small_targets(page), "small text": small_text(page),
+                 "overflow": overflowing(page), "axe": axe_violations(page)}
+        assert found == {"small targets": [], "small text": [], "overflow": [], "axe": []}, path
+    page.goto(f"{live_server}/g/{code}/stats")
+    assert "Friday <night>" in page.locator("h1").inner_text()  # escaped, shown as typed
+    assert page.locator("figure svg[role=img]").count() >= 2
+    assert page.locator("figure table").count() == page.locator("figure svg[role=img]").count()
+    page.screenshot(path=str(SHOTS / f"stats-{size['width']}.png"))

@@ -1,0 +1,42 @@
+"""Each phone in its own language: the switch in the top bar, remembered, fitting at 320 px,
+and a table shared by a German and an English phone where a live change reaches each phone's
+log in its own language."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.browser.conftest import api, create_table, join
+from tests.browser.ux import PHONE_320, PHONE_390, overflowing, small_targets
+
+
+def test_a_german_and_an_english_phone_share_a_table_each_in_its_language(live_server, new_phone):
+    table = create_table(live_server, "scorepad", ["Ann", "Ben"])
+    ann, ben = new_phone(PHONE_320), new_phone(PHONE_390)
+    join(ann, live_server, table["code"], "Ann")
+    join(ben, live_server, table["code"], "Ben")
+
+    switch = ann.locator(".lang-switch button")
+    expect(switch).to_have_text("DE")
+    switch.click()
+    ann.wait_for_url(f"**/t/{table['code']}")
+    expect(ann.locator("html")).to_have_attribute("lang", "de")
+    expect(ann.locator(".rules-button")).to_have_text("Regeln")
+    expect(ann.locator(".log")).to_contain_text("Der Tisch wurde für Ann, Ben angelegt.")
+    assert overflowing(ann) == []
+    assert [t for t in small_targets(ann) if "lang" in t or "rules" in t] == []
+    expect(ben.locator("html")).to_have_attribute("lang", "en")
+
+    # A change arrives on both streams: each phone reads it in its own language.
+    api(live_server, "POST", f"/api/tables/{table['code']}/join", {"watch": True})
+    expect(ann.locator(".log")).to_contain_text("Ein Handy schaut jetzt zu.")
+    expect(ben.locator(".log")).to_contain_text("A phone joined to watch.")
+    expect(ben.locator(".log")).not_to_contain_text("Ein Handy")
+
+    # The choice is the phone's: it stays after a reload, and switches back with one tap.
+    ann.reload()
+    expect(ann.locator("html")).to_have_attribute("lang", "de")
+    ann.locator(".lang-switch button").click()
+    ann.wait_for_url(f"**/t/{table['code']}")
+    expect(ann.locator("html")).to_have_attribute("lang", "en")
+    expect(ann.locator(".log")).to_contain_text("A phone joined to watch.")

@@ -1,0 +1,39 @@
+"""The rematch in real browsers: three phones at a finished table, one tap on one of them, and
+every phone lands at the new table in its own seat (the watcher watching), without a reload."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.browser.conftest import api, create_table, join
+
+
+def test_one_tap_starts_the_rematch_and_every_phone_follows_to_its_seat(live_server, new_phone):
+    table = create_table(live_server, "scorepad", ["Ann", "Ben"])
+    ann, ben, watcher = new_phone(), new_phone(), new_phone()
+    join(ann, live_server, table["code"], "Ann")
+    join(ben, live_server, table["code"], "Ben")
+    join(watcher, live_server, table["code"], None)
+    for seat, points in (("Ann", 7), ("Ben", 12)):
+        api(live_server, "POST", f"/api/tables/{table['code']}/actions",
+            {"type": "enter_score", "player": seat, "round": 1, "points": points}, table["token"])
+    api(live_server, "POST", f"/api/tables/{table['code']}/actions", {"type": "finish_game"},
+        table["token"])
+    expect(ben.get_by_role("button", name="Rematch")).to_be_enabled()
+    expect(watcher.get_by_role("button", name="Rematch")).to_be_disabled()
+    expect(watcher.locator("#rematch-why")).to_contain_text("this one watches")
+
+    ben.get_by_role("button", name="Rematch").click()
+    ben.wait_for_url(re.compile(r"/t/(?!%s)[A-Z0-9]{6}$" % table["code"]))
+    new_code = ben.url.rsplit("/", 1)[-1]
+    expect(ben.locator(".me")).to_contain_text("Ben")
+    # The others follow by themselves (their streams carry the news).
+    ann.wait_for_url(f"**/t/{new_code}", timeout=15_000)
+    watcher.wait_for_url(f"**/t/{new_code}", timeout=15_000)
+    expect(ann.locator(".me")).to_contain_text("Ann")
+    expect(watcher.get_by_role("button", name="Save score")).to_be_disabled()
+    # Rotated: Ben starts the rematch's seat order; the game itself is fresh.
+    rematch = api(live_server, "GET", f"/api/tables/{new_code}")
+    assert rematch["players"] == ["Ben", "Ann"] and not rematch["finished"]

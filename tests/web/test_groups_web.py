@@ -1,0 +1,370 @@
+"""Groups without accounts: plays recorded when a table of the group ends, players renamed and
+merged (undoably), export and import (all or nothing, never twice), deleting with the code."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+
+import pytest
+
+
+def bearer(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+class Night:
+    """A group and the score-pad tables it plays, through the JSON API."""
+
+    def __init__(self, client, name="Friday", players=("Katrin", "Ben", "Cem")):
+        answer = client.post("/api/groups", json={"name": name, "players": list(players)})
+        assert answer.status_code == 201, answer.get_json()
+        self.client, self.code = client, answer.get_json()["code"]
+
+    def table(self, seats, seat_players=None):
+        answer = self.client.post("/api/tables", json={
+            "game": "scorepad", "players": list(seats), "group": self.code,
+            "seat_players": seat_players})
+        assert answer.status_code == 201, answer.get_json()
+        return answer.get_json()["code"], answer.get_json()["token"]
+
+    def play(self, points: dict, seat_players=None):
+        """A whole game: one round of points, then finished by the host."""
+        code, token = self.table(points, seat_players)
+        for seat, value in points.items():
+            moved = self.client.post(f"/api/tables/{code}/actions", headers=bearer(token), json={
+                "type": "enter_score", "player": seat, "round": 1, "points": value})
+            assert moved.status_code == 200, moved.get_json()
+        done = self.client.post(f"/api/tables/{code}/actions", headers=bearer(token),
+                                json={"type": "finish_game"})
+        assert done.status_code == 200 and done.get_json()["finished"], done.get_json()
+        return code, token
+
+    def info(self):
+        return self.client.get(f"/api/groups/{self.code}").get_json()
+
+
+def test_a_table_of_the_group_that_ends_becomes_a_play_and_undoing_the_end_removes_it(client):
+    night = Night(client)
+    code, token = night.play({"Kat": 30, "Ben": 12}, seat_players={"Kat": "Katrin"})
+    plays = night.info()["plays"]
+    assert len(plays) == 1
+    assert plays[0]["game"] == "scorepad"
+    assert plays[0]["players"] == [{"name": "Katrin", "score": 30, "winner": True},
+                                   {"name": "Ben", "score": 12, "winner": False}]
+    assert plays[0]["cooperative"] is False and plays[0]["result"] is None
+    undone = client.post(f"/api/tables/{code}/undo", headers=bearer(token))
+    assert undone.status_code == 200 and not undone.get_json()["finished"]
+    assert night.info()["plays"] == []
+    client.post(f"/api/tables/{code}/redo", headers=bearer(token))
+    assert [p["players"][0]["name"] for p in night.info()["plays"]] == ["Katrin"]
+
+
+def test_a_table_without_a_group_records_nothing_and_an_unknown_group_is_refused(client):
+    night = Night(client)
+    created = client.post("/api/tables", json={"game": "scorepad", "players": ["A", "B"],
+                                                "group": "ZZZZZZ"})
+    assert created.status_code == 404
+    assert "no group with the code ZZZZZZ" in created.get_json()["error"]
+    created = client.post("/api/tables", json={"game": "scorepad", "players": ["A", "B"]})
+    assert created.status_code == 201
+    assert night.info()["plays"] == []
+
+
+def test_the_group_page_lists_plays_newest_first_and_opens_each_table_read_only(phone):
+    host = phone()
+    night = Night(host.client)
+    first, _ = night.play({"Katrin": 5, "Ben": 9})
+    second, _ = night.play({"Cem": 20, "Ben": 2})
+    page = host.get(f"/g/{night.code}").get_data(as_text=True)
+    assert "2 plays" in page
+    assert page.index("Cem") < page.index("Katrin")  # the newest play comes first
+    uid = night.info()["plays"][1]["uid"]
+    opened = host.get(f"/g/{night.code}/plays/{uid}")
+    assert opened.status_code == 303 and opened.headers["Location"].endswith(f"/t/{first}/history")
+
+
+def test_renaming_a_player_shows_everywhere_and_can_be_undone(phone):
+    host = phone()
+    night = Night(host.client)
+    night.play({"Katrin": 5, "Ben": 9})
+    page = host.get(f"/g/{night.code}")
+    katrin = next(p for p in host.client.get(f"/api/groups/{night.code}").get_json()["players"]
+                  if p == "Katrin")
+    assert katrin
+    ids = _player_ids(host, night.code)
+    renamed = host.post(f"/g/{night.code}/players/{ids['Katrin']}/rename", {"name": "Kathrin"})
+    assert renamed.status_code == 303
+    assert night.info()["plays"][0]["players"][0]["name"] == "Kathrin"
+    refused = host.post(f"/g/{night.code}/players/{ids['Ben']}/rename", {"name": "kathrin"})
+    assert refused.status_code == 422
+    assert "Kathrin is already a player of this group" in html.unescape(refused.get_data(as_text=True))
+    undone = host.post(f"/g/{night.code}/undo", {})
+    assert undone.status_code == 303
+    assert night.info()["plays"][0]["players"][0]["name"] == "Katrin"
+    assert page.status_code == 200
+
+
+def _player_ids(phone, code) -> dict[str, int]:
+    import re
+
+    page = phone.get(f"/g/{code}").get_data(as_text=True)
+    return {name: int(number) for number, name in
+            re.findall(r'id="rename-(\d+)" name="name" maxlength="\d+" value="([^"]+)"', page)}
+
+
+def test_merging_two_spellings_moves_their_plays_and_undo_brings_both_back(phone):
+    host = phone()
+    night = Night(host.client, players=("Katrin", "Kathrin", "Ben"))
+    night.play({"Katrin": 5, "Ben": 9})
+    night.play({"Kathrin": 15, "Ben": 9})
+    ids = _player_ids(host, night.code)
+    merged = host.post(f"/g/{night.code}/merge", {"keep": ids["Katrin"], "drop": ids["Kathrin"]})
+    assert merged.status_code == 303
+    info = night.info()
+    assert sorted(info["players"]) == ["Ben", "Katrin"]
+    assert [p["players"][0]["name"] for p in info["plays"]] == ["Katrin", "Katrin"]
+    host.post(f"/g/{night.code}/undo", {})
+    info = night.info()
+    assert sorted(info["players"]) == ["Ben", "Kathrin", "Katrin"]
+    assert [p["players"][0]["name"] for p in info["plays"]] == ["Kathrin", "Katrin"]
+
+
+def test_two_people_who_played_together_cannot_be_merged(phone):
+    host = phone()
+    night = Night(host.client)
+    night.play({"Katrin": 5, "Ben": 9})
+    ids = _player_ids(host, night.code)
+    refused = host.post(f"/g/{night.code}/merge", {"keep": ids["Katrin"], "drop": ids["Ben"]})
+    assert refused.status_code == 422
+    assert "played together in one game" in html.unescape(refused.get_data(as_text=True))
+    assert sorted(night.info()["players"]) == ["Ben", "Cem", "Katrin"]
+
+
+def test_export_and_import_restore_the_plays_and_a_second_import_adds_nothing(client):
+    night = Night(client)
+    night.play({"Katrin": 30, "Ben": 12})
+    night.play({"Cem": 3, "Ben": 40})
+    exported = client.get(f"/g/{night.code}/plays.json")
+    assert exported.status_code == 200
+    assert "attachment" in exported.headers["Content-Disposition"]
+    data = json.loads(exported.get_data(as_text=True))
+    assert data["format"] == "table-companion-plays/1" and len(data["plays"]) == 2
+    elsewhere = Night(client, name="Restored", players=())
+    first = client.post(f"/api/groups/{elsewhere.code}/plays", json=data)
+    assert first.get_json() == {"added": 2, "plays": 2}
+    again = client.post(f"/api/groups/{elsewhere.code}/plays", json=data)
+    assert again.get_json() == {"added": 0, "plays": 2}
+    restored = elsewhere.info()
+    assert sorted(restored["players"]) == ["Ben", "Cem", "Katrin"]
+    assert [p["players"] for p in restored["plays"]] == [p["players"] for p in data["plays"]]
+    assert [p["uid"] for p in restored["plays"]] == [p["uid"] for p in data["plays"]]
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda plays: plays[1].update(game="monopoly"), "Play 2: "),
+    (lambda plays: plays[0]["players"].append({"name": "Ben"}), "Play 1: "),
+    (lambda plays: plays[1]["players"][0].update(name="x" * 30), "Play 2: "),
+    (lambda plays: plays[0].pop("ended_at"), "Play 1: The field 'ended_at' is missing."),
+])
+def test_a_bad_import_names_the_play_and_adds_nothing(client, change, message):
+    night = Night(client)
+    night.play({"Katrin": 30, "Ben": 12})
+    night.play({"Cem": 3, "Ben": 40})
+    data = client.get(f"/api/groups/{night.code}/plays").get_json()
+    change(data["plays"])
+    elsewhere = Night(client, name="Other", players=())
+    refused = client.post(f"/api/groups/{elsewhere.code}/plays", json=data)
+    assert refused.status_code == 422
+    assert refused.get_json()["error"].startswith(message), refused.get_json()
+    assert elsewhere.info()["plays"] == [] and elsewhere.info()["players"] == []
+
+
+def test_an_uploaded_file_that_is_not_json_is_refused_on_the_page_with_its_line(phone):
+    host = phone()
+    night = Night(host.client)
+    host.get(f"/g/{night.code}")
+    answer = host.post(f"/g/{night.code}/import",
+                       {"file": (io.BytesIO(b'{\n "plays": [\n  {,]}'), "plays.json")},
+                       content_type="multipart/form-data")
+    assert answer.status_code == 422
+    assert "The file is not valid JSON (line 3)" in answer.get_data(as_text=True)
+
+
+def test_the_csv_has_one_row_per_player_per_play(client):
+    night = Night(client)
+    night.play({"Katrin": 30, "Ben": 12})
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/g/{night.code}/plays.csv")
+                                           .get_data(as_text=True))))
+    assert [(r["player"], r["score"], r["winner"]) for r in rows] == [
+        ("Katrin", "30", "yes"), ("Ben", "12", "no")]
+    assert rows[0]["game"] == "scorepad" and rows[0]["date"] == rows[0]["ended_at"][:10]
+
+
+def test_deleting_a_group_needs_its_code_typed_and_removes_only_that_group(phone):
+    host = phone()
+    night, other = Night(host.client), Night(host.client, name="Sunday")
+    code, _token = night.play({"Katrin": 30, "Ben": 12})
+    host.get(f"/g/{night.code}")
+    refused = host.post(f"/g/{night.code}/delete", {"confirm": other.code})
+    assert refused.status_code == 422
+    assert f"Type the group's code ({night.code})" in html.unescape(refused.get_data(as_text=True))
+    assert host.client.get(f"/api/groups/{night.code}").status_code == 200
+    deleted = host.post(f"/g/{night.code}/delete", {"confirm": night.code.lower()})
+    assert deleted.status_code == 303
+    assert host.client.get(f"/api/groups/{night.code}").status_code == 404
+    assert host.client.get(f"/api/groups/{other.code}").status_code == 200
+    assert host.client.get(f"/api/tables/{code}").status_code == 200  # its tables stay
+
+
+def test_a_group_is_started_from_its_form_and_a_bad_name_loses_nothing_typed(phone):
+    host = phone()
+    host.get("/groups/new")
+    refused = host.post("/groups", {"name": "  ", "players": "Katrin\nBen"})
+    assert refused.status_code == 422
+    assert "The group needs a name." in refused.get_data(as_text=True)
+    assert "Katrin\nBen" in refused.get_data(as_text=True)
+    started = host.post("/groups", {"name": "Friday", "players": "Katrin\nBen\n"})
+    assert started.status_code == 303
+    page = host.get(started.headers["Location"]).get_data(as_text=True)
+    assert "Friday" in page and 'value="Katrin"' in page and 'value="Ben"' in page
+
+
+def test_an_imported_play_that_ends_before_it_starts_is_refused(client):
+    night = Night(client, players=())
+    data = {"plays": [{"uid": "a1", "game": "scorepad", "started_at": "2026-11-27T20:00:00",
+                       "ended_at": "2026-11-27T19:00:00+00:00",
+                       "players": [{"name": "Ann", "score": 3, "winner": True}]}]}
+    refused = client.post(f"/api/groups/{night.code}/plays", json=data)
+    assert refused.status_code == 422
+    assert refused.get_json()["error"].startswith("Play 1: ")
+    assert "end before it started" in refused.get_json()["error"]
+    data["plays"][0]["started_at"] = "2026-11-27T18:00:00"  # no zone: taken as UTC
+    assert client.post(f"/api/groups/{night.code}/plays", json=data).get_json()["added"] == 1
+    assert night.info()["plays"][0]["duration_minutes"] == 60
+
+
+def test_a_rematch_keeps_the_seats_and_group_and_rotates_the_start_when_asked(client):
+    night = Night(client)
+    code, host = night.play({"Katrin": 30, "Ben": 12})
+    started = client.post(f"/api/tables/{code}/rematch", headers=bearer(host), json={"rotate": True})
+    assert started.status_code == 200, started.get_json()
+    new = started.get_json()
+    assert new["code"] != code
+    table = client.get(f"/api/tables/{new['code']}").get_json()
+    assert table["players"] == ["Ben", "Katrin"] and not table["finished"]
+    # A second tap finds the same rematch; the old table says where it went.
+    again = client.post(f"/api/tables/{code}/rematch", headers=bearer(host), json={})
+    assert again.get_json()["code"] == new["code"]
+    old = client.get(f"/api/tables/{code}").get_json()
+    assert f"started a rematch at table {new['code']}" in old["log"][0]["text"]
+    # The rematch belongs to the group: when it ends it is the group's second play.
+    for seat, points in (("Ben", 4), ("Katrin", 8)):
+        client.post(f"/api/tables/{new['code']}/actions", headers=bearer(new["token"]),
+                    json={"type": "enter_score", "player": seat, "round": 1, "points": points})
+    client.post(f"/api/tables/{new['code']}/actions", headers=bearer(new["token"]),
+                json={"type": "finish_game"})
+    assert len(night.info()["plays"]) == 2
+
+
+def test_a_rematch_waits_for_the_end_of_the_game(client):
+    night = Night(client)
+    code, token = night.table({"Katrin": None, "Ben": None})
+    refused = client.post(f"/api/tables/{code}/rematch", headers=bearer(token), json={})
+    assert refused.status_code == 422
+    assert "once this game has ended" in refused.get_json()["error"]
+
+
+def test_every_phone_of_the_table_follows_to_its_own_seat_at_the_rematch(phone):
+    host = phone()
+    code = host.start(players=("Ann", "Ben"))
+    ann, ben = phone("10.0.0.3"), phone("10.0.0.4")
+    ann.join(code, "Ann")
+    ben.join(code, "Ben")
+    ann.act(type="enter_score", player="Ann", round="1", points="5")
+    ann.act(type="finish_game")
+    started = ann.post(f"/t/{code}/rematch", {"rotate": "1"})
+    assert started.status_code == 303
+    new = started.headers["Location"].rsplit("/", 1)[-1]
+    assert new != code
+    assert "You are <strong>Ann</strong>" in ann.get(f"/t/{new}").get_data(as_text=True)
+    followed = ben.get(f"/t/{code}/next")
+    assert followed.headers["Location"].endswith(f"/t/{new}")
+    assert "You are <strong>Ben</strong>" in ben.get(f"/t/{new}").get_data(as_text=True)
+    # Following twice keeps the one place; the host hosts the rematch too.
+    assert ben.get(f"/t/{code}/next").headers["Location"].endswith(f"/t/{new}")
+    host.get(f"/t/{code}/next")
+    page = host.get(f"/t/{new}").get_data(as_text=True)
+    assert "Delete this table" in page
+    seats = [d for d in host.client.get(f"/api/tables/{new}").get_json()["log"]
+             if "took" in d["text"]]
+    assert len(seats) == 2
+
+
+def test_the_group_page_and_its_refusals_speak_the_phone_language(phone):
+    host = phone()
+    night = Night(host.client)
+    night.play({"Katrin": 30, "Ben": 12})
+    german = {"Accept-Language": "de-DE,de;q=0.9"}
+    page = host.get(f"/g/{night.code}", headers=german).get_data(as_text=True)
+    assert "1 Partie" in page and "Gruppe löschen" in page and "Sieger" in page
+    assert "Partien mitnehmen" in page
+    refused = host.post(f"/g/{night.code}/delete", {"confirm": "NOPE"}, headers=german)
+    assert "Tippe den Code der Gruppe" in html.unescape(refused.get_data(as_text=True))
+    english = host.get(f"/g/{night.code}", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "1 play" in english and "Delete the group" in english
+
+
+def test_the_statistics_page_and_json_count_the_plays(client):
+    night = Night(client)
+    night.play({"Katrin": 30, "Ben": 12})
+    night.play({"Katrin": 25, "Ben": 40})
+    night.play({"Katrin": 50, "Cem": 10})
+    page = client.get(f"/g/{night.code}/stats")
+    assert page.status_code == 200
+    text = html.unescape(page.get_data(as_text=True))
+    assert "3 plays" in text and "Head to head" in text
+    assert "<svg" in text and 'role="img"' in text  # the win-rate chart, with its table
+    assert "Katrin – Ben" in text or "Ben – Katrin" in text
+    numbers = client.get(f"/api/groups/{night.code}/stats").get_json()
+    katrin = next(p for p in numbers["group"]["players"] if p["name"] == "Katrin")
+    assert (katrin["plays"], katrin["wins"], katrin["longest_streak"]) == (3, 2, 1)
+    assert katrin["best_score"] == 50 and katrin["worst_score"] == 25
+
+
+def test_an_empty_group_has_a_statistics_page_that_says_so(client):
+    night = Night(client, players=())
+    text = client.get(f"/g/{night.code}/stats").get_data(as_text=True)
+    assert "No plays yet" in text
+
+
+def test_the_set_up_form_puts_the_table_in_a_known_or_a_new_group(phone):
+    host = phone()
+    night = Night(host.client, name="Friday")
+    host.get(f"/g/{night.code}")  # this phone now knows the group
+    form = host.get("/new/scorepad").get_data(as_text=True)
+    assert f'value="{night.code}"' in form and "Friday" in form
+    assert '<option value="Katrin">' in form  # the group's names are suggested
+    started = host.post("/new/scorepad", {"player": ["Katrin", "Dora"], "me": "0",
+                                          "group": night.code})
+    assert started.status_code == 303
+    code = started.headers["Location"].rsplit("/", 1)[-1]
+    host.code = code
+    host.act(type="enter_score", player="Katrin", round="1", points="9")
+    host.act(type="finish_game")
+    info = night.info()
+    assert [p["name"] for p in info["plays"][0]["players"]] == ["Katrin", "Dora"]
+    assert "Dora" in info["players"]  # a new name became a player of the group
+    # A new group in the same tap; a bad name keeps everything typed.
+    refused = host.post("/new/scorepad", {"player": ["Ann", "Ben"], "me": "0", "group": "new",
+                                          "group_name": " "})
+    assert refused.status_code == 422
+    page = refused.get_data(as_text=True)
+    assert "The group needs a name." in page and 'value="Ann"' in page
+    started = host.post("/new/scorepad", {"player": ["Ann", "Ben"], "me": "0", "group": "new",
+                                          "group_name": "Sunday"})
+    assert started.status_code == 303
+    home = host.get("/").get_data(as_text=True)
+    assert "Sunday" in home and "Friday" in home
