@@ -190,8 +190,9 @@ class Kartenspiel(Game):
         if winners:
             best = totals(state)[winners[0]]
             if len(winners) == 1:
-                return f"{winners[0]} wins with {best} points!"
-            return f"{and_list(winners)} share the win with {best} points each."
+                return f"{winners[0]} wins with {best} point{'' if abs(best) == 1 else 's'}!"
+            return (f"{and_list(winners)} share the win with {best} "
+                    f"point{'' if abs(best) == 1 else 's'} each.")
         where = f"Round {state['round']} of {state['rounds']}"
         if state["phase"] == "scoring":
             return f"{where} · scoring: check the piles and the escapes, then close the round."
