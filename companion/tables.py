@@ -390,13 +390,13 @@ def follow_rematch(db: Session, table: GameTable, device: Device | None) -> Join
 # -- host powers --------------------------------------------------------------------
 
 
-def _require_host(device: Device | None) -> None:
+def require_host(device: Device | None) -> None:
     if device is None or not device.is_host:
         raise Forbidden(_("Only the host (the device that started the table) can do that."))
 
 
 def set_locked(db: Session, table: GameTable, device: Device | None, locked: bool) -> None:
-    _require_host(device)
+    require_host(device)
     if table.locked == locked:
         return
     table.locked = locked
@@ -407,7 +407,7 @@ def set_locked(db: Session, table: GameTable, device: Device | None, locked: boo
 
 
 def free_seat(db: Session, table: GameTable, device: Device | None, seat: str) -> None:
-    _require_host(device)
+    require_host(device)
     seat = _seat_name(table, seat)
     holder = _seat_holder(db, table, seat)
     if holder is None:
@@ -421,7 +421,7 @@ def free_seat(db: Session, table: GameTable, device: Device | None, seat: str) -
 
 def set_read_only(db: Session, table: GameTable, device: Device | None, target_id: int,
                   read_only: bool) -> None:
-    _require_host(device)
+    require_host(device)
     target = db.get(Device, target_id)
     if target is None or target.table_id != table.id:
         raise Invalid(_("That phone is not joined to this table."))
@@ -573,7 +573,7 @@ def undo_or_redo(db: Session, table: GameTable, device: Device | None, kind: str
 
 
 def delete_table(db: Session, table: GameTable, device: Device | None) -> None:
-    _require_host(device)
+    require_host(device)
     db.exec(delete(LogEntry).where(LogEntry.table_id == table.id))
     db.exec(delete(Device).where(Device.table_id == table.id))
     db.delete(table)

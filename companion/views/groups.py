@@ -29,7 +29,9 @@ from ..groups import (
     export_plays,
     find_group,
     import_plays,
+    link_table,
     merge_players,
+    sync_play,
     add_player,
     players_of,
     play_records,
@@ -51,7 +53,8 @@ from ..stats import (
     trend_chart,
     win_rate_chart,
 )
-from ..tables import NAME_MAX, Invalid, NotFound, TableProblem
+from ..tables import NAME_MAX, Invalid, NotFound, TableProblem, find_device, find_table, require_host
+from ..web import device_token
 
 bp = Blueprint("groups", __name__)
 
@@ -269,3 +272,29 @@ def stats(code: str):
     win_rates = win_rate_chart(players, chart_id="win-rate") if players else None
     return render_template("groups/stats.html", group=group, numbers=numbers, games=games,
                            win_rates=win_rates)
+
+
+@bp.post("/t/<code>/group")
+def link(code: str):
+    """The host counts a table that was set up without a group in a group's plays: a group
+    this phone knows by its code, or a new one named here. An ended table becomes a play."""
+    db = get_db(write=True)
+    table = find_table(db, code, for_update=True)
+    try:
+        require_host(find_device(db, table, device_token(table.code)))
+        if table.group_id is not None:
+            raise_invalid(_("This table already counts in a group."))
+        if request.form.get("group_code", "").strip():
+            group = find_group(db, request.form["group_code"])
+        else:
+            group = create_group(db, request.form.get("group_name", ""))
+        link_table(db, table, group, {seat: seat for seat in table.players})
+        sync_play(db, table)
+        db.commit()
+    except TableProblem as problem:
+        db.rollback()
+        flash(problem.message, "error")
+        return redirect(url_for("table.show", code=table.code), 303)
+    remember_group(group.code)
+    flash(_("This table now counts in the plays of %(name)s.", name=group.name), "info")
+    return redirect(url_for("table.show", code=table.code), 303)

@@ -368,3 +368,27 @@ def test_the_set_up_form_puts_the_table_in_a_known_or_a_new_group(phone):
     assert started.status_code == 303
     home = host.get("/").get_data(as_text=True)
     assert "Sunday" in home and "Friday" in home
+
+
+def test_the_host_counts_a_table_in_a_group_later_and_an_ended_one_becomes_a_play(phone):
+    host = phone()
+    night = Night(host.client)
+    code = host.start(players=("Katrin", "Ben"))
+    host.act(type="enter_score", player="Katrin", round="1", points="9")
+    host.act(type="finish_game")
+    assert night.info()["plays"] == []
+    page = host.get(f"/t/{code}").get_data(as_text=True)
+    assert "Count this game in a group" in page
+    refused = host.post(f"/t/{code}/group", {"group_code": "ZZZZZZ"})
+    assert refused.status_code == 303
+    assert "no group with the code ZZZZZZ" in host.get(f"/t/{code}").get_data(as_text=True)
+    added = host.post(f"/t/{code}/group", {"group_code": night.code.lower()})
+    assert added.status_code == 303
+    assert [p["players"][0]["name"] for p in night.info()["plays"]] == ["Katrin"]
+    page = host.get(f"/t/{code}").get_data(as_text=True)
+    assert "Count this game in a group" not in page
+    # Only the host may, and only once.
+    other = phone("10.0.0.9")
+    other.join(code, "Ben")
+    assert other.post(f"/t/{code}/group", {"group_name": "Mine"}).status_code == 303
+    assert "Only the host" in html.unescape(other.get(f"/t/{code}").get_data(as_text=True))
