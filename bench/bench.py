@@ -1323,13 +1323,14 @@ async def bytes_per_update(args) -> list[str]:
 # -- the whole run ------------------------------------------------------------------------
 
 
-def scan_logs(names: list[str]) -> list[str]:
-    """What went wrong in the servers' logs: tracebacks by their last line, other errors."""
+def scan_logs(names: list[str], since: float = 0.0) -> list[str]:
+    """What went wrong in the servers' logs: tracebacks by their last line, other errors.
+    Logs not written since ``since`` (a part that was skipped) are an earlier run's: left out."""
     exception = re.compile(r"^[\w.]+(Error|Exception|Timeout)\b.*")
     lines = []
     for name in names:
         path = RESULTS / f"{name}.log"
-        if not path.exists():
+        if not path.exists() or path.stat().st_mtime < since:
             continue
         text = path.read_text(errors="replace").splitlines()
         tracebacks = sum(1 for line in text if line.startswith("Traceback"))
@@ -1518,6 +1519,7 @@ def main() -> None:
     if unknown:
         parser.error(f"unknown parts: {', '.join(sorted(unknown))}")
     began = time.perf_counter()
+    began_at = time.time()
     load = os.getloadavg()
     lines = asyncio.run(run(args, parts))
     header = [
@@ -1532,7 +1534,7 @@ def main() -> None:
     names = [n for part, n in (("push", "push"), ("idle", "push"), ("scale", "scale"),
                                ("two", "two-a"), ("two", "two-b"), ("poll", "poll"),
                                ("bytes", "bytes"), ("group", "group")) if part in parts]
-    footer = ["Server logs:", *scan_logs(list(dict.fromkeys(names))),
+    footer = ["Server logs:", *scan_logs(list(dict.fromkeys(names)), began_at),
               f"whole run: {time.perf_counter() - began:.0f} s"]
     report = "\n".join(header + lines + footer)
     RESULTS.mkdir(parents=True, exist_ok=True)
