@@ -6,17 +6,18 @@ import io
 
 import qrcode
 import qrcode.image.svg
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 
-def qr_svg(data: str) -> Markup:
-    """An inline SVG (no image library needed) that scales to its container."""
+def qr_svg(data: str, label: str = "QR code of the join address") -> Markup:
+    """An inline SVG (no image library needed) that scales to its container; ``label`` is
+    what a screen reader says it is."""
     code = qrcode.QRCode(border=2, error_correction=qrcode.constants.ERROR_CORRECT_M,
                          image_factory=qrcode.image.svg.SvgPathImage)
     code.add_data(data)
     code.make(fit=True)
     svg = code.make_image().to_string(encoding="unicode")
-    svg = svg.replace("<svg ", '<svg role="img" aria-label="QR code of the join address" ', 1)
+    svg = svg.replace("<svg ", f'<svg role="img" aria-label="{escape(label)}" ', 1)
     return Markup(svg)
 
 

@@ -40,7 +40,7 @@ from ..groups import (
     undo_change,
 )
 from ..models import GameTable, GroupChange, Play
-from ..network import base_url
+from ..network import base_url, listen_host
 from ..qr import qr_svg
 from ..stats import (
     difficulty_chart,
@@ -73,7 +73,9 @@ def remember_group(code: str) -> None:
 
 
 def group_url(code: str) -> str:
-    root = base_url(request.host_url, current_app.config.get("PUBLIC_URL"))
+    """The group's address for its QR code: like a table's invite, one phones can open."""
+    root = base_url(request.host_url, current_app.config.get("PUBLIC_URL"),
+                    listening=listen_host())
     return root + url_for("groups.show", code=code)
 
 
@@ -108,7 +110,8 @@ def _page(group, status: int = 200, problem: str | None = None, where: str | Non
                       .order_by(GroupChange.id.desc())).first()
     html = render_template(
         "groups/show.html", group=group, players=players_of(db, group),
-        plays=play_records(db, group, plays), games=GAMES, url=url, qr=qr_svg(url),
+        plays=play_records(db, group, plays), games=GAMES, url=url,
+        qr=qr_svg(url, _("QR code of the group's address")),
         last_change=changes, problem=problem, where=where, form=form or {}, name_max=NAME_MAX)
     return Response(html, status=status)
 
