@@ -23,7 +23,7 @@ def test_a_german_and_an_english_phone_share_a_table_each_in_its_language(live_s
     expect(ann.locator("html")).to_have_attribute("lang", "de")
     expect(ann.locator(".rules-button")).to_have_text("Regeln")
     expect(ann.locator(".log")).to_contain_text("Der Tisch wurde für Ann, Ben angelegt.")
-    assert overflowing(ann) == []
+    assert overflowing(ann) == [], overflowing(ann)
     assert [t for t in small_targets(ann) if "lang" in t or "rules" in t] == []
     expect(ben.locator("html")).to_have_attribute("lang", "en")
 

@@ -84,6 +84,7 @@ def test_a_mixed_table_shows_each_phone_its_language_and_the_log_in_it(phone):
     assert '<html lang="de">' in page
     assert "Der Tisch wurde für Ann, Ben angelegt." in page
     assert "Ein Handy hat den Platz von Ann übernommen." in page
+    assert "Du bist <strong>Ann</strong>" in page and ">Verlauf <" in page and "Am Tisch" in page
     page = english.get(f"/t/{code}").get_data(as_text=True)
     assert '<html lang="en">' in page
     assert "The table was set up for Ann, Ben." in page
@@ -105,3 +106,12 @@ def test_the_api_answers_errors_in_the_language_asked_for(client):
     assert german.get_json()["error"] == "Zwei Spieler heißen „ann“; gib jedem Spieler einen eigenen Namen."
     english = client.post("/api/tables", json={"game": "scorepad", "players": ["Ann", "ann"]})
     assert english.get_json()["error"] == "Two players are called 'ann'; give each player a different name."
+
+
+def test_a_seat_name_stays_text_inside_a_translated_sentence(phone):
+    code = phone().start(players=("<b>Bo</b>", "Ben"))
+    german = phone("10.0.0.5")
+    german.join(code, "<b>Bo</b>")
+    page = german.get(f"/t/{code}", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert "Du bist <strong>&lt;b&gt;Bo&lt;/b&gt;</strong>" in page
+    assert "<b>Bo</b>" not in page
