@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from sqlmodel import Session, delete, select
 
 from .games import GAMES, get_game
+from .games.text import say
 from .games.base import explain
 from .models import GameTable, GroupChange, GroupPlayer, Play, PlayerGroup, now
 from .tables import CODE_ALPHABET, CODE_LENGTH, NAME_MAX, Forbidden, Invalid, NotFound, normalise_code
@@ -382,7 +383,7 @@ def import_plays(db: Session, group: PlayerGroup, data) -> int:
             parsed.append(_ImportedPlay.model_validate(raw))
         except ValidationError as exc:
             raise Invalid(_("Play %(number)d: %(problem)s", number=number,
-                            problem=explain(exc))) from None
+                            problem=say(explain(exc)))) from None
     known = set(db.exec(select(Play.uid).where(Play.group_id == group.id)))
     added = 0
     for play in sorted(parsed, key=lambda p: p.ended_at):  # oldest first, as they were played

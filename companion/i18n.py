@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 
 from flask import Flask, has_request_context, request
-from flask_babel import Babel, gettext, ngettext
+from flask_babel import Babel, get_translations
 
-from .games.text import Sentence
+from .games.text import Sentence, say, use_translator
 
 LANGUAGES = ("en", "de")
 DEFAULT = "en"
@@ -40,11 +40,23 @@ def init_i18n(app: Flask) -> None:
                    default_translation_directories="translations")
     app.jinja_env.globals.update(entry_text=entry_text, languages=NAMES,
                                  current_language=select_language)
+    # Sentences and printed names (games/text.py) speak the phone's language in templates.
+    app.jinja_env.filters["say"] = say
+    use_translator(_translator)
+
+
+def _translator():
+    """This request's catalogue, without Flask-Babel's own formatting (a sentence fills in its
+    fields itself; Flask-Babel's ngettext would format with ``num`` alone)."""
+    if not has_request_context():
+        return (lambda text: text), (lambda singular, plural, n: singular if n == 1 else plural)
+    translations = get_translations()
+    return translations.ugettext, translations.ungettext
 
 
 def render_sentence(sentence: Sentence) -> str:
     """A sentence in this request's language."""
-    return sentence.render(gettext, ngettext)
+    return sentence.render(*_translator())
 
 
 def entry_text(entry) -> str:

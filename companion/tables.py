@@ -19,7 +19,7 @@ from sqlmodel import Session, select
 
 from .games import GameError, get_game
 from .games.base import Game
-from .games.text import Sentence, as_sentence
+from .games.text import Sentence, as_sentence, say
 from .history import replay, stacks
 from .live import DELETED, table_changed
 from .models import Device, GameTable, JoinAttempt, LogEntry, now
@@ -242,7 +242,7 @@ def create_table(db: Session, game_id: str, players: list, options: dict | None)
         parsed = game.parse_options(options)
         state = game.initial_state(names, parsed)
     except GameError as exc:
-        raise Invalid(exc.message) from None
+        raise Invalid(say(exc.sentence)) from None
     table = GameTable(code=new_code(db), game_id=game.id, players=names,
                       options=parsed.model_dump(mode="json"), state=state,
                       finished=game.is_over(state))
@@ -501,7 +501,7 @@ def act(db: Session, table: GameTable, device: Device | None, payload: dict,
             raise Forbidden(_("Only the host hands the turn to another player."))
         new_state, sentence = game.play(table.state, action, actor)
     except GameError as exc:
-        raise Invalid(exc.message) from None
+        raise Invalid(say(exc.sentence)) from None
     _log(db, table, "action", sentence, actor, action.model_dump(mode="json"))
     _stored(db, table, game, new_state)
     table.undo_depth += 1
@@ -561,7 +561,7 @@ def undo_or_redo(db: Session, table: GameTable, device: Device | None, kind: str
     try:
         result = replay(game, table.players, table.options, entries)
     except GameError as exc:
-        problem = exc.message
+        problem = say(exc.sentence)
         raise Invalid(_("That cannot be undone: %(problem)s", problem=problem) if kind == "undo"
                       else _("That cannot be redone: %(problem)s", problem=problem)) from None
     _log(db, table, kind, sentence, actor)
@@ -598,7 +598,7 @@ def snapshot(db: Session, table: GameTable, log_limit: int | None = None) -> dic
         "scores": game.scores(table.state),
         "finished": table.finished,
         "winners": game.winners(table.state),
-        "status": game.status(table.state),
+        "status": say(game.status(table.state)),
         "locked": table.locked,
         "can_undo": table.undo_depth > 0,
         "can_redo": table.redo_depth > 0,

@@ -14,18 +14,23 @@ from typing import Annotated, Any, Callable, ClassVar, Literal, Union
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
+from .text import N_, Name, Sentence
+
 
 class GameError(Exception):
-    """An illegal move or impossible input, explained in one human sentence."""
+    """An illegal move or impossible input, explained in one human sentence: a ``Sentence``
+    (``sentence``: each phone reads it in its language with ``text.say``) or plain text.
+    ``message`` is the English."""
 
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: "str | Sentence"):
+        super().__init__(str(message))
+        self.sentence = message
+        self.message = str(message)
 
 
 def _no_bool(value: Any) -> Any:
     if isinstance(value, bool):
-        raise ValueError("expected a whole number, not true/false")
+        raise ValueError(N_("expected a whole number, not true/false"))
     return value
 
 
@@ -58,22 +63,67 @@ def field_label(loc: tuple) -> str:
     return label
 
 
-def explain(exc: ValidationError, skip_first: bool = False) -> str:
+# What pydantic's common error types mean, in words that can be translated (the rest keep
+# pydantic's English).
+_PROBLEMS = {
+    "int_type": N_("expected a whole number"),
+    "int_parsing": N_("expected a whole number"),
+    "int_from_float": N_("expected a whole number"),
+    "string_type": N_("expected text"),
+    "bool_type": N_("expected true or false"),
+    "bool_parsing": N_("expected true or false"),
+    "list_type": N_("expected a list"),
+    "dict_type": N_("expected an object"),
+    "model_type": N_("expected an object"),
+    "float_type": N_("expected a number"),
+    "float_parsing": N_("expected a number"),
+}
+_BOUNDED = {
+    "greater_than_equal": ("ge", Sentence("must be at least %(limit)s")),
+    "greater_than": ("gt", Sentence("must be more than %(limit)s")),
+    "less_than_equal": ("le", Sentence("must be at most %(limit)s")),
+    "less_than": ("lt", Sentence("must be less than %(limit)s")),
+    "string_too_short": ("min_length", Sentence("must have at least %(limit)s characters")),
+    "string_too_long": ("max_length", Sentence("must have at most %(limit)s characters")),
+    "too_short": ("min_length", Sentence("must have at least %(limit)s items")),
+    "too_long": ("max_length", Sentence("must have at most %(limit)s items")),
+}
+
+
+def _problem(error: dict) -> "Name | Sentence | str":
+    kind = error.get("type", "")
+    ctx = error.get("ctx") or {}
+    if kind in _PROBLEMS:
+        return _PROBLEMS[kind]
+    if kind in _BOUNDED:
+        key, sentence = _BOUNDED[kind]
+        return Sentence(sentence.text, limit=ctx.get(key, "?"))
+    if kind == "literal_error":
+        return Sentence("expected one of: %(choices)s", choices=str(ctx.get("expected", "")))
+    if kind == "enum":
+        return Sentence("expected one of: %(choices)s", choices=str(ctx.get("expected", "")))
+    message = error.get("msg", "is not valid")
+    if message.startswith("Value error, "):  # our own validators: a name that may translate
+        message = message[len("Value error, "):].rstrip(".")
+        return Name(message)
+    return message[0].lower() + message[1:].rstrip(".")
+
+
+def explain(exc: ValidationError, skip_first: bool = False) -> Sentence:
     """One sentence naming the first problem of a validation error."""
     error = exc.errors(include_url=False)[0]
     loc = tuple(error.get("loc", ()))
     if skip_first and loc:
         loc = loc[1:]
-    message = error.get("msg", "is not valid")
     if error.get("type") == "missing":
-        return f"The field '{field_label(loc)}' is missing."
+        return Sentence("The field '%(field)s' is missing.", field=field_label(loc))
     if error.get("type") == "extra_forbidden":
-        return f"The field '{field_label(loc)}' is not expected here."
-    if message.startswith("Value error, "):
-        message = message[len("Value error, "):].rstrip(".")
-        if not loc:  # a whole-model check already names what it is about
-            return message + "."
-    return f"The field '{field_label(loc)}' is not valid: {message[0].lower() + message[1:].rstrip('.')}."
+        return Sentence("The field '%(field)s' is not expected here.", field=field_label(loc))
+    problem = _problem(error)
+    if not loc and isinstance(problem, Name):  # a whole-model check already names its subject
+        return Sentence("%(problem)s.", problem=problem)
+    return Sentence("The field '%(field)s' is not valid: %(problem)s.",
+                    field=field_label(loc), problem=problem)
 
 
 class HandTurn(Action):
@@ -172,14 +222,16 @@ class Game:
     def parse_action(self, raw: dict) -> Action:
         """Validate an action payload against this game's action models."""
         if not isinstance(raw, dict):
-            raise GameError("An action must be an object with a 'type' field.")
+            raise GameError(Sentence("An action must be an object with a 'type' field."))
         kind = raw.get("type")
         known = self.action_types()
         if kind not in known:
-            shown = f"'{kind}'" if isinstance(kind, str) and kind else "missing"
-            raise GameError(
-                f"The action type is {shown}; {self.name} knows: {', '.join(known)}."
-            )
+            if isinstance(kind, str) and kind:
+                raise GameError(Sentence("The action type is '%(kind)s'; %(game)s knows: "
+                                         "%(known)s.", kind=kind[:40], game=Name(self.name),
+                                         known=", ".join(known)))
+            raise GameError(Sentence("The action type is missing; %(game)s knows: %(known)s.",
+                                     game=Name(self.name), known=", ".join(known)))
         try:
             return self._action_adapter.validate_python(raw)
         except ValidationError as exc:
@@ -201,29 +253,30 @@ class Game:
 
     def give_turn(self, state: dict, player: str) -> None:
         """Make it ``player``'s turn in ``state`` (a copy the caller owns)."""
-        raise GameError(f"{self.name} has no turn order to change.")
+        raise GameError(Sentence("%(game)s has no turn order to change.", game=Name(self.name)))
 
-    def why_not(self, state: dict, kind: str, player: str | None = None) -> str | None:
+    def why_not(self, state: dict, kind: str, player: str | None = None) -> Sentence | None:
         """None when a move of ``kind`` made for ``player`` is legal in ``state``; else the
         sentence a player reads. ``player`` None skips the turn check (the host acts for all)."""
         move = self._moves.get(kind) if self.moves else None
         if move is None:
-            return None if not self.moves else f"{self.name} has no move called '{kind}'."
+            return None if not self.moves else Sentence(
+                "%(game)s has no move called '%(kind)s'.", game=Name(self.name), kind=kind[:40])
         if self.is_over(state) and not move.after_end:
-            return "The game is over; undo the last move to change it."
+            return Sentence("The game is over; undo the last move to change it.")
         if move.phases is not None and self.phase(state) not in move.phases:
-            return f"Not now: {self.expected(state)}"
+            return Sentence("Not now: %(expected)s", expected=self.expected(state))
         if move.turn and player is not None:
             turn = self.turn_of(state)
             if turn is not None and player != turn:
-                return f"It is {turn}'s turn."
+                return Sentence("It is %(player)s's turn.", player=turn)
         if move.check is not None:
             reason = move.check(self, state)
             if reason:
                 return reason
         return None
 
-    def legal_actions(self, state: dict, seat: str | None = None) -> dict[str, str | None]:
+    def legal_actions(self, state: dict, seat: str | None = None) -> dict[str, Sentence | None]:
         """Every move of the game: None when ``seat`` may make it now, else why not."""
         if not self.moves:
             return {kind: None for kind in self.action_types()}
@@ -257,14 +310,18 @@ class Game:
 
     def _hand_turn(self, state: dict, action: HandTurn, actor: str | None) -> str:
         if action.player not in self.players_of(state):
-            raise GameError(f"There is no player called '{action.player[:40]}' at this table.")
+            raise GameError(Sentence("There is no player called '%(player)s' at this table.",
+                                     player=action.player[:40]))
         if action.player == self.turn_of(state):
-            raise GameError(f"It is already {action.player}'s turn.")
+            raise GameError(Sentence("It is already %(player)s's turn.", player=action.player))
         self.give_turn(state, action.player)
-        return f"{actor or 'The host'} handed the turn to {action.player}."
+        if actor:
+            return Sentence("%(actor)s handed the turn to %(player)s.", actor=actor,
+                            player=action.player)
+        return Sentence("The host handed the turn to %(player)s.", player=action.player)
 
-    def _can_hand_turn(self, state: dict) -> str | None:
-        return None if self.turn_of(state) is not None else "Nobody has the turn now."
+    def _can_hand_turn(self, state: dict) -> Sentence | None:
+        return None if self.turn_of(state) is not None else Sentence("Nobody has the turn now.")
 
     def players_of(self, state: dict) -> list[str]:
         return list(state.get("players", []))
@@ -283,8 +340,10 @@ class Game:
         """A log sentence for ``action`` made against ``state`` (the state before it)."""
         if self.moves:
             return self.play(state, action, actor)[1]
-        who = actor or "The host"
-        return f"{who}: {action.type.replace('_', ' ')}."
+        what = action.type.replace("_", " ")
+        if actor:
+            return Sentence("%(actor)s: %(what)s.", actor=actor, what=what)
+        return Sentence("The host: %(what)s.", what=what)
 
     def is_over(self, state: dict) -> bool:
         return bool(state.get("finished"))
@@ -307,11 +366,11 @@ class Game:
 
     def quick_score(self, payload: dict) -> dict:
         """Score final piles without a table; raise GameError when they are impossible."""
-        raise GameError(f"{self.name} has no quick score.")
+        raise GameError(Sentence("%(game)s has no quick score.", game=Name(self.name)))
 
     def quick_score_payload(self, form: dict[str, list[str]]) -> dict:
         """Turn the quick-score page's form (field -> values) into a quick_score payload."""
-        raise GameError(f"{self.name} has no quick score.")
+        raise GameError(Sentence("%(game)s has no quick score.", game=Name(self.name)))
 
     # -- helpers for subclasses ------------------------------------------------
     @staticmethod

@@ -11,12 +11,19 @@ edition prints it; the German catalogue gives the German edition's name) or anot
 ``Sentence`` ("Ann undid: …"). Pure Python: no Flask, so the games stay free of it.
 
 For ``pybabel extract`` the keywords are ``Sentence``, ``plural_sentence:1,2`` and ``N_``.
+
+In a template a ``Sentence`` or ``Name`` needs no filter: ``{{ reason }}`` prints it in the
+phone's language (both carry ``__html__``, which asks the translator the web layer installed
+with ``use_translator``). Where a filter or ``~`` would first turn it into English text, use
+``|say`` (the words in the phone's language) before transforming it. ``str()`` is English.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
+
+from html import escape
 
 Gettext = Callable[[str], str]
 Ngettext = Callable[[str, str, int], str]
@@ -30,10 +37,34 @@ def _english_plural(singular: str, plural: str, count: int) -> str:
     return singular if count == 1 else plural
 
 
+_translator: Callable[[], tuple[Gettext, Ngettext]] | None = None
+
+
+def use_translator(provider: Callable[[], tuple[Gettext, Ngettext]] | None) -> None:
+    """Install what ``say`` asks for the current language's gettext and ngettext (the web
+    layer: the phone's language; None: English)."""
+    global _translator
+    _translator = provider
+
+
+def _current() -> tuple[Gettext, Ngettext]:
+    return _translator() if _translator is not None else (_same, _english_plural)
+
+
+def say(value: Any) -> str:
+    """A sentence, name, list of them or plain value as words in the current language."""
+    if value is None:
+        return ""
+    return str(_render_value(value, *_current()))
+
+
 class Name(str):
     """A name printed on a card or board (English edition); translated when rendered."""
 
     __slots__ = ()
+
+    def __html__(self) -> str:
+        return str(escape(say(self)))
 
 
 def N_(text: str) -> Name:
@@ -66,6 +97,9 @@ class Sentence:
 
     def __str__(self) -> str:
         return self.render()
+
+    def __html__(self) -> str:
+        return str(escape(self.render(*_current())))
 
     def __repr__(self) -> str:
         return f"Sentence({self.text!r}, {self.args!r})"

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError
 from ..database import get_db
 from ..games import GAMES
 from ..games.base import GameError, explain
+from ..games.text import say
 from ..openapi import Error, FreeObject, PerGame, documented, openapi_document, reply
 from ..tables import (
     Forbidden,
@@ -241,7 +242,7 @@ def parse(model: type[BaseModel], data: dict) -> BaseModel:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise Invalid(explain(exc)) from None
+        raise Invalid(say(explain(exc))) from None
 
 
 def caller(db, table):
@@ -360,7 +361,7 @@ def quick_score(game_id: str):
     try:
         return reply(QuickScoreResult(game.quick_score(body())))
     except GameError as exc:
-        raise Invalid(exc.message) from None
+        raise Invalid(say(exc.sentence)) from None
 
 
 class Rematch(BaseModel):

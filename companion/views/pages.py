@@ -6,6 +6,7 @@ from flask import Blueprint, current_app, abort, redirect, render_template, requ
 
 from ..database import get_db
 from ..games import GAMES, GameError, get_game
+from ..games.text import say
 from ..tables import (
     Forbidden,
     Invalid,
@@ -209,7 +210,7 @@ def quick_score(game_id: str):
         result = game.quick_score(game.quick_score_payload(form))
     except GameError as exc:
         return render_template(template, game=game, result=None, form=form,
-                               error=exc.message), 422
+                               error=say(exc.sentence)), 422
     return render_template(template, game=game, result=result, form=form)
 
 

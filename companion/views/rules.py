@@ -8,6 +8,7 @@ from markupsafe import Markup
 from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError
 
 from ..games.base import explain
+from ..games.text import say
 from ..i18n import select_language
 from ..openapi import Error, documented, reply
 from ..rules import RulesError, UnknownGame, UnknownSection, load_library
@@ -129,7 +130,7 @@ def api_search():
     try:
         query = RulesQuery.model_validate(request.args.to_dict())
     except ValidationError as exc:
-        return reply(Error(error=explain(exc)), 422)
+        return reply(Error(error=say(explain(exc))), 422)
     try:
         hits = load_library().search(query.q, game=query.game or None, limit=query.limit,
                                      lang=select_language())

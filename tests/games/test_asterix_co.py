@@ -1047,7 +1047,7 @@ def test_legal_actions_say_whose_turn_it_is_for_each_seat():
     assert bob["play_character"] is None and bob["reinforce_hand"] is None
     assert cid["play_character"] == "It is Bob's turn."
     assert cid["knock_out"] is None and cid["gain_helmet"] is None  # powers: anyone
-    assert cid["take_consolation"].startswith("Not now: Bob plays a character")
+    assert str(cid["take_consolation"]).startswith("Not now: Bob plays a character")
     # The host's phone (no seat) enters moves for everyone: the turn is checked on the move.
     assert GAME.legal_actions(state, None)["play_character"] is None
     # Nothing to work on yet: the reason says so.

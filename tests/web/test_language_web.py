@@ -115,3 +115,34 @@ def test_a_seat_name_stays_text_inside_a_translated_sentence(phone):
     page = german.get(f"/t/{code}", headers={"Accept-Language": "de"}).get_data(as_text=True)
     assert "Du bist <strong>&lt;b&gt;Bo&lt;/b&gt;</strong>" in page
     assert "<b>Bo</b>" not in page
+
+
+def test_a_refused_move_and_a_bad_field_are_explained_in_the_language_asked_for(client):
+    table = client.post("/api/tables", json={"game": "asterix-obelix", "players": ["Ann", "Bob"]})
+    code, token = table.get_json()["code"], table.get_json()["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    unknown = {"type": "fly"}
+    german = client.post(f"/api/tables/{code}/actions", json=unknown,
+                         headers={**headers, "Accept-Language": "de-DE"})
+    assert german.status_code == 422
+    assert german.get_json()["error"].startswith("Den Aktionstyp „fly“ gibt es nicht;")
+    english = client.post(f"/api/tables/{code}/actions", json=unknown, headers=headers)
+    assert english.get_json()["error"].startswith("The action type is 'fly';")
+    # pydantic's own checks get our words too: a field that is missing.
+    german = client.post(f"/api/tables/{code}/actions", json={"type": "choose_line"},
+                         headers={**headers, "Accept-Language": "de"})
+    assert german.status_code == 422
+    assert german.get_json()["error"].startswith("Das Feld „")
+    assert client.get(f"/api/tables/{code}").get_json()["version"] == table.get_json()["version"]
+
+
+def test_a_sentence_in_a_template_speaks_the_phone_language_and_escapes_its_values(app):
+    from companion.games.text import N_, Sentence
+
+    template = app.jinja_env.from_string("{{ s }} | {{ n }} | {{ s|say|upper }}")
+    sentence = Sentence("It is %(player)s's turn.", player="<i>Bo</i>")
+    with app.test_request_context(headers={"Accept-Language": "de"}):
+        shown = template.render(s=sentence, n=N_("expected a whole number"))
+    assert shown == ("&lt;i&gt;Bo&lt;/i&gt; ist am Zug. | erwartet wird eine ganze Zahl | "
+                     "&lt;I&gt;BO&lt;/I&gt; IST AM ZUG.")
+    assert str(sentence) == "It is <i>Bo</i>'s turn."  # str() is the English, for the API log
