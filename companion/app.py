@@ -78,6 +78,10 @@ def create_app(test_config: dict | None = None) -> Flask:
                             "application/manifest+json"],
         COMPRESS_MIN_SIZE=500,
         COMPRESS_STREAMS=False,
+        # Request bodies: far above any real action or form (a few hundred bytes), refused
+        # with 413 before they are read whole; a group's import of a play export may be larger.
+        BODY_LIMIT_BYTES=int(os.environ.get("BODY_LIMIT_KB", "64")) * 1024,
+        IMPORT_LIMIT_BYTES=6 * 1024 * 1024,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

@@ -22,6 +22,7 @@ from sqlmodel import Session, delete, select
 
 from .games import GAMES, get_game
 from .games.text import say
+from .inputs import name_key, tidy_name
 from .games.base import explain
 from .models import GameTable, GroupChange, GroupPlayer, Play, PlayerGroup, now
 from .tables import CODE_ALPHABET, CODE_LENGTH, NAME_MAX, Forbidden, Invalid, NotFound, normalise_code
@@ -46,7 +47,7 @@ def clean_name(raw, most: int = NAME_MAX, what: str = "player") -> str:
     """A name with its spaces tidied; Invalid with a sentence when empty or too long."""
     if not isinstance(raw, str):
         raise Invalid(_("A name must be text."))
-    name = " ".join(raw.split())
+    name = tidy_name(raw)
     if not name:
         raise Invalid(_("The group needs a name.") if what == "group"
                       else _("A player needs a name."))
@@ -80,8 +81,8 @@ def players_of(db: Session, group: PlayerGroup) -> list[GroupPlayer]:
 
 
 def player_named(db: Session, group: PlayerGroup, name: str) -> GroupPlayer | None:
-    wanted = " ".join(name.split()).casefold()
-    return next((p for p in players_of(db, group) if p.name.casefold() == wanted), None)
+    wanted = name_key(tidy_name(name))
+    return next((p for p in players_of(db, group) if name_key(p.name) == wanted), None)
 
 
 def add_player(db: Session, group: PlayerGroup, name: str) -> GroupPlayer:
@@ -356,7 +357,7 @@ class _ImportedPlay(BaseModel):
     @field_validator("players")
     @classmethod
     def different_names(cls, value: list[_ImportedPlayer]) -> list[_ImportedPlayer]:
-        names = [" ".join(p.name.split()).casefold() for p in value]
+        names = [name_key(tidy_name(p.name)) for p in value]
         if len(set(names)) < len(names):
             raise ValueError("two players of one play have the same name")
         return value

@@ -57,7 +57,8 @@ class LogEntry(SQLModel, table=True):
     """One line of a table's history: an action, an undo, a redo, or a seat/lock change."""
 
     __tablename__ = "log_entry"
-    __table_args__ = (UniqueConstraint("table_id", "seq"),)
+    __table_args__ = (UniqueConstraint("table_id", "seq"),
+                      UniqueConstraint("table_id", "request_key", name="uq_log_entry_request_key"))
 
     id: int | None = Field(default=None, primary_key=True)
     table_id: int = Field(foreign_key="game_table.id", index=True, ondelete="CASCADE")
@@ -69,6 +70,10 @@ class LogEntry(SQLModel, table=True):
     # The sentence as text and values (games/text.py), so that each phone reads it in its
     # own language; None for entries written before the companion spoke German.
     message: dict | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    # The Idempotency-Key of the request that wrote this entry (an action, undo or redo): a
+    # retry of that request finds it and records nothing again. Written in the same
+    # transaction as the change, so a retry after a crash between commit and answer finds it.
+    request_key: str | None = Field(default=None, max_length=100)
     created_at: datetime = Field(default_factory=now)
 
 

@@ -78,12 +78,13 @@ class Declaration:
     query: type[BaseModel] | None = None
     path: dict[str, str] = field(default_factory=dict)  # path parameter -> description
     bearer: bool = False
+    idempotent: bool = False  # takes an Idempotency-Key header
 
 
 def documented(*, responses: dict[int, type[BaseModel] | tuple[type[BaseModel], str]],
                body: type[BaseModel] | PerGame | None = None, body_required: bool = True,
                query: type[BaseModel] | None = None, path: dict[str, str] | None = None,
-               bearer: bool = False, summary: str | None = None):
+               bearer: bool = False, idempotent: bool = False, summary: str | None = None):
     """Record on a view the models of its request and of its answers, by status code.
 
     An answer is a model or (model, description); ``path`` describes the path parameters;
@@ -98,6 +99,7 @@ def documented(*, responses: dict[int, type[BaseModel] | tuple[type[BaseModel], 
             body=body, body_required=body_required, query=query,
             path=dict(path or {}),
             bearer=bearer,
+            idempotent=idempotent,
         )
         return view
 
@@ -264,6 +266,13 @@ def build_document(app: Flask) -> dict:
                 parameters = _path_parameters(rule, declaration, fixed)
                 if declaration.query is not None:
                     parameters += _query_parameters(declaration.query)
+                if declaration.idempotent:
+                    parameters.append({
+                        "name": "Idempotency-Key", "in": "header", "required": False,
+                        "schema": {"type": "string", "maxLength": 100},
+                        "description": "Any unique text per change (a UUID): a retry with the "
+                        "same key records nothing again and answers the table as it is, with "
+                        "the header Idempotent-Replayed: true."})
                 if parameters:
                     operation["parameters"] = parameters
                 if declaration.bearer:

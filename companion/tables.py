@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -19,7 +20,8 @@ from sqlmodel import Session, select
 
 from .games import GameError, get_game
 from .games.base import Game
-from .games.text import Sentence, as_sentence, say
+from .games.text import Name, Sentence, as_sentence, say
+from .inputs import name_key, quote, text_problem, tidy_name
 from .history import replay, stacks
 from .live import DELETED, table_changed
 from .models import Device, GameTable, JoinAttempt, LogEntry, now
@@ -53,6 +55,41 @@ class Stale(TableProblem):
     status = 409
 
 
+class AlreadyDone(TableProblem):
+    """A retry of a change that was recorded already (its Idempotency-Key is in the log):
+    nothing is recorded again; the answer is the table as it is (``seq``: the entry)."""
+
+    status = 200
+
+    def __init__(self, seq: int):
+        super().__init__("")
+        self.seq = seq
+
+
+KEY_MAX = 100
+
+
+def clean_request_key(raw: str | None) -> str | None:
+    """An Idempotency-Key as sent (None: none sent); Invalid when it cannot be one."""
+    if raw is None or raw == "":
+        return None
+    if len(raw) > KEY_MAX or not (raw.isascii() and raw.isprintable()):
+        raise Invalid(_("The Idempotency-Key must be up to %(most)d plain characters "
+                        "(letters, digits, dashes).", most=KEY_MAX))
+    return raw
+
+
+def _check_request_key(db: Session, table: GameTable, key: str | None) -> None:
+    """Before anything else (the retry carries the version it was first sent with): a key
+    seen before means the change is in the log already."""
+    if key is None:
+        return
+    seq = db.exec(select(LogEntry.seq).where(LogEntry.table_id == table.id,
+                                             LogEntry.request_key == key)).first()
+    if seq is not None:
+        raise AlreadyDone(seq)
+
+
 class Invalid(TableProblem):
     status = 422
 
@@ -66,15 +103,18 @@ def hash_token(token: str) -> str:
 
 
 def normalise_code(raw: str) -> str:
-    """Upper-case, drop spaces and dashes; the code box accepts "abc 234" too."""
-    return "".join(ch for ch in (raw or "").upper() if ch not in " -\t")
+    """Upper-case, drop spaces and dashes; the code box accepts "abc 234" too. Anything
+    else that could not be part of a code (a NUL, a control or non-ASCII character) becomes
+    "?", which no code holds and every database stores."""
+    return "".join(ch if ch.isascii() and ch.isprintable() else "?"
+                   for ch in (raw or "")[:64].upper() if ch not in " -\t")
 
 
 def code_problem(code: str) -> str | None:
     """Why this text cannot be a table code, or None when it could be one."""
     if len(code) != CODE_LENGTH:
         return _("A table code has %(length)d characters; '%(code)s' has %(count)d.",
-                 length=CODE_LENGTH, code=code, count=len(code))
+                 length=CODE_LENGTH, code=quote(code), count=len(code))
     wrong = sorted({ch for ch in code if ch not in CODE_ALPHABET})
     if wrong:
         return _("'%(letters)s' never appears in a table code (codes use no 0, O, 1, I or L).",
@@ -83,30 +123,37 @@ def code_problem(code: str) -> str | None:
 
 
 def clean_players(game: Game, names: list) -> list[str]:
-    """Validate the seat names for ``game``; raise Invalid with a sentence."""
+    """Validate the seat names for ``game``; raise Invalid with a sentence. Names are tidied
+    (``inputs.tidy_name``: invisible and control characters go); two names that read the same
+    (``inputs.name_key``: case and Unicode forms aside) are refused as one name twice."""
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise Invalid(_("Players must be a list of names."))
-    players = [" ".join(name.split()) for name in names]
+    if len(names) > 2 * game.max_players:  # far too many: no need to read every one
+        raise Invalid(_("%(game)s is played by %(least)d to %(most)d players, not %(count)d.",
+                        game=say(Name(game.name)), least=game.min_players,
+                        most=game.max_players, count=len(names)))
+    players = [tidy_name(name) for name in names]
     players = [name for name in players if name]
     if len(players) < len(names):
-        raise Invalid(_("Every player needs a name; one of them is empty."))
+        raise Invalid(_("Every player needs a name; one of them is empty or only invisible characters."))
     if not game.min_players <= len(players) <= game.max_players:
         if game.min_players == game.max_players:
             raise Invalid(_("%(game)s is played by exactly %(players)d players, not %(count)d.",
-                            game=game.name, players=game.min_players, count=len(players)))
+                            game=say(Name(game.name)), players=game.min_players,
+                            count=len(players)))
         raise Invalid(_("%(game)s is played by %(least)d to %(most)d players, not %(count)d.",
-                        game=game.name, least=game.min_players, most=game.max_players,
-                        count=len(players)))
+                        game=say(Name(game.name)), least=game.min_players,
+                        most=game.max_players, count=len(players)))
     for name in players:
         if len(name) > NAME_MAX:
             raise Invalid(_("The name '%(name)s…' is longer than %(most)d characters.",
                             name=name[:30], most=NAME_MAX))
     seen: set[str] = set()
     for name in players:
-        if name.casefold() in seen:
+        if name_key(name) in seen:
             raise Invalid(_("Two players are called '%(name)s'; give each player a different name.",
                             name=name))
-        seen.add(name.casefold())
+        seen.add(name_key(name))
     return players
 
 
@@ -217,14 +264,15 @@ def _new_device(table: GameTable, **fields) -> tuple[Device, str]:
 
 
 def _log(db: Session, table: GameTable, kind: str, sentence: str | Sentence,
-         actor: str | None, payload: dict | None = None) -> LogEntry:
+         actor: str | None, payload: dict | None = None, key: str | None = None) -> LogEntry:
     """Append to the log; the sentence is kept in English and as text and values, which
     each phone reads in its own language (``entry_sentence``)."""
     table.version += 1
     table.updated_at = now()
     message = as_sentence(sentence)
     entry = LogEntry(table_id=table.id, seq=table.version, kind=kind, payload=payload or {},
-                     actor=actor, sentence=str(message)[:500], message=message.to_json())
+                     actor=actor, sentence=str(message)[:500], message=message.to_json(),
+                     request_key=key)
     db.add(entry)
     table_changed(db, table.code, table.version)  # every phone's stream hears it at commit
     return entry
@@ -234,8 +282,11 @@ def create_table(db: Session, game_id: str, players: list, options: dict | None)
     """Start a table; the creating device becomes its host."""
     game = get_game(game_id) if isinstance(game_id, str) else None
     if game is None:
-        raise Invalid(_("There is no game called '%(game)s' here.", game=game_id))
+        raise Invalid(_("There is no game called '%(game)s' here.", game=quote(str(game_id))))
     names = clean_players(game, players)
+    problem = text_problem(options)
+    if problem:
+        raise Invalid(say(problem))
     if options is not None and not isinstance(options, dict):
         raise Invalid(_("Options must be an object of option names and values."))
     try:
@@ -460,24 +511,60 @@ def _require_actor(device: Device | None) -> str | None:
     return device.seat
 
 
-def _check_version(table: GameTable, expected: int | None) -> None:
+# How many changes a tap may have missed and still be merged (beyond: refused as stale).
+MERGE_MOST = 50
+
+
+def _merges(db: Session, table: GameTable, game: Game, action) -> Callable[[int], bool]:
+    """Whether ``action``, made against version ``expected``, touches nothing the changes
+    since then touched (e.g. five players entering their own scores at once): then it is
+    applied to the table as it is now, and its rules are checked against that."""
+
+    def merges(expected: int) -> bool:
+        if game.scope_of(action) is None:
+            return False
+        rows = db.exec(select(LogEntry.kind, LogEntry.payload)
+                       .where(LogEntry.table_id == table.id, LogEntry.seq > expected)
+                       .order_by(LogEntry.seq).limit(MERGE_MOST + 1)).all()
+        if len(rows) > MERGE_MOST:
+            return False
+        since = []
+        for kind, payload in rows:
+            if kind == "admin":  # seats and the lock: the game's state is untouched
+                continue
+            if kind != "action":  # an undo or redo may have changed anything
+                return False
+            try:
+                since.append(game.parse_action(payload))
+            except GameError:
+                return False
+        return game.commutes(action, since)
+
+    return merges
+
+
+def _check_version(table: GameTable, expected: int | None,
+                   merges: Callable[[int], bool] | None = None) -> None:
     if expected is not None and expected < table.state_version:
+        if merges is not None and merges(expected):
+            return
         raise Stale(_(
             "The table changed a moment before your tap; here is the fresh state. "
             "Nothing was recorded: check and tap again if it is still needed."
         ))
 
 
-def parse_expected(raw) -> int | None:
-    """The version a phone saw; absent means "whatever is current" (scripts)."""
-    if raw is None or raw == "":
+def parse_expected(raw, from_form: bool = False) -> int | None:
+    """The version a phone saw; absent means "whatever is current" (scripts). Only a whole
+    number: from JSON a number without a fraction (not "7", not 1.5, not true), from a form
+    plain digits."""
+    if raw is None or (from_form and raw == ""):
         return None
-    if isinstance(raw, bool):
-        raise Invalid(_("expected_version must be a whole number."))
-    try:
+    if from_form and isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= 18:
         return int(raw)
-    except (TypeError, ValueError):
-        raise Invalid(_("expected_version must be a whole number.")) from None
+    if not from_form and isinstance(raw, int) and not isinstance(raw, bool) and raw >= 0:
+        return raw
+    raise Invalid(_("expected_version must be a whole number (the version of the table you saw)."))
 
 
 def _stored(db: Session, table: GameTable, game: Game, state: dict) -> None:
@@ -490,19 +577,28 @@ def _stored(db: Session, table: GameTable, game: Game, state: dict) -> None:
 
 
 def act(db: Session, table: GameTable, device: Device | None, payload: dict,
-        expected: int | None) -> GameTable:
-    """Apply one game action for ``device`` to ``table`` (found with ``for_update``)."""
+        expected: int | None, key: str | None = None) -> GameTable:
+    """Apply one game action for ``device`` to ``table`` (found with ``for_update``);
+    ``key``: the request's Idempotency-Key (a retry raises AlreadyDone)."""
     actor = _require_actor(device)
-    _check_version(table, expected)
+    _check_request_key(db, table, key)
     game = game_of(table)
+    problem = text_problem(payload)
+    if problem:
+        raise Invalid(say(problem))
     try:
         action = game.parse_action(payload)
+    except GameError as exc:
+        _check_version(table, expected)  # a stale tap is stale first
+        raise Invalid(say(exc.sentence)) from None
+    _check_version(table, expected, _merges(db, table, game, action))
+    try:
         if action.type == "hand_turn" and not device.is_host:
             raise Forbidden(_("Only the host hands the turn to another player."))
         new_state, sentence = game.play(table.state, action, actor)
     except GameError as exc:
         raise Invalid(say(exc.sentence)) from None
-    _log(db, table, "action", sentence, actor, action.model_dump(mode="json"))
+    _log(db, table, "action", sentence, actor, action.model_dump(mode="json"), key)
     _stored(db, table, game, new_state)
     table.undo_depth += 1
     table.redo_depth = 0
@@ -534,11 +630,12 @@ def entry_sentence(entry) -> Sentence:
 
 
 def undo_or_redo(db: Session, table: GameTable, device: Device | None, kind: str,
-                 expected: int | None) -> GameTable:
+                 expected: int | None, key: str | None = None) -> GameTable:
     """Undo the last action in effect, or redo the last undone one, and replay the log.
 
-    ``table`` was found with ``for_update``."""
+    ``table`` was found with ``for_update``; ``key`` as for ``act``."""
     actor = _require_actor(device)
+    _check_request_key(db, table, key)
     _check_version(table, expected)
     game = game_of(table)
     entries = _entries(db, table)
@@ -564,7 +661,7 @@ def undo_or_redo(db: Session, table: GameTable, device: Device | None, kind: str
         problem = say(exc.sentence)
         raise Invalid(_("That cannot be undone: %(problem)s", problem=problem) if kind == "undo"
                       else _("That cannot be redone: %(problem)s", problem=problem)) from None
-    _log(db, table, kind, sentence, actor)
+    _log(db, table, kind, sentence, actor, key=key)
     _stored(db, table, game, result.state)
     table.undo_depth = len(result.applied)
     table.redo_depth = len(result.redoable)

@@ -18,6 +18,7 @@ from jinja2.runtime import Context
 from jinja2_fragments.flask import render_block
 from markupsafe import Markup
 
+from .inputs import quote
 from .tables import TableProblem
 
 csrf = CSRFProtect()
@@ -243,7 +244,7 @@ class NothingChangedShortcut:
         if environ.get("REQUEST_METHOD") == "GET" and path.startswith("/t/") and path.endswith("/live"):
             seen = parse_qs(environ.get("QUERY_STRING", "")).get("v", [""])[0]
             code = path[3:-5]
-            if seen.isdigit() and "/" not in code:
+            if seen.isascii() and seen.isdigit() and len(seen) <= 18 and code.isascii() and code.isalnum():
                 from .tables import table_version
 
                 if table_version(self.engine, code) == int(seen):
@@ -331,6 +332,29 @@ def init_web(app: Flask) -> None:
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 
+    # Endpoints that take a file of plays; every other request body is an action or a form.
+    large_bodies = {"groups.import_view", "api.group_import"}
+
+    def limit_body():
+        """A body above the limit is refused with 413 by Werkzeug before it is read whole
+        (from its Content-Length, or as soon as a chunked body passes the limit)."""
+        request.max_content_length = app.config[
+            "IMPORT_LIMIT_BYTES" if request.endpoint in large_bodies else "BODY_LIMIT_BYTES"]
+
+    # First of all: the CSRF check reads the form.
+    app.before_request_funcs.setdefault(None, []).insert(0, limit_body)
+
+    @app.errorhandler(413)
+    def too_large(_error):
+        limit = request.max_content_length or 0
+        message = _("The request is larger than %(kb)d KB, far more than anything the companion "
+                    "takes; nothing was read or changed.", kb=limit // 1024)
+        if request.path.startswith("/api/"):
+            return {"error": message}, 413
+        if is_fragment_request():
+            return message, 413
+        return render_template("error.html", title=_("Too large"), message=message), 413
+
     @app.errorhandler(CSRFError)
     def csrf_refused(error: CSRFError):
         message = _("This page was open too long or came from elsewhere, so the change was "
@@ -351,7 +375,7 @@ def init_web(app: Flask) -> None:
     @app.errorhandler(404)
     def not_found(_error):
         if request.path.startswith("/api/"):
-            return {"error": _("There is nothing at %(path)s.", path=request.path)}, 404
+            return {"error": _("There is nothing at %(path)s.", path=quote(request.path))}, 404
         return render_template("error.html", title=_("Not here"),
                                message=_("There is no page at this address."),
                                show_code_box=True), 404
@@ -359,8 +383,8 @@ def init_web(app: Flask) -> None:
     @app.errorhandler(405)
     def wrong_method(_error):
         if request.path.startswith("/api/"):
-            return {"error": _("%(method)s is not accepted at %(path)s.", method=request.method,
-                               path=request.path)}, 405
+            return {"error": _("%(method)s is not accepted at %(path)s.",
+                               method=quote(request.method), path=quote(request.path))}, 405
         return render_template("error.html", title=_("Not like that"),
                                message=_("This address does not accept that kind of request.")), 405
 

@@ -12,6 +12,19 @@
   // region for this long, so that another phone's move does not wipe it before it is read.
   const NOTE_KEPT_MS = 30000;
 
+  // The words this script shows, in the phone's language: the page carries them as data
+  // attributes of #app-texts (templates/app_texts.html, included by base.html); the English
+  // here is only the fallback of a page without it. "{n}", "{status}", "{reason}" and
+  // "{sentence}" are filled in.
+  function text(key, english, fields) {
+    const holder = document.getElementById("app-texts");
+    let words = (holder && holder.dataset[key]) || english;
+    Object.keys(fields || {}).forEach((name) => {
+      words = words.split("{" + name + "}").join(String(fields[name]));
+    });
+    return words;
+  }
+
   // -- the live stream -------------------------------------------------------------------
   // The page holds one server-sent-events stream (htmx's sse extension, sse-connect on
   // #live-stream). Once its "ready" event arrives, changes come from it and the poll rests;
@@ -74,7 +87,7 @@
     });
     source.addEventListener("deleted", (event) => {
       source.close();
-      showNotice("This table was deleted by its host.");
+      showNotice(text("deleted", "This table was deleted by its host."));
       window.setTimeout(() => { window.location.href = event.data || "/"; }, 1500);
     });
     source.addEventListener("error", () => {
@@ -177,8 +190,18 @@
     event.detail.parameters.have = regionHashes();
     if (event.detail.elt.matches("[data-poll]")) {
       event.detail.parameters.v = shownVersion();
+    } else if (String(event.detail.verb).toLowerCase() === "post") {
+      // One key per tap; a retry of the tap sends the same one, and the server records it once.
+      event.detail.headers["Idempotency-Key"] = requestKey();
     }
   });
+
+  // 128 random bits as hex (crypto.randomUUID needs a secure page; a LAN address is not one).
+  function requestKey() {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
 
   document.addEventListener("htmx:oobBeforeSwap", (event) => {
     const target = event.detail.target;
@@ -470,7 +493,7 @@
       }
     }
     if (xhr.status === 404 && event.detail.elt.matches("[data-poll]")) {
-      showNotice("This table no longer exists.");
+      showNotice(text("gone", "This table no longer exists."));
     }
   });
 
@@ -561,12 +584,12 @@
 
   // -- taps made without a connection ------------------------------------------------------
   // A move tapped while the server cannot be reached waits on this phone with the version it
-  // was made against, and is sent when the connection is back. If the table moved on
-  // meanwhile the server refuses it (409, as any stale tap), so a move can never count twice,
-  // not even when the first try did arrive and only its answer was lost. Waiting taps survive
-  // a reload of the page (sessionStorage), not the closing of the tab.
+  // was made against and its Idempotency-Key, and is sent when the connection is back. If the
+  // first try did arrive and only its answer was lost, the server knows the key and records
+  // nothing again; if the table moved on meanwhile it refuses the tap (409, as any stale tap).
+  // Waiting taps survive a reload of the page (sessionStorage), not the closing of the tab.
   const UNSENT_KEY = "companion-unsent:" + location.pathname;
-  const WAITING = "Not sent yet: no connection. It will be sent when the connection is back.";
+  const WAITING = () => text("waiting", "Not sent yet: no connection. It will be sent when the connection is back.");
   let unsent = readUnsent();
   let sending = false;
 
@@ -584,7 +607,8 @@
     } catch (e) { /* private mode: they wait in memory only */ }
     const count = document.getElementById("unsent-count");
     if (count) {
-      count.textContent = unsent.length === 1 ? "1 move waits to be sent." : unsent.length ? unsent.length + " moves wait to be sent." : "";
+      count.textContent = unsent.length === 1 ? text("waitsOne", "1 move waits to be sent.")
+        : unsent.length ? text("waitsMany", "{n} moves wait to be sent.", { n: unsent.length }) : "";
     }
   }
 
@@ -594,19 +618,20 @@
     if (!config || !form || String(config.verb).toLowerCase() !== "post") return;
     if (!form.querySelector("input[data-live-version]")) {
       // Without the version it was made against it could land on a table that moved on.
-      say(form, "Not sent: no connection. Tap again when the connection is back.", "refused");
+      say(form, text("notSent", "Not sent: no connection. Tap again when the connection is back."), "refused");
       return;
     }
     const place = whereIs(form);
     unsent.push({
       path: config.path,
+      key: (config.headers && config.headers["Idempotency-Key"]) || requestKey(),
       fields: Array.from(config.formData.entries()).filter(([name]) => name !== "have"),
       form: place && { region: place.region, steps: place.steps },
       // A request that timed out may have arrived; only its answer is known to be lost.
       mayHaveArrived: event.type === "htmx:timeout",
     });
     keepUnsent();
-    say(form, WAITING, "waiting");
+    say(form, WAITING(), "waiting");
   }
   document.addEventListener("htmx:sendError", holdUnsent);
   document.addEventListener("htmx:timeout", holdUnsent);
@@ -631,6 +656,7 @@
       while (unsent.length) {
         const tap = unsent[0];
         const headers = { "HX-Request": "true" };
+        if (tap.key) headers["Idempotency-Key"] = tap.key;  // arrived already? then recorded once
         const token = document.querySelector('meta[name="csrf-token"]');
         if (token) headers["X-CSRFToken"] = token.content;
         // With the stream open the change comes on it; without, the poll below fetches it.
@@ -647,10 +673,11 @@
         keepUnsent();
         const sentence = sentenceOf(await answer.text());
         const form = formOf(tap);
-        if (answer.ok) say(form, "Sent once the connection was back.", "sent");
+        if (answer.ok) say(form, text("sentLate", "Sent once the connection was back."), "sent");
         else if (answer.status === 409 && tap.mayHaveArrived) {
-          say(form, "Not sent again: the table changed after this tap, perhaps by the tap itself (its answer was lost). Check the board.", "refused");
-        } else say(form, "Not done: " + (sentence || "the companion refused it (" + answer.status + ")."), "refused");
+          say(form, text("notAgain", "Not sent again: the table changed after this tap, perhaps by the tap itself (its answer was lost). Check the board."), "refused");
+        } else if (sentence) say(form, text("notDone", "Not done: {sentence}", { sentence }), "refused");
+        else say(form, text("refused", "Not done: the companion refused it ({status}).", { status: answer.status }), "refused");
       }
     } finally {
       sending = false;
@@ -663,7 +690,7 @@
   document.addEventListener("DOMContentLoaded", () => {
     if (!unsent.length) return;
     keepUnsent();
-    unsent.forEach((tap) => { const form = formOf(tap); if (form) say(form, WAITING, "waiting"); });
+    unsent.forEach((tap) => { const form = formOf(tap); if (form) say(form, WAITING(), "waiting"); });
     sendUnsent();
   });
 
@@ -705,7 +732,7 @@
       wakeLock.addEventListener("release", () => showAwake());
     } catch (e) {
       wakeLock = null;
-      if (button) button.title = "This phone did not allow it: " + e.message;
+      if (button) button.title = text("awakeRefused", "This phone did not allow it: {reason}", { reason: e.message });
     }
     showAwake();
   }

@@ -60,7 +60,9 @@ def field_label(loc: tuple) -> str:
     label = parts[0]
     for part in parts[1:]:
         label += f"[{part}]" if part.isdigit() else f".{part}"
-    return label
+    # A field name comes from the caller: quote a short, visible prefix only.
+    label = "".join(char for char in label if char.isprintable())
+    return label if len(label) <= 40 else label[:40] + "…"
 
 
 # What pydantic's common error types mean, in words that can be translated (the rest keep
@@ -148,7 +150,11 @@ class Move:
     ``phases``: the phases (``Game.phase``) in which it may be made; None means any phase.
     ``turn``: the payload field naming the player the move is made for (usually "player"),
     checked against whose turn it is; "actor" checks the seat making it; None: anyone.
-    ``after_end``: still allowed once the game is over (corrections of the final count)."""
+    ``after_end``: still allowed once the game is over (corrections of the final count).
+    ``scope``: what a move of this kind touches (e.g. one cell of a score sheet), as a set of
+    keys: two moves with disjoint scopes leave the same table in either order, so one made
+    against an older version of the table is still applied (``Game.commutes``). None: the
+    move may depend on anything, and a tap made against an older version is refused."""
 
     action: type[Action]
     rule: Rule
@@ -156,6 +162,7 @@ class Move:
     check: Check | None = None
     turn: str | None = None
     after_end: bool = False
+    scope: Callable[[Any], frozenset] | None = None
 
     @property
     def kind(self) -> str:
@@ -237,6 +244,9 @@ class Game:
         except ValidationError as exc:
             skip = len(self.actions) > 1
             raise GameError(explain(exc, skip_first=skip)) from None
+        except TypeError:  # a check given an object or list where it reads a word or number
+            raise GameError(Sentence("A field of the action holds an object or a list where a "
+                                     "word or a number belongs.")) from None
 
     # -- the moves: legality and dispatch ----------------------------------------
     def phase(self, state: dict) -> str | None:
@@ -275,6 +285,23 @@ class Game:
             if reason:
                 return reason
         return None
+
+    def scope_of(self, action: Action) -> frozenset | None:
+        """What ``action`` touches (see ``Move.scope``); None: possibly anything."""
+        move = self._moves.get(action.type) if self.moves else None
+        return move.scope(action) if move is not None and move.scope is not None else None
+
+    def commutes(self, action: Action, since: list[Action]) -> bool:
+        """Whether ``action``, made before the moves ``since`` were, touches nothing they
+        touched: then it may be applied after them as if made now."""
+        mine = self.scope_of(action)
+        if mine is None:
+            return False
+        for other in since:
+            theirs = self.scope_of(other)
+            if theirs is None or theirs & mine:
+                return False
+        return True
 
     def legal_actions(self, state: dict, seat: str | None = None) -> dict[str, Sentence | None]:
         """Every move of the game: None when ``seat`` may make it now, else why not."""

@@ -2,24 +2,29 @@
 
 from __future__ import annotations
 
+import json
+import math
 from typing import Any, Literal
 
 from flask import Blueprint, current_app, request
 from flask_babel import gettext as _
-from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictInt, ValidationError
 
 from ..database import get_db
 from ..games import GAMES
 from ..games.base import GameError, explain
 from ..games.text import say
+from ..inputs import depth_problem, quote, text_problem
 from ..openapi import Error, FreeObject, PerGame, documented, openapi_document, reply
 from ..tables import (
+    AlreadyDone,
     Forbidden,
     Invalid,
     NotFound,
     TableProblem,
     act,
     check_join_rate,
+    clean_request_key,
     create_table,
     find_device,
     find_table,
@@ -82,8 +87,9 @@ class VersionOnly(BaseModel):
     """Only the version the caller saw, for undo and redo."""
 
     model_config = ConfigDict(extra="forbid")
-    expected_version: int | None = Field(
-        None, description="The table's state_version the caller saw; older than the table's → 409."
+    expected_version: StrictInt | None = Field(
+        None, ge=0, description="The table's state_version the caller saw (a whole number); "
+        "older than the table's → 409."
     )
 
 
@@ -227,15 +233,44 @@ QUICK_SCORES = PerGame(lambda game: [game.quick_score_model] if game.quick_score
 
 
 def body() -> dict:
-    """The JSON object sent, or an Invalid problem naming what is wrong with it."""
-    data = request.get_json(silent=True)
-    if data is None:
-        if not request.get_data():
-            return {}
+    """The JSON object sent, or an Invalid problem naming what is wrong with it: not JSON, not
+    an object, NaN or Infinity (JSON has neither), nested deeper than any action, or text that
+    cannot be stored (a NUL, a lone surrogate)."""
+    raw = request.get_data(cache=True)
+    if not raw:
+        return {}
+    if not request.is_json:
         raise Invalid(_("The request body is not valid JSON."))
+    try:
+        data = json.loads(raw, parse_constant=_no_constant, parse_float=_finite)
+    except _NotANumber as problem:
+        raise Invalid(_("The request body holds %(value)s, which is not a number JSON allows.",
+                        value=quote(str(problem)))) from None
+    except RecursionError:
+        raise Invalid(say(depth_problem())) from None
+    except ValueError:  # also a body that is not UTF-8
+        raise Invalid(_("The request body is not valid JSON.")) from None
     if not isinstance(data, dict):
         raise Invalid(_("The request body must be a JSON object."))
+    problem = text_problem(data)
+    if problem:
+        raise Invalid(say(problem))
     return data
+
+
+class _NotANumber(ValueError):
+    pass
+
+
+def _no_constant(name: str):
+    raise _NotANumber(name)
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise _NotANumber(text)
+    return number
 
 
 def parse(model: type[BaseModel], data: dict) -> BaseModel:
@@ -326,27 +361,42 @@ def show(code: str):
 @documented(body=GAME_ACTIONS, path={"code": CODE}, bearer=True, responses={
     200: Snapshot, 401: (Error, "No token"),
     403: (Error, "Watcher, read-only or another table's token"), 404: NO_TABLE, 409: STALE,
-    422: (Error, "Invalid or illegal action")})
+    422: (Error, "Invalid or illegal action")}, idempotent=True)
 def action(code: str):
     """Apply one action of the table's game (with an optional expected_version)."""
+    key = clean_request_key(request.headers.get("Idempotency-Key"))
     data = body()
     expected = parse_expected(data.pop("expected_version", None))
     db = get_db(write=True)
     table = find_table(db, code, for_update=True)
-    table = act(db, table, caller(db, table), data, expected)
+    try:
+        table = act(db, table, caller(db, table), data, expected, key)
+    except AlreadyDone:
+        return _replayed(db, table)
     return reply(table_snapshot(db, table))
+
+
+def _replayed(db, table):
+    """The answer to a retry of a change already recorded: the table as it is."""
+    db.rollback()
+    answer, status = reply(table_snapshot(db, table))
+    return answer, status, {"Idempotent-Replayed": "true"}
 
 
 @bp.post("/tables/<code>/<any(undo, redo):kind>")
 @documented(body=VersionOnly, body_required=False, path={"code": CODE}, bearer=True, responses={
     200: Snapshot, 401: (Error, "No token"), 403: (Error, "Not allowed"), 404: NO_TABLE,
-    409: STALE, 422: (Error, "Nothing to undo or redo")})
+    409: STALE, 422: (Error, "Nothing to undo or redo")}, idempotent=True)
 def undo_redo(code: str, kind: str):
     """Undo the last action or redo the last undone one."""
+    key = clean_request_key(request.headers.get("Idempotency-Key"))
     expected = parse(VersionOnly, body()).expected_version
     db = get_db(write=True)
     table = find_table(db, code, for_update=True)
-    table = undo_or_redo(db, table, caller(db, table), kind, expected)
+    try:
+        table = undo_or_redo(db, table, caller(db, table), kind, expected, key)
+    except AlreadyDone:
+        return _replayed(db, table)
     return reply(table_snapshot(db, table))
 
 

@@ -24,10 +24,12 @@ from ..models import GameTable
 from ..network import base_url, listen_host, unreachable_reason
 from ..qr import qr_svg
 from ..tables import (
+    AlreadyDone,
     NotFound,
     TableProblem,
     act,
     can_act,
+    clean_request_key,
     delete_table,
     devices,
     find_device,
@@ -454,28 +456,36 @@ def _change(code: str, operation) -> Response:
     me = _me(db, table)
     try:
         operation(db, table, me)
+    except AlreadyDone:  # a retried tap (same Idempotency-Key): recorded once, shown as is
+        db.rollback()
+        return _after_change(db, table, me)
     except TableProblem as problem:
         db.rollback()  # nothing of the refused change stays; the objects reload if read
         return _after_change(db, table, me, problem)
     return _after_change(db, table, me)
 
 
+def _request_key() -> str | None:
+    """The tap's Idempotency-Key (app.js sends one per tap, the same when it retries)."""
+    return clean_request_key(request.headers.get("Idempotency-Key"))
+
+
 def _expected() -> int | None:
-    return parse_expected(request.form.get("expected_version"))
+    return parse_expected(request.form.get("expected_version"), from_form=True)
 
 
 @bp.post("/<code>/act")
 def act_view(code: str):
     """One game action from a phone."""
     return _change(code, lambda db, table, me: act(db, table, me, _payload(request.form),
-                                                   _expected()))
+                                                   _expected(), _request_key()))
 
 
 @bp.post("/<code>/<any(undo, redo):kind>")
 def undo_redo(code: str, kind: str):
     """Undo the last action, or redo the last undone one."""
     return _change(code, lambda db, table, me: undo_or_redo(db, table, me, kind,
-                                                            _expected()))
+                                                            _expected(), _request_key()))
 
 
 @bp.post("/<code>/host/<any(lock, unlock, free, \"read-only\", \"read-write\"):power>")

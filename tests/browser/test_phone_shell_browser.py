@@ -236,6 +236,28 @@ def test_a_tap_made_offline_is_refused_when_the_table_moved_on_meanwhile(live_se
     assert not any("red legionary" in text for text in log_texts(live_server, table))
 
 
+def test_a_tap_whose_answer_was_lost_counts_once_when_it_is_sent_again(live_server, new_phone):
+    table, page = attacking(live_server, new_phone, ux.PHONE_390)
+    tapped = f"**/t/{table['code']}/act*"
+    keys = []
+
+    def arrive_but_lose_the_answer(route):
+        keys.append(route.request.headers.get("idempotency-key"))
+        route.fetch()  # the server gets the tap and records it ...
+        route.abort()  # ... but the phone never hears back
+        page.unroute(tapped)
+
+    page.route(tapped, arrive_but_lose_the_answer)
+    page.locator(RED).click()
+    # The phone sends the tap again by itself, with the same key; the server knows it.
+    expect(page.locator(RED).locator("xpath=ancestor::form").locator(".form-error")).to_have_text(
+        "Sent once the connection was back.", timeout=15_000)
+    expect(page.locator("#board")).to_contain_text("beaten so far: 1", timeout=10_000)
+    assert keys and keys[0] and len(keys[0]) == 32
+    page.wait_for_timeout(500)
+    assert sum("red legionary" in text for text in log_texts(live_server, table)) == 1
+
+
 def test_a_waiting_tap_survives_a_reload_of_the_page(live_server, new_phone):
     table, page = attacking(live_server, new_phone, ux.PHONE_390)
     # Only the taps fail to arrive (the Wi-Fi drops them); the page itself still loads.

@@ -1,0 +1,217 @@
+"""Bad input gets a sentence, never a 500, and changes nothing: the inputs the probes of
+issue 15 found (unhashable values, numbers JSON does not allow, deep nesting, broken and
+invisible characters, huge bodies) and names that only look different."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.inputs import name_key, tidy_name
+
+
+@pytest.fixture
+def table(client):
+    made = client.post("/api/tables", json={"game": "asterix-obelix", "players": ["Ann", "Bob"]})
+    assert made.status_code == 201, made.get_json()
+    data = made.get_json()
+    return {"code": data["code"], "headers": {"Authorization": f"Bearer {data['token']}"},
+            "version": data["version"]}
+
+
+def _raw(client, url, text, headers=None):
+    return client.post(url, data=text, headers={**(headers or {}),
+                                                "Content-Type": "application/json"})
+
+
+def _unchanged(client, table):
+    assert client.get(f"/api/tables/{table['code']}").get_json()["version"] == table["version"]
+
+
+@pytest.mark.parametrize("text, words", [
+    ('{"type": "reveal_card", "kind": {}}', "object or a list where a word or a number"),
+    ('{"type": "start_game", "expected_version": 1e400}', "not a number JSON allows"),
+    ('{"type": "start_game", "expected_version": Infinity}', "not a number JSON allows"),
+    ('{"type": "start_game", "expected_version": NaN}', "not a number JSON allows"),
+    ('{"type": "start_game", "expected_version": 1.5}', "expected_version must be a whole number"),
+    ('{"type": "start_game", "expected_version": "7"}', "expected_version must be a whole number"),
+    ('{"type": "start_game", "expected_version": true}', "expected_version must be a whole number"),
+    ('{"type": "start_game", "x": ' + "[" * 1000 + "]" * 1000 + "}", "nested more than"),
+    ('{"type": "start_game", "starter": "Ann\\ud800"}', "lone surrogate"),
+    ('{"type": "start_game", "starter": "An\\u0000n"}', "NUL character"),
+    ('{"type": "start_game", "starter": "Ann", "' + "k" * 5000 + '": 1}', "is not expected here"),
+])
+def test_a_bad_action_gets_a_sentence_and_changes_nothing(client, table, text, words):
+    answer = _raw(client, f"/api/tables/{table['code']}/actions", text, table["headers"])
+    assert answer.status_code == 422, answer.get_data(as_text=True)[:300]
+    error = answer.get_json()["error"]
+    assert words in error
+    assert len(error) < 600  # a short quote of the input at most
+    _unchanged(client, table)
+
+
+@pytest.mark.parametrize("payload", [{"expected_version": "7"}, {"expected_version": 1.5},
+                                     {"expected_version": -1}])
+def test_undo_takes_only_a_whole_version_number(client, table, payload):
+    answer = client.post(f"/api/tables/{table['code']}/undo", json=payload,
+                         headers=table["headers"])
+    assert answer.status_code == 422
+    assert "expected_version" in answer.get_json()["error"]
+
+
+def test_a_body_above_the_limit_is_refused_before_it_is_read(client, table):
+    big = '{"game": "scorepad", "players": ["' + "A" * 70_000 + '", "B"]}'
+    answer = _raw(client, "/api/tables", big)
+    assert answer.status_code == 413
+    assert answer.get_json()["error"].startswith("The request is larger than 64 KB")
+    page = client.post(f"/t/{table['code']}/act", data={"note": "x" * 70_000})
+    assert page.status_code == 413
+    assert "larger than 64 KB" in page.get_data(as_text=True)
+    _unchanged(client, table)
+
+
+def test_a_long_name_comes_back_as_a_short_quote(client):
+    answer = client.post("/api/tables", json={"game": "scorepad", "players": ["N" * 20_000, "B"]})
+    assert answer.status_code == 422
+    assert len(answer.get_json()["error"]) < 200
+
+
+@pytest.mark.parametrize("url", ["/api/tables/AB%00CD", "/j/AB%00CD", "/t/AB%00CD",
+                                 "/t/AB%00CD/live?v=1", "/api/tables/" + "Z" * 3000])
+def test_a_code_with_a_nul_or_of_any_length_is_not_found_with_a_sentence(client, url):
+    answer = client.get(url)
+    assert answer.status_code in (303, 404, 422)
+    assert len(answer.get_data(as_text=True)) < 20_000
+
+
+def test_a_version_that_int_would_misread_is_just_not_this_version(client, table):
+    # "²" is a digit to str.isdigit but not to int(): the poll treats it as an unknown version.
+    answer = client.get(f"/t/{table['code']}/live?v=%C2%B2")
+    assert answer.status_code in (200, 204, 403)
+
+
+@pytest.mark.parametrize("names, refused", [
+    (["\u200b", "Bob"], "empty or only invisible"),
+    (["\u202e\u2066", "Bob"], "empty or only invisible"),
+    (["Zoe\u0308", "Zo\u00eb"], "Two players are called"),
+    (["STRASSE", "straße"], "Two players are called"),
+    (["ANN", "ann"], "Two players are called"),
+])
+def test_names_that_look_empty_or_the_same_are_refused(client, names, refused):
+    answer = client.post("/api/tables", json={"game": "scorepad", "players": names})
+    assert answer.status_code == 422
+    assert refused in answer.get_json()["error"]
+
+
+def test_invisible_and_control_characters_leave_a_name():
+    assert tidy_name("\u202eAnn\u200b \x00Bo\tb ") == "Ann Bo b"  # a tab is a space
+    assert tidy_name("Zoe\u0308") == "Zo\u00eb"
+    assert name_key("STRASSE") == name_key("straße")
+
+
+def test_a_name_keeps_its_visible_letters_when_stored(client):
+    made = client.post("/api/tables", json={"game": "scorepad", "players": ["\u202eAnn\u200b", "Bo\u2066b"]})
+    assert made.status_code == 201
+    code = made.get_json()["code"]
+    assert client.get(f"/api/tables/{code}").get_json()["players"] == ["Ann", "Bob"]
+    # A NUL no database stores: refused with a sentence rather than silently cut.
+    refused = client.post("/api/tables", json={"game": "scorepad", "players": ["Ann", "Bo\x00b"]})
+    assert refused.status_code == 422
+    assert "NUL character" in refused.get_json()["error"]
+
+
+# -- every retry counts once ---------------------------------------------------------------
+
+
+def _entries(client, code):
+    return client.get(f"/api/tables/{code}?log=100").get_json()["log"]
+
+
+def test_a_retried_action_with_the_same_key_is_recorded_once(make_app):
+    app = make_app()
+    client = app.test_client()
+    made = client.post("/api/tables", json={"game": "scorepad", "players": ["Ann", "Ben"]}).get_json()
+    code, headers = made["code"], {"Authorization": f"Bearer {made['token']}"}
+    version = client.get(f"/api/tables/{code}").get_json()["state_version"]
+    move = {"type": "enter_score", "player": "Ann", "round": 1, "points": 7,
+            "expected_version": version}
+    first = client.post(f"/api/tables/{code}/actions", json=move,
+                        headers={**headers, "Idempotency-Key": "tap-1"})
+    assert first.status_code == 200
+    # The answer was lost; the server even went down and came back (a new app, same database).
+    again = make_app().test_client().post(f"/api/tables/{code}/actions", json=move,
+                                          headers={**headers, "Idempotency-Key": "tap-1"})
+    assert again.status_code == 200  # not 409, although it carries the old version
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json()["scores"] == first.get_json()["scores"] == {"Ann": 7, "Ben": 0}
+    # A new key is a new tap: refused as stale, since it was made against the old version.
+    other = client.post(f"/api/tables/{code}/actions", json=move,
+                        headers={**headers, "Idempotency-Key": "tap-2"})
+    assert other.status_code == 409
+    undo = {"expected_version": first.get_json()["state_version"]}
+    for _try in range(2):
+        answer = client.post(f"/api/tables/{code}/undo", json=undo,
+                             headers={**headers, "Idempotency-Key": "undo-1"})
+        assert answer.status_code == 200
+    snapshot = client.get(f"/api/tables/{code}").get_json()
+    assert snapshot["scores"] == {"Ann": 0, "Ben": 0}
+    assert [entry["kind"] for entry in snapshot["log"]].count("undo") == 1
+
+
+def test_a_tap_retried_by_the_phone_is_recorded_once(phone):
+    host = phone()
+    code = host.start(players=("Ann", "Ben"))
+    version = host.version()
+    for _try in range(3):
+        answer = host.post(f"/t/{code}/act", {"type": "enter_score", "player": "Ben", "round": "1", "points": "4",
+                                              "expected_version": str(version)},
+                           htmx=True, headers={"Idempotency-Key": "a1b2c3"})
+        assert answer.status_code == 200
+    assert host.snapshot()["scores"] == {"Ann": 0, "Ben": 4}
+
+
+def test_an_idempotency_key_that_cannot_be_one_is_refused(client, table):
+    answer = client.post(f"/api/tables/{table['code']}/actions", json={"type": "start_game"},
+                         headers={**table["headers"], "Idempotency-Key": "k" * 101})
+    assert answer.status_code == 422
+    assert "Idempotency-Key" in answer.get_json()["error"]
+    _unchanged(client, table)
+
+
+# -- merging instead of refusing -------------------------------------------------------------
+
+
+def test_players_entering_their_own_scores_at_once_are_all_recorded(client):
+    names = ["Ann", "Ben", "Cid", "Dee", "Eve"]
+    made = client.post("/api/tables", json={"game": "scorepad", "players": names}).get_json()
+    code, headers = made["code"], {"Authorization": f"Bearer {made['token']}"}
+    seen = client.get(f"/api/tables/{code}").get_json()["state_version"]
+    # Every phone saw the same version and taps before hearing of the others.
+    for points, name in enumerate(names, start=1):
+        answer = client.post(f"/api/tables/{code}/actions", headers=headers, json={
+            "type": "enter_score", "player": name, "round": 1, "points": points,
+            "expected_version": seen})
+        assert answer.status_code == 200, answer.get_json()
+    assert client.get(f"/api/tables/{code}").get_json()["scores"] == {
+        "Ann": 1, "Ben": 2, "Cid": 3, "Dee": 4, "Eve": 5}
+    # Two phones writing the same cell: the second one did not see the first, so it is asked.
+    clash = client.post(f"/api/tables/{code}/actions", headers=headers, json={
+        "type": "enter_score", "player": "Ann", "round": 1, "points": 9, "expected_version": seen})
+    assert clash.status_code == 409
+    assert client.get(f"/api/tables/{code}").get_json()["scores"]["Ann"] == 1
+    # After an undo nothing is merged: the undo may have changed any cell.
+    after = client.get(f"/api/tables/{code}").get_json()["state_version"]
+    client.post(f"/api/tables/{code}/undo", headers=headers, json={})
+    late = client.post(f"/api/tables/{code}/actions", headers=headers, json={
+        "type": "enter_score", "player": "Ben", "round": 2, "points": 1, "expected_version": after})
+    assert late.status_code == 409
+
+
+def test_a_stale_move_of_a_turn_based_game_is_still_refused(client, table):
+    headers = table["headers"]
+    seen = client.get(f"/api/tables/{table['code']}").get_json()["state_version"]
+    started = client.post(f"/api/tables/{table['code']}/actions", headers=headers,
+                          json={"type": "start_game", "starter": "Ann", "expected_version": seen})
+    assert started.status_code == 200, started.get_json()
+    again = client.post(f"/api/tables/{table['code']}/actions", headers=headers,
+                        json={"type": "start_game", "starter": "Bob", "expected_version": seen})
+    assert again.status_code == 409
