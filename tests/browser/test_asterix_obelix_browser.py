@@ -28,7 +28,7 @@ def test_two_phones_play_an_attack_and_see_the_same_board(live_server, new_phone
     expect(ann.locator("#board .ao-track li.on")).to_have_count(1)
     ann.get_by_role("button", name="Purple centurion").click()
     expect(ben.locator("#board")).to_contain_text("Ann attacks row 2 from the right", timeout=3000)
-    expect(ben.get_by_role("img", name="Row 2, column 2: defeated: the purple centurion")).to_be_visible(
+    expect(ben.get_by_role("img", name="Row 2, column 2: defeated: purple centurion")).to_be_visible(
         timeout=3000)
     expect(ben.locator("#board .ao-track li.on")).to_have_count(1)
 
@@ -50,7 +50,7 @@ def test_two_phones_play_an_attack_and_see_the_same_board(live_server, new_phone
     ann.get_by_role("button", name="↶ Undo").click()
     expect(ben.locator("#board")).to_contain_text("beaten so far: 0", timeout=3000)
     ben.get_by_role("button", name="Yellow legionary").click()
-    expect(ann.get_by_role("img", name="Row 1, column 2: defeated: a yellow legionary")).to_be_visible(
+    expect(ann.get_by_role("img", name="Row 1, column 2: defeated: yellow legionary")).to_be_visible(
         timeout=3000)
 
     # A "?" opens the rule in place; the board stays.

@@ -108,9 +108,9 @@ def test_an_attack_by_taps_keeps_each_tapped_control_where_it_was(live_server, n
     ann.screenshot(path=f"{shot}-1-attack.png")
 
     # One tap per card turned; each card button is where it was after its tap.
-    for control, beaten, name in ((soldier("red", "legionary"), 1, "Row 3, column 1: defeated: a red legionary"),
+    for control, beaten, name in ((soldier("red", "legionary"), 1, "Row 3, column 1: defeated: red legionary"),
                                   ("#board button.kind-feast", 1, "Row 3, column 2: village feast"),
-                                  (soldier("blue", "centurion"), 2, "Row 3, column 3: defeated: the blue centurion")):
+                                  (soldier("blue", "centurion"), 2, "Row 3, column 3: defeated: blue centurion")):
         expect(ann.locator(control)).to_be_enabled()
         ux.kept_in_place(ann, control, lambda: ann.locator(control).tap(),
                          settle=lambda: expect(ann.get_by_role("img", name=name)).to_have_count(1))
@@ -147,8 +147,8 @@ def test_the_other_phones_moves_do_not_move_the_page(live_server, new_phone, siz
     ben.eval_on_selector(watched, "el => el.scrollIntoView({block: 'center'})")
     ben.wait_for_timeout(100)
     before = ux.top_of(ben, watched)
-    for move, name in (({"colour": "red", "kind": "legionary"}, "Row 3, column 1: defeated: a red legionary"),
-                       ({"kind": "pirate"}, "Row 3, column 2: defeated: a pirate")):
+    for move, name in (({"colour": "red", "kind": "legionary"}, "Row 3, column 1: defeated: red legionary"),
+                       ({"kind": "pirate"}, "Row 3, column 2: defeated: pirate")):
         table.act(type="reveal_card", **move)
         expect(ben.get_by_role("img", name=name)).to_have_count(1, timeout=3000)
         ben.wait_for_timeout(300)
@@ -222,7 +222,7 @@ def test_open_menus_and_the_rules_survive_moves_made_on_another_phone(live_serve
     table.act(type="reveal_card", colour="green", kind="legionary")
     settle(ann, live_server, table.code)
     ann.wait_for_timeout(300)
-    expect(ann.get_by_role("img", name="Row 3, column 1: defeated: a green legionary")).to_be_visible()
+    expect(ann.get_by_role("img", name="Row 3, column 1: defeated: green legionary")).to_be_visible()
     expect(fix).to_have_attribute("open", "")
     expect(fix.locator("select[name=item]")).to_have_value("pirate")
     expect(fix.locator("input[name=reason]").first).to_have_value("the pirate was B")
@@ -238,7 +238,7 @@ def test_open_menus_and_the_rules_survive_moves_made_on_another_phone(live_serve
     expect(dialog).to_be_visible()
     expect(dialog).to_contain_text("three pirates")
     table.act(type="reveal_card", kind="pirate")
-    expect(ann.get_by_role("img", name="Row 3, column 2: defeated: a pirate")).to_have_count(1, timeout=3000)
+    expect(ann.get_by_role("img", name="Row 3, column 2: defeated: pirate")).to_have_count(1, timeout=3000)
     expect(dialog).to_be_visible()
     ann.screenshot(path=f"{SHOTS}/rules-open-{size['width']}.png")
     dialog.get_by_role("button", name="Close").click()
@@ -331,3 +331,58 @@ def test_the_fifth_feast_ends_the_game_in_place_and_shows_the_final_scoring(live
     expect(ann.locator("#board .ao-reveal")).to_have_count(0)  # nothing left to tap on the board
     ann.screenshot(path=f"{SHOTS}/game-over-{size['width']}.png", full_page=True)
     assert_fit_for_hands_and_eyes(ann, "game over")
+
+
+# -- the same board in German -----------------------------------------------------------------------
+
+
+@SIZES
+def test_the_german_board_fits_the_hand_too(live_server, new_phone, size):
+    """Mid-attack on a German phone: longer words, the same fit; a screenshot for the eye."""
+    table = mid_game(live_server)
+    table.act(type="choose_line", line="row", number=3, start="left")
+    table.act(type="reveal_card", colour="red", kind="legionary")
+    page = new_phone(viewport=size)
+    page.context.set_extra_http_headers({"Accept-Language": "de-DE,de;q=0.9"})
+    join(page, table.server, table.code, "Ann")
+    settle(page, table.server, table.code)
+    expect(now_line(page)).to_contain_text("Nächste Karte umdrehen (Zeile 3, Spalte 2)")
+    expect(page.locator("#board .ao-end button")).to_have_text("Angriff beenden, 1 Karte sichern")
+    expect(page.get_by_role("img", name="Zeile 3, Spalte 1: geschlagen: roter Legionär")).to_have_count(1)
+    page.eval_on_selector("#board", "el => el.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(200)
+    page.screenshot(path=f"/work/screens/de-asterix-obelix-{size['width']}.png")
+    for part in ("#board", "#scoring", "#piles"):
+        page.locator(part).screenshot(path=f"{SHOTS}/de-{part[1:]}-{size['width']}.png")
+    assert_fit_for_hands_and_eyes(page, "German mid-attack")
+
+
+def test_the_german_refill_holes_fit_a_narrow_phone(live_server, new_phone):
+    """The last supply cards placed by hand: the German hole buttons fit a 320 px phone."""
+    table = Table(live_server)
+    table.act(type="start_game", starter="Ann")
+    colours = iter(["red", "blue", "yellow", "green", "purple"] * 5)
+    # Five attacks of four cards use 20 of the 24 supply cards; the sixth breaks the formation
+    # and its further attack opens a fifth hole for the last four supply cards.
+    for attack in range(6):
+        table.act(type="choose_line", line="row", number=attack % 4 + 1)
+        for _ in range(4):
+            table.act(type="reveal_card", kind="legionary", colour=next(colours))
+        if attack < 5:
+            table.act(type="end_attack")
+            table.act(type="skip_block")
+    table.act(type="further_attack", line="column", number=1)
+    table.act(type="reveal_card", kind="pirate")
+    table.act(type="end_attack")
+    assert table.state()["phase"] == "refill"
+    page = new_phone(viewport=ux.PHONE_320)
+    page.context.set_extra_http_headers({"Accept-Language": "de-DE,de;q=0.9"})
+    join(page, table.server, table.code, "Ben" if table.state()["attacker"] == "Ben" else "Ann")
+    settle(page, table.server, table.code)
+    holes = page.locator("#board button.ao-hole")
+    expect(holes.first).to_contain_text("rein")
+    page.locator("#board .ao-grid").screenshot(path=f"{SHOTS}/de-refill-320.png")
+    assert ux.overflowing(page) == []
+    for index in range(holes.count()):
+        box = holes.nth(index).evaluate("el => [el.scrollWidth, el.clientWidth]")
+        assert box[0] <= box[1], box

@@ -283,7 +283,7 @@ def test_the_board_offers_only_what_the_rules_allow(phone):
     host.act(type="reveal_card", kind="legionary", colour="green")
     html = text(host.get(f"/t/{code}"))
     assert offered(html) == {"reveal_card", "end_attack", "no_matching_card", *HOST}
-    assert "No matching fight card for the green legionary: the attack fails" in html
+    assert "No matching fight card for a green legionary: the attack fails" in html
     assert "End attack and secure 1 card" in html
 
     host.act(type="reveal_card", kind="feast")
@@ -343,7 +343,7 @@ def test_colours_carry_their_name_and_letter_everywhere(phone):
     for colour, letter in (("red", "R"), ("blue", "B"), ("yellow", "Y"), ("green", "G"), ("purple", "P")):
         chip = f'<span class="ao-chip col-{colour}"><b>{letter}</b> {colour.capitalize()}</span>'
         assert chip in board and chip in piles and chip in odds
-    assert 'aria-label="Row 1, column 1: defeated: the purple centurion' in board
+    assert 'aria-label="Row 1, column 1: defeated: purple centurion' in board
     assert "<b>P</b><small>cent.</small>" in board
 
 
@@ -364,7 +364,7 @@ def test_a_failed_attack_loses_the_catch_and_turns_the_card_back(api_table, watc
     out = region(html, "odds")
     assert "Out of the game (2)" in out and out.count("(failed attack, Ann)") == 2
     board = region(html, "board")
-    assert "face down: a yellow legionary" in board and "Y leg." in board
+    assert "face down: yellow legionary" in board and "Y leg." in board
     assert "Supply: <strong>21</strong>" in board
     odds = region(html, "odds")
     assert "Still unseen: <strong>36</strong> of 40" in odds and "4/36" in odds  # 4 feasts of 36
@@ -686,3 +686,94 @@ def test_a_control_is_disabled_with_its_reason_exactly_when_the_table_of_moves_s
                                                    "no_matching_card", "end_attack", "block_line", "skip_block")),
         ("choose_line", "It is Ben's turn."),
     }
+
+
+# -- each phone in its own language ------------------------------------------------------------
+GERMAN = {"Accept-Language": "de-DE,de;q=0.9"}
+# English words of this game that a German phone must no longer show (whole words, as shown).
+ENGLISH_LEFT_OVER = ("Legionary", "Centurion", "Pirate", "Traitor", "Wild boar", "Village feast", "Feasts",
+                     "Supply", "End attack", "secure", "Secured piles", "Tokens", "Card counting", "Fix a mistake",
+                     "Key to the board", "attacks", "waits", "row 3", "from the right", "legionary", "centurion",
+                     "fight card", "Block", "Now:", "nobody", "Odds", "Unseen", "Out of the game", "Reason",
+                     "Right number", "Which card", "Whose pile", "Correct the", "Roman cards", "token", "Red", "Blue",
+                     "Yellow", "Green", "Purple", "Colour", "Player", "further attack", "Score final piles")
+
+
+def visible_text(html: str) -> str:
+    """What a phone shows of the game's part of the page: no tags, scripts or attribute values."""
+    start = html.index('<section id="board"')
+    end = html.index('id="ao-fix-menu"')
+    body = re.sub(r"<(script|style)[^>]*>.*?</\1>", " ", html[start:end], flags=re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body))
+
+
+def _mid_game(t) -> None:
+    """Ann secured two reds and blocked row 2; Ben attacks row 3 from the right and beat a blue."""
+    t.ok("Ann", type="start_game", starter="Ann")
+    t.play("Ann", line("row", 1), leg("red"), leg("red"), END, a("block_line", line="row", number=2))
+    t.play("Ben", line("row", 3, "right"), leg("blue"))
+
+
+def test_a_german_phone_reads_the_board_log_and_refusals_in_german(api_table, phone):
+    t = api_table
+    _mid_game(t)
+    viewer = phone("10.0.0.41")
+    assert viewer.join(t.code).status_code == 303
+    german = text(viewer.get(f"/t/{t.code}", headers=GERMAN))
+    english = text(viewer.get(f"/t/{t.code}", headers={"Accept-Language": "en"}))
+
+    board = region(german, "board")
+    for words in ("Ben greift an", "Ann wartet", "Feste", "Vorrat:", "Angriff beenden, 1 Karte sichern",
+                  "Legio\xadnär", "Zenturio", "Pirat", "Verräter", "Wildschwein", "Dorffest",
+                  "Ben greift Zeile 3 von rechts an", "Kampfkarten für diese Reihe: 1",
+                  "Zeile 2 ist für den nächsten Angriff von Ben gesperrt.", "Was ist die umgedrehte Karte?"):
+        assert words in board or words in german, words
+    assert 'aria-label="Zeile 3, Spalte 4: geschlagen: blauer Legionär' in board
+    piles = region(german, "piles")
+    assert "Gesicherte Stapel" in piles and "Rot" in piles and "Plättchen" in piles
+    assert "Noch ungesehen:" in german and "Karten zählen und Chancen" in german
+    assert "Stand jetzt: Ann gewinnt mit 1 Plättchen zu 0." in german
+
+    # The same log entry in each phone's language.
+    secured_de = "Ann beendet den Angriff und sichert 2 Karten: einen roten Legionär, einen roten Legionär."
+    secured_en = "Ann ended the attack and secured 2 cards: a red legionary, a red legionary."
+    assert secured_de in german and secured_en not in german
+    assert secured_en in english and secured_de not in english
+    assert "Ann sperrt Zeile 2 für den nächsten Angriff von Ben." in german
+    assert "Ann blocked row 2 for Ben's next attack." in english
+
+    # A refusal of the game's own rules, in the asking phone's language.
+    t.play("Ben", END)
+    refused = t.client.post(f"/api/tables/{t.code}/actions", json=line("row", 4),
+                            headers={**bearer(t.tokens["Ann"]), **GERMAN})
+    assert refused.status_code == 422
+    assert refused.get_json()["error"] == "Jetzt nicht: Ben sperrt zuerst eine Reihe für den nächsten Angriff " \
+                                          "oder lässt das Sperren aus."
+    t.play("Ben", a("block_line", line="column", number=2))
+    refused = t.client.post(f"/api/tables/{t.code}/actions", json=line("column", 2),
+                            headers={**bearer(t.tokens["Ann"]), **GERMAN})
+    assert refused.get_json()["error"] == "Spalte 2 ist für den Angriff von Ann gesperrt; wähl eine andere Reihe."
+    assert t.refused("Ann", **line("column", 2)) == "Column 2 is blocked for Ann's attack; choose another line."
+
+
+def test_the_german_board_has_no_english_words_left(api_table, phone):
+    t = api_table
+    _mid_game(t)
+    viewer = phone("10.0.0.42")
+    assert viewer.join(t.code).status_code == 303
+    shown = visible_text(text(viewer.get(f"/t/{t.code}", headers=GERMAN)))
+    assert "Legionär" in shown and "Zeile 3" in shown
+    for word in ENGLISH_LEFT_OVER:
+        assert not re.search(rf"\b{re.escape(word)}\b", shown), (word, shown)
+
+
+def test_the_quick_score_page_speaks_german(phone):
+    client = phone()
+    page = text(client.get(f"/games/{GAME}/score", headers=GERMAN))
+    assert "Asterix & Obelix: schnell werten" in page and "Spieler 1" in page and "Auswerten" in page
+    form = {"name_1": "Ann", "name_2": "Ben", "legionaries_1_red": "3", "traitor_2": "1"}
+    scored = text(client.post(f"/games/{GAME}/score", form, headers=GERMAN))
+    assert "Verräter: Ben hat den Verräter gesichert und bekommt sein Plättchen." in scored
+    assert "Rot: Ann hat 3 Karten, Ben 0; Ann bekommt das rote Plättchen." in scored
+    bad = text(client.post(f"/games/{GAME}/score", {**form, "pirates_1": "x"}, headers=GERMAN))
+    assert "Die Zahl für Piraten von Ann muss eine ganze Zahl sein, nicht „x“." in bad

@@ -17,10 +17,11 @@ from typing import Literal
 from pydantic import Field
 
 from ..base import Game, GameError, Move, Options
+from ..text import N_, Sentence, plural_sentence
 from .attack import (ChooseLine, EndAttack, FurtherAttack, LookAtLastCard, NoMatchingCard, RevealCard,
                      can_end, can_fail, can_further_attack, can_look, can_reveal, choose_line, end_attack,
                      further_attack, look_at_last_card, no_matching_card, reveal_card)
-from .cards import GRID_SIZE, SUPPLY_AT_START, empty_pile, plural
+from .cards import GRID_SIZE, SUPPLY_AT_START, empty_pile
 from .formation import feast_total, formation_broken, holes, line_label, next_in_line, opponent
 from .moves import (BlockLine, CorrectFeasts, CorrectPile, FillHole, SkipBlock, StartGame, block_line,
                     correct_feasts, correct_pile, fill_hole, skip_block, start_game)
@@ -32,28 +33,35 @@ __all__ = ["AsterixObelix", "AsterixObelixOptions", "QuickScoreRequest", "quick_
 
 # The phases of a turn: choose a line, attack it, place the last supply cards, block a line.
 TURN_PHASES = ("choose_line", "attack", "refill", "block")
-GAME_OVER = "The game is over; only a secured pile can still be corrected."
+GAME_OVER = Sentence("The game is over; only a secured pile can still be corrected.")
+
+
+def supply_cards(count: int) -> Sentence:
+    return plural_sentence("%(count)s supply card", "%(count)s supply cards", count)
 
 
 class AsterixObelixOptions(Options):
     blocking: bool = Field(
         True,
-        description="After each attack the attacker blocks one row or column for the "
-        "opponent's next attack. Described by the overview, not by the rulebook; on by default.",
+        title=N_("Blocking"),
+        description=N_("After each attack the attacker blocks one row or column for the "
+                       "opponent's next attack. Described by the overview, not by the rulebook; on by default."),
     )
     block_lasts: Literal["attack", "turn"] = Field(
         "attack",
-        description="How long a block holds: the opponent's next attack only (a further attack "
-        "after breaking the formation may use the line), or the opponent's whole turn. "
-        "The sources do not say; one attack is the assumption.",
+        title=N_("Block lasts"),
+        description=N_("How long a block holds: the opponent's next attack only (a further attack "
+                       "after breaking the formation may use the line), or the opponent's whole turn. "
+                       "The sources do not say; one attack is the assumption."),
+        json_schema_extra={"choice_labels": {"attack": N_("The next attack"), "turn": N_("The whole turn")}},
     )
 
 
 class AsterixObelix(Game):
     id = "asterix-obelix"
-    name = "Asterix & Obelix"
-    summary = ("Two Gauls beat up a 4 × 4 tortoise of Romans card by card; the fifth village "
-               "feast ends the game and seven tokens decide it.")
+    name = N_("Asterix & Obelix")  # the German edition is called "Asterix & Obelix" too
+    summary = N_("Two Gauls beat up a 4 × 4 tortoise of Romans card by card; the fifth village "
+                 "feast ends the game and seven tokens decide it.")
     min_players = 2
     max_players = 2
     options_model = AsterixObelixOptions
@@ -79,7 +87,7 @@ class AsterixObelix(Game):
 
     def initial_state(self, players: list[str], options: AsterixObelixOptions) -> dict:
         if len(players) != 2:
-            raise GameError("Asterix & Obelix is for exactly two players.")
+            raise GameError(Sentence("Asterix & Obelix is for exactly two players."))
         return {
             "players": list(players),
             "options": options.model_dump(),
@@ -108,20 +116,21 @@ class AsterixObelix(Game):
         (a running attack's cards are secured to them), then block for the other player."""
         state["attacker"] = player
 
-    def expected(self, state: dict) -> str:
+    def expected(self, state: dict) -> Sentence:
         phase, attacker = state["phase"], state["attacker"]
         if phase == "setup":
-            return "Finish the setup first, then tap who attacks first."
+            return Sentence("Finish the setup first, then tap who attacks first.")
         if phase == "choose_line":
-            return f"{attacker} first chooses a row or column to attack."
+            return Sentence("%(player)s first chooses a row or column to attack.", player=attacker)
         if phase == "attack":
-            return (f"{attacker} is in the middle of an attack; turn a card, end the attack "
-                    "or say there is no matching card.")
+            return Sentence("%(player)s is in the middle of an attack; turn a card, end the attack "
+                            "or say there is no matching card.", player=attacker)
         if phase == "refill":
-            return (f"{attacker} first puts the last {plural(state['supply'], 'supply card')} "
-                    "into holes of the formation.")
+            return Sentence("%(player)s first puts the last %(cards)s into holes of the formation.",
+                            player=attacker, cards=supply_cards(state["supply"]))
         if phase == "block":
-            return f"{attacker} first blocks a line for the next attack, or skips the block."
+            return Sentence("%(player)s first blocks a line for the next attack, or skips the block.",
+                            player=attacker)
         return GAME_OVER
 
     def why_not(self, state: dict, kind: str, player: str | None = None) -> str | None:
@@ -141,33 +150,40 @@ class AsterixObelix(Game):
             return []
         return scoring(state)["winners"]
 
-    def status(self, state: dict) -> str:
+    def status(self, state: dict) -> Sentence:
         phase = state["phase"]
         attacker = state["attacker"]
         if phase == "setup":
-            return "Setup: follow the checklist, then tap who attacks first."
+            return Sentence("Setup: follow the checklist, then tap who attacks first.")
         if phase == "over":
-            return "Game over after the fifth feast: " + scoring(state)["verdict"]
-        feasts = f" · feasts {feast_total(state)}/5"
+            return Sentence("Game over after the fifth feast: %(verdict)s", verdict=scoring(state)["verdict"])
+        fields = {"player": attacker, "feasts": feast_total(state)}
         if phase == "choose_line":
             blocked = state["blocked"]
-            note = (f" ({line_label(blocked['line'], blocked['number'])} is blocked)"
-                    if blocked and blocked["for"] == attacker else "")
-            return f"{attacker}'s attack: choose a row or column{note}{feasts}"
+            if blocked and blocked["for"] == attacker:
+                return Sentence("%(player)s's attack: choose a row or column (%(line)s is blocked) · "
+                                "feasts %(feasts)s/5", line=line_label(blocked["line"], blocked["number"]),
+                                **fields)
+            return Sentence("%(player)s's attack: choose a row or column · feasts %(feasts)s/5", **fields)
         if phase == "attack":
             attack = state["attack"]
             label = line_label(attack["line"], attack["number"])
             if formation_broken(state):
-                return f"{attacker} broke the formation: take a further attack or end and secure{feasts}"
+                return Sentence("%(player)s broke the formation: take a further attack or end and secure · "
+                                "feasts %(feasts)s/5", **fields)
             if next_in_line(state) is None:
-                return f"{attacker} has turned every card of {label}: end the attack{feasts}"
+                return Sentence("%(player)s has turned every card of %(line)s: end the attack · "
+                                "feasts %(feasts)s/5", line=label, **fields)
             if not attack["revealed_in_line"]:
-                return f"{attacker} stands before {label}: turn the first card{feasts}"
-            return f"{attacker} attacks {label}: turn the next card or end the attack{feasts}"
+                return Sentence("%(player)s stands before %(line)s: turn the first card · feasts %(feasts)s/5",
+                                line=label, **fields)
+            return Sentence("%(player)s attacks %(line)s: turn the next card or end the attack · "
+                            "feasts %(feasts)s/5", line=label, **fields)
         if phase == "refill":
-            return (f"{attacker}: place the last {plural(state['supply'], 'supply card')} into "
-                    f"{len(holes(state))} holes{feasts}")
-        return f"{attacker}: block a line for {opponent(state, attacker)}'s next attack{feasts}"
+            return Sentence("%(player)s: place the last %(cards)s into %(holes)s holes · feasts %(feasts)s/5",
+                            cards=supply_cards(state["supply"]), holes=len(holes(state)), **fields)
+        return Sentence("%(player)s: block a line for %(opponent)s's next attack · feasts %(feasts)s/5",
+                        opponent=opponent(state, attacker), **fields)
 
     def view(self, state: dict) -> dict:
         return board_view(self, state)

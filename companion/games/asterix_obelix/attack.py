@@ -12,10 +12,11 @@ from typing import Literal, Optional
 from pydantic import Field
 
 from ..base import Action, GameError
+from ..text import N_, Sentence, plural_sentence
 from .cards import (COMPOSITION, FEAST_COUNT, GRID_SIZE, CardKind, Colour, LineKind, LineNumber, LineStart,
-                    add_to_pile, card_key, card_name, impossible, make_card, plural)
+                    add_to_pile, card_key, card_name, impossible, make_card)
 from .formation import (accounted, cell, defeated_cards, face_down_in, feast_total, formation_broken, holes,
-                        is_blocked, last_in_line, last_turned, line_label, next_in_line)
+                        is_blocked, last_in_line, last_turned, line_label, line_title, next_in_line)
 
 
 class ChooseLine(Action):
@@ -80,31 +81,33 @@ def _label(state: dict) -> str:
 
 def can_look(game, state: dict) -> str | None:
     if state["attack"]["revealed_in_line"]:
-        return "The last card can only be looked at before the first card of the line is turned."
+        return Sentence("The last card can only be looked at before the first card of the line is turned.")
     if state["attack"]["looked"]:
-        return "The last card of this line was already looked at."
+        return Sentence("The last card of this line was already looked at.")
     return None
 
 
 def can_reveal(game, state: dict) -> str | None:
     if next_in_line(state) is None:
-        return (f"No face-down card is left in {_label(state)}; end the attack"
-                + (" or take the further attack." if formation_broken(state) else "."))
+        if formation_broken(state):
+            return Sentence("No face-down card is left in %(line)s; end the attack or take the further attack.",
+                            line=_label(state))
+        return Sentence("No face-down card is left in %(line)s; end the attack.", line=_label(state))
     return None
 
 
 def can_fail(game, state: dict) -> str | None:
     last = last_turned(state)
     if last is not None and last["state"] == "feast":
-        return "A village feast needs no fight card, so the attack cannot fail on it."
+        return Sentence("A village feast needs no fight card, so the attack cannot fail on it.")
     if last is None or last["state"] != "defeated":
-        return "Turn over a card first; an attack fails only on a card just turned."
+        return Sentence("Turn over a card first; an attack fails only on a card just turned.")
     return None
 
 
 def can_end(game, state: dict) -> str | None:
     if not state["attack"]["revealed_in_line"]:
-        return f"Turn over the first card of {_label(state)} before ending the attack."
+        return Sentence("Turn over the first card of %(line)s before ending the attack.", line=_label(state))
     return None
 
 
@@ -112,20 +115,20 @@ def can_further_attack(game, state: dict) -> str | None:
     if formation_broken(state):
         return None
     if next_in_line(state) is not None:
-        return "The line still has face-down cards; a further attack comes only after all four are beaten."
+        return Sentence("The line still has face-down cards; a further attack comes only after all four are beaten.")
     if not state["attack"]["full_line"]:
-        return ("The line had fewer than four face-down cards when the attack on it began, "
-                "so the formation is not broken.")
+        return Sentence("The line had fewer than four face-down cards when the attack on it began, "
+                        "so the formation is not broken.")
     if len(holes(state)) > state["supply"]:
-        return ("The supply can no longer fill every hole of the formation, "
-                "so breaking it no longer earns a further attack.")
-    return "No further attack is possible now; end the attack to secure the cards."
+        return Sentence("The supply can no longer fill every hole of the formation, "
+                        "so breaking it no longer earns a further attack.")
+    return Sentence("No further attack is possible now; end the attack to secure the cards.")
 
 
 # -- rules -------------------------------------------------------------------------------
 def choose_line(game, state: dict, action: ChooseLine, actor: str | None) -> str:
     where = start_line(state, action.line, action.number, action.start, 1)
-    return f"{state['attacker']} attacks {where}."
+    return Sentence("%(player)s attacks %(where)s.", player=state["attacker"], where=where)
 
 
 def further_attack(game, state: dict, action: FurtherAttack, actor: str | None) -> str:
@@ -133,7 +136,8 @@ def further_attack(game, state: dict, action: FurtherAttack, actor: str | None) 
         state["blocked"] = None  # the block covered only the first attack of the turn
     where = start_line(state, action.line, action.number, action.start,
                        state["attack"]["attacks_this_turn"] + 1)
-    return f"{state['attacker']} broke the formation and took a further attack on {where} with a full hand."
+    return Sentence("%(player)s broke the formation and took a further attack on %(where)s with a full hand.",
+                    player=state["attacker"], where=where)
 
 
 def look_at_last_card(game, state: dict, action: LookAtLastCard, actor: str | None) -> str:
@@ -141,7 +145,8 @@ def look_at_last_card(game, state: dict, action: LookAtLastCard, actor: str | No
     row, column = last_in_line(state)
     attack["looked"] = {"row": row, "column": column}
     attack["spent"] += 1
-    return f"{state['attacker']} gave up a fight card to look at the last card of {_label(state)}."
+    return Sentence("%(player)s gave up a fight card to look at the last card of %(line)s.",
+                    player=state["attacker"], line=_label(state))
 
 
 def reveal_card(game, state: dict, action: RevealCard, actor: str | None) -> str:
@@ -150,7 +155,7 @@ def reveal_card(game, state: dict, action: RevealCard, actor: str | None) -> str
     known = cell(state, row, column)["card"]
     if action.kind is None:
         if known is None:
-            raise GameError("Say what the card is: legionary, centurion, pirate, traitor, boar or feast.")
+            raise GameError(Sentence("Say what the card is: legionary, centurion, pirate, traitor, boar or feast."))
         card = dict(known)
     else:
         card = make_card(action.kind, action.colour)
@@ -179,29 +184,46 @@ def reveal_card(game, state: dict, action: RevealCard, actor: str | None) -> str
         state["grid"][row - 1][column - 1] = {"state": "defeated", "card": card}
         attack["spent"] += 2 if kind == "traitor" else 1
 
-    note = ""
+    note: str | Sentence = ""
     if known is not None:
-        note = " (turned over again)" if known == card else f" (it had been noted as {card_name(known)})"
+        note = (Sentence(" (turned over again)") if known == card
+                else Sentence(" (it had been noted as %(card)s)", card=card_name(known)))
+    fields = {"player": attacker, "note": note}
     if state["finished"]:
-        ending = (f"{attacker} keeps {plural(kept, 'defeated card')} of this attack" if kept
-                  else "nothing was defeated in this attack")
-        return f"{attacker} turned over the fifth village feast{note}: the game is over and {ending}."
+        if kept:
+            return Sentence("%(player)s turned over the fifth village feast%(note)s: the game is over and "
+                            "%(player)s keeps %(cards)s of this attack.", **fields,
+                            cards=plural_sentence("%(count)s defeated card", "%(count)s defeated cards", kept))
+        return Sentence("%(player)s turned over the fifth village feast%(note)s: the game is over and "
+                        "nothing was defeated in this attack.", **fields)
     if kind == "boar":
-        ending = (f"{attacker} secures {plural(kept, 'defeated card')}" if kept
-                  else "nothing was defeated before it")
-        return (f"{attacker} turned over the wild boar{note}: the attack ends, the boar leaves "
-                f"the game and {ending}." + refill_note(state, supply))
+        if kept:
+            sentence = Sentence("%(player)s turned over the wild boar%(note)s: the attack ends, the boar leaves "
+                                "the game and %(player)s secures %(cards)s.", **fields,
+                                cards=plural_sentence("%(count)s defeated card", "%(count)s defeated cards", kept))
+        else:
+            sentence = Sentence("%(player)s turned over the wild boar%(note)s: the attack ends, the boar leaves "
+                                "the game and nothing was defeated before it.", **fields)
+        return with_refill_note(sentence, state, supply)
     if kind == "feast":
-        sentence = f"{attacker} turned over a village feast{note} ({feast_total(state)} of 5)."
+        sentence = Sentence("%(player)s turned over a village feast%(note)s (%(feasts)s of 5).", **fields,
+                            feasts=feast_total(state))
     elif kind == "traitor":
-        sentence = f"{attacker} turned over the traitor{note} and beat him with two fight cards of one colour."
+        sentence = Sentence("%(player)s turned over the traitor%(note)s and beat him with two fight cards "
+                            "of one colour.", **fields)
     elif kind == "pirate":
-        sentence = f"{attacker} turned over a pirate{note} and beat him with a fight card."
+        sentence = Sentence("%(player)s turned over a pirate%(note)s and beat him with a fight card.", **fields)
     else:
-        sentence = f"{attacker} turned over {card_name(card)}{note} and beat him with a {card['colour']} fight card."
+        sentence = Sentence("%(player)s turned over %(card)s%(note)s and beat him with a %(fight_card)s.",
+                            **fields, card=card_name(card), fight_card=FIGHT_CARDS[card["colour"]])
     if formation_broken(state):
-        sentence += " The formation is broken: a further attack is possible."
+        return Sentence("%(sentence)s The formation is broken: a further attack is possible.", sentence=sentence)
     return sentence
+
+
+# "a red fight card" / "einer roten Kampfkarte": German declines it after "mit einer".
+FIGHT_CARDS = {"red": N_("red fight card"), "blue": N_("blue fight card"), "yellow": N_("yellow fight card"),
+               "green": N_("green fight card"), "purple": N_("purple fight card")}
 
 
 def no_matching_card(game, state: dict, action: NoMatchingCard, actor: str | None) -> str:
@@ -211,11 +233,14 @@ def no_matching_card(game, state: dict, action: NoMatchingCard, actor: str | Non
     lost = defeated_cards(state)[:-1]
     last["state"] = "down"  # turned back face down where it lay; its face is now known
     finish_attack(state, secure=False)
-    sentence = (f"{attacker} had no fight card for {card_name(card)}: the attack failed "
-                "and the card went back face down")
     if lost:
-        sentence += f"; {plural(len(lost), 'defeated card')} left the game"
-    return sentence + "." + refill_note(state, supply)
+        sentence = Sentence("%(player)s had no fight card for %(card)s: the attack failed and the card went "
+                            "back face down; %(lost)s left the game.", player=attacker, card=card_name(card),
+                            lost=plural_sentence("%(count)s defeated card", "%(count)s defeated cards", len(lost)))
+    else:
+        sentence = Sentence("%(player)s had no fight card for %(card)s: the attack failed and the card went "
+                            "back face down.", player=attacker, card=card_name(card))
+    return with_refill_note(sentence, state, supply)
 
 
 def end_attack(game, state: dict, action: EndAttack, actor: str | None) -> str:
@@ -223,27 +248,36 @@ def end_attack(game, state: dict, action: EndAttack, actor: str | None) -> str:
     won = defeated_cards(state)
     finish_attack(state, secure=True)
     if won:
-        sentence = (f"{attacker} ended the attack and secured {plural(len(won), 'card')}: "
-                    + ", ".join(card_name(card) for card in won) + ".")
+        sentence = Sentence("%(player)s ended the attack and secured %(cards)s: %(names)s.", player=attacker,
+                            cards=plural_sentence("%(count)s card", "%(count)s cards", len(won)),
+                            names=[card_name(card) for card in won])
     else:
-        sentence = f"{attacker} ended the attack without securing a card."
-    return sentence + refill_note(state, supply)
+        sentence = Sentence("%(player)s ended the attack without securing a card.", player=attacker)
+    return with_refill_note(sentence, state, supply)
 
 
 # -- how an attack begins and ends --------------------------------------------------------
-def start_line(state: dict, line: str, number: int, start: str | None, attack_number: int) -> str:
+SIDES = {"left": N_("left"), "right": N_("right"), "top": N_("top"), "bottom": N_("bottom")}
+
+
+def start_line(state: dict, line: str, number: int, start: str | None, attack_number: int) -> Sentence:
     """Stand the figure before a line; returns 'row 3 from the right' for the log."""
     if start is None:
         start = "left" if line == "row" else "top"
     if (line == "row") != (start in ("left", "right")):
-        sides = "left or right" if line == "row" else "top or bottom"
-        raise GameError(f"A {line} is attacked from the {sides}, not from the {start}.")
+        if line == "row":
+            raise GameError(Sentence("A row is attacked from the left or right, not from the %(side)s.",
+                                     side=SIDES[start]))
+        raise GameError(Sentence("A column is attacked from the top or bottom, not from the %(side)s.",
+                                 side=SIDES[start]))
     label = line_label(line, number)
     if is_blocked(state, line, number):
-        raise GameError(f"{label.capitalize()} is blocked for {state['attacker']}'s attack; choose another line.")
+        raise GameError(Sentence("%(line)s is blocked for %(player)s's attack; choose another line.",
+                                 line=line_title(line, number), player=state["attacker"]))
     face_down = face_down_in(state, line, number)
     if not face_down:
-        raise GameError(f"{label.capitalize()} has no face-down card left; choose another line.")
+        raise GameError(Sentence("%(line)s has no face-down card left; choose another line.",
+                                 line=line_title(line, number)))
     state["attack"] = {
         "line": line,
         "number": number,
@@ -257,7 +291,16 @@ def start_line(state: dict, line: str, number: int, start: str | None, attack_nu
         "attacks_this_turn": attack_number,
     }
     state["phase"] = "attack"
-    return f"{label} from the {start}"
+    return line_from(line, number, start)
+
+
+def line_from(line: str, number: int, start: str) -> Sentence:
+    """'row 3 from the right' / 'Zeile 3 von rechts'."""
+    label = line_label(line, number)
+    return {"left": Sentence("%(line)s from the left", line=label),
+            "right": Sentence("%(line)s from the right", line=label),
+            "top": Sentence("%(line)s from the top", line=label),
+            "bottom": Sentence("%(line)s from the bottom", line=label)}[start]
 
 
 def clear_attack_cells(state: dict, secure: bool) -> None:
@@ -315,12 +358,15 @@ def end_game(state: dict) -> None:
     state["finished"] = True
 
 
-def refill_note(state: dict, supply_before: int) -> str:
-    """What the end of an attack did with the supply, for the end of a log sentence."""
+def with_refill_note(sentence: Sentence, state: dict, supply_before: int) -> Sentence:
+    """A log sentence followed by what the end of the attack did with the supply."""
     if state["phase"] == "refill":
-        return (f" The supply holds only {plural(state['supply'], 'card')} for "
-                f"{len(holes(state))} holes.")
+        return Sentence("%(sentence)s The supply holds only %(cards)s for %(holes)s holes.", sentence=sentence,
+                        cards=plural_sentence("%(count)s card", "%(count)s cards", state["supply"]),
+                        holes=len(holes(state)))
     used = supply_before - state["supply"]
     if used:
-        return f" {plural(used, 'supply card')} refilled the formation ({state['supply']} left)."
-    return ""
+        return Sentence("%(sentence)s %(cards)s refilled the formation (%(left)s left).", sentence=sentence,
+                        cards=plural_sentence("%(count)s supply card", "%(count)s supply cards", used),
+                        left=state["supply"])
+    return sentence

@@ -14,9 +14,13 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, StringConstraints
 
 from ..base import GameError, Whole
+from ..text import N_, Sentence
 
 COLOURS = ("red", "blue", "yellow", "green", "purple")
-COLOUR_LIST = "red, blue, yellow, green or purple"
+COLOUR_LIST = N_("red, blue, yellow, green or purple")
+# Colours as a word of their own (a chip, a table row): "Red" / "Rot".
+COLOUR_TITLES = {"red": N_("Red"), "blue": N_("Blue"), "yellow": N_("Yellow"), "green": N_("Green"),
+                 "purple": N_("Purple")}
 LEGIONARIES_PER_COLOUR = 5
 PIRATE_COUNT = 3
 FEAST_COUNT = 5
@@ -78,41 +82,74 @@ def card_key(card: dict) -> str:
     return card["kind"]
 
 
+# A card with its article, as a log sentence names it (German: the accusative, "einen roten
+# Legionär", since the sentences say what was turned over, beaten or secured).
+CARD_NAMES = {
+    "legionary:red": N_("a red legionary"), "legionary:blue": N_("a blue legionary"),
+    "legionary:yellow": N_("a yellow legionary"), "legionary:green": N_("a green legionary"),
+    "legionary:purple": N_("a purple legionary"),
+    "centurion:red": N_("the red centurion"), "centurion:blue": N_("the blue centurion"),
+    "centurion:yellow": N_("the yellow centurion"), "centurion:green": N_("the green centurion"),
+    "centurion:purple": N_("the purple centurion"),
+    "pirate": N_("a pirate"), "traitor": N_("the traitor"), "boar": N_("the wild boar"),
+    "feast": N_("a village feast"),
+}
+# A card without article, as a label names it ("red legionary" / "roter Legionär").
+CARD_TITLES = {
+    "legionary:red": N_("red legionary"), "legionary:blue": N_("blue legionary"),
+    "legionary:yellow": N_("yellow legionary"), "legionary:green": N_("green legionary"),
+    "legionary:purple": N_("purple legionary"),
+    "centurion:red": N_("red centurion"), "centurion:blue": N_("blue centurion"),
+    "centurion:yellow": N_("yellow centurion"), "centurion:green": N_("green centurion"),
+    "centurion:purple": N_("purple centurion"),
+    "pirate": N_("pirate"), "traitor": N_("traitor"), "boar": N_("wild boar"), "feast": N_("village feast"),
+}
+
+
 def card_name(card: dict) -> str:
     """A card with its article, as a player says it: 'a red legionary', 'the traitor'."""
-    kind, colour = card["kind"], card.get("colour")
-    return {
-        "legionary": f"a {colour} legionary",
-        "centurion": f"the {colour} centurion",
-        "pirate": "a pirate",
-        "traitor": "the traitor",
-        "boar": "the wild boar",
-        "feast": "a village feast",
-    }[kind]
+    return CARD_NAMES[card_key(card)]
+
+
+def card_title(card: dict) -> str:
+    """A card without article: 'red legionary', 'pirate'."""
+    return CARD_TITLES[card_key(card)]
 
 
 def make_card(kind: str, colour: str | None) -> dict:
     """A card dict; legionaries and centurions need a colour, other cards carry none."""
     if kind in ("legionary", "centurion"):
         if colour is None:
-            raise GameError(f"Say which colour the {kind} is: {COLOUR_LIST}.")
+            if kind == "legionary":
+                raise GameError(Sentence("Say which colour the legionary is: %(colours)s.", colours=COLOUR_LIST))
+            raise GameError(Sentence("Say which colour the centurion is: %(colours)s.", colours=COLOUR_LIST))
         return {"kind": kind, "colour": colour}
     return {"kind": kind, "colour": None}
 
 
-def impossible(card: dict) -> str:
+# German: "alle 5 roten Legionäre" declines the colour, so each colour has its sentence.
+ALL_LEGIONARIES_SEEN = {
+    "red": Sentence("All 5 red legionaries are already accounted for, so this cannot be another one."),
+    "blue": Sentence("All 5 blue legionaries are already accounted for, so this cannot be another one."),
+    "yellow": Sentence("All 5 yellow legionaries are already accounted for, so this cannot be another one."),
+    "green": Sentence("All 5 green legionaries are already accounted for, so this cannot be another one."),
+    "purple": Sentence("All 5 purple legionaries are already accounted for, so this cannot be another one."),
+}
+
+
+def impossible(card: dict) -> Sentence:
     """Why a card cannot be turned over: every card like it is already accounted for."""
-    hint = " If an earlier tap was wrong, correct it first."
     kind, colour = card["kind"], card.get("colour")
     if kind == "legionary":
-        return f"All 5 {colour} legionaries are already accounted for, so this cannot be another one." + hint
-    if kind == "pirate":
-        return "All 3 pirates are already accounted for; there is no fourth." + hint
-    if kind == "feast":
-        return "All 5 village feasts are already accounted for; there is no sixth." + hint
-    name = {"centurion": f"the {colour} centurion", "traitor": "the traitor",
-            "boar": "the wild boar"}[kind]
-    return f"There is only one card like {name}, and it is already accounted for." + hint
+        reason = ALL_LEGIONARIES_SEEN[colour]
+    elif kind == "pirate":
+        reason = Sentence("All 3 pirates are already accounted for; there is no fourth.")
+    elif kind == "feast":
+        reason = Sentence("All 5 village feasts are already accounted for; there is no sixth.")
+    else:
+        reason = Sentence("There is only one card like %(card)s, and it is already accounted for.",
+                          card=card_name(card))
+    return Sentence("%(reason)s If an earlier tap was wrong, correct it first.", reason=reason)
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:

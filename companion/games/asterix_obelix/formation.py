@@ -6,13 +6,24 @@ columns from the left, both from 1, as seen from the first player's seat.
 
 from __future__ import annotations
 
+from ..text import Sentence
 from .cards import COLOURS, COMPOSITION, GRID_SIZE, card_key
 
 ALL_LINES = tuple((line, number) for line in ("row", "column") for number in range(1, GRID_SIZE + 1))
 
 
-def line_label(line: str, number: int) -> str:
-    return f"{line} {number}"
+def line_label(line: str, number: int) -> Sentence:
+    """'row 3' / 'Zeile 3': a row or column inside a sentence."""
+    if line == "row":
+        return Sentence("row %(number)s", number=number)
+    return Sentence("column %(number)s", number=number)
+
+
+def line_title(line: str, number: int) -> Sentence:
+    """'Row 3' / 'Zeile 3': a row or column starting a sentence."""
+    if line == "row":
+        return Sentence("Row %(number)s", number=number)
+    return Sentence("Column %(number)s", number=number)
 
 
 def line_cells(line: str, number: int, start: str | None = None) -> list[tuple[int, int]]:

@@ -8,10 +8,10 @@ from typing import Literal, Optional
 from pydantic import Field
 
 from ..base import Action, GameError, Whole
+from ..text import N_, Sentence, plural_sentence
 from .attack import after_refill, end_game, pass_turn
 from .cards import (COLOUR_LIST, COMPOSITION, FEAST_COUNT, LEGIONARIES_PER_COLOUR, PIRATE_COUNT,
-                    SUPPLY_AT_START, Colour, LineKind, LineNumber, PileItem, Reason, card_key, make_card,
-                    plural)
+                    SUPPLY_AT_START, Colour, LineKind, LineNumber, PileItem, Reason, card_key, make_card)
 from .formation import accounted, cell, feast_total, line_label, opponent
 
 
@@ -64,60 +64,81 @@ class CorrectFeasts(Action):
 
 
 # -- the start, the last holes and the block -------------------------------------------------
-def start_game(game, state: dict, action: StartGame, actor: str | None) -> str:
+def no_such_player(name: str) -> GameError:
+    return GameError(Sentence("There is no player called '%(player)s' at this table.", player=name[:40]))
+
+
+def start_game(game, state: dict, action: StartGame, actor: str | None) -> Sentence:
     if action.starter not in state["players"]:
-        raise GameError(f"There is no player called '{action.starter}' at this table.")
+        raise no_such_player(action.starter)
     state["starter"] = action.starter
     state["attacker"] = action.starter
     state["turn"] = 1
     state["phase"] = "choose_line"
-    return (f"The setup is done: 16 cards form the tortoise, {SUPPLY_AT_START} wait in the "
-            f"supply, and {action.starter} attacks first.")
+    return Sentence("The setup is done: 16 cards form the tortoise, %(supply)s wait in the supply, "
+                    "and %(player)s attacks first.", supply=SUPPLY_AT_START, player=action.starter)
 
 
-def fill_hole(game, state: dict, action: FillHole, actor: str | None) -> str:
+def fill_hole(game, state: dict, action: FillHole, actor: str | None) -> Sentence:
     if cell(state, action.row, action.column)["state"] != "empty":
-        raise GameError(f"Row {action.row}, column {action.column} is not a hole; pick an empty place.")
+        raise GameError(Sentence("Row %(row)s, column %(column)s is not a hole; pick an empty place.",
+                                 row=action.row, column=action.column))
     attacker = state["attacker"]
     state["grid"][action.row - 1][action.column - 1] = {"state": "down", "card": None}
     state["supply"] -= 1
     if state["supply"] == 0:
         after_refill(state)
-    return f"{attacker} put a supply card into row {action.row}, column {action.column}."
+    return Sentence("%(player)s put a supply card into row %(row)s, column %(column)s.", player=attacker,
+                    row=action.row, column=action.column)
 
 
-def block_line(game, state: dict, action: BlockLine, actor: str | None) -> str:
+def block_line(game, state: dict, action: BlockLine, actor: str | None) -> Sentence:
     # Every card lies in a row and a column, so a block never leaves the opponent stuck.
     attacker = state["attacker"]
     blocked_for = opponent(state, attacker)
     state["blocked"] = {"line": action.line, "number": action.number, "for": blocked_for}
     pass_turn(state)
-    return f"{attacker} blocked {line_label(action.line, action.number)} for {blocked_for}'s next attack."
+    return Sentence("%(player)s blocked %(line)s for %(opponent)s's next attack.", player=attacker,
+                    line=line_label(action.line, action.number), opponent=blocked_for)
 
 
-def skip_block(game, state: dict, action: SkipBlock, actor: str | None) -> str:
+def skip_block(game, state: dict, action: SkipBlock, actor: str | None) -> Sentence:
     attacker = state["attacker"]
     pass_turn(state)
-    return f"{attacker} blocked no line."
+    return Sentence("%(player)s blocked no line.", player=attacker)
 
 
 # -- corrections ---------------------------------------------------------------------------
-def item_words(item: str, colour: str | None) -> str:
+# The pile entry a correction changes, as the log names it: "Ann's red legionaries".
+ITEM_WORDS = {
+    "legionary:red": N_("red legionaries"), "legionary:blue": N_("blue legionaries"),
+    "legionary:yellow": N_("yellow legionaries"), "legionary:green": N_("green legionaries"),
+    "legionary:purple": N_("purple legionaries"),
+    "centurion:red": N_("red centurion"), "centurion:blue": N_("blue centurion"),
+    "centurion:yellow": N_("yellow centurion"), "centurion:green": N_("green centurion"),
+    "centurion:purple": N_("purple centurion"),
+    "pirate": N_("pirates"), "traitor": N_("traitor"),
+}
+
+
+def item_words(item: str, colour: str | None) -> Sentence:
     """The pile entry a correction changes, as the log names it."""
-    return {"legionary": f"{colour} legionaries", "centurion": f"{colour} centurion",
-            "pirate": "pirates", "traitor": "traitor"}[item]
+    return ITEM_WORDS[f"{item}:{colour}" if item in ("legionary", "centurion") else item]
 
 
-def correct_pile(game, state: dict, action: CorrectPile, actor: str | None) -> str:
+def correct_pile(game, state: dict, action: CorrectPile, actor: str | None) -> Sentence:
     if action.player not in state["players"]:
-        raise GameError(f"There is no player called '{action.player}' at this table.")
+        raise no_such_player(action.player)
     pile = state["secured"][action.player]
     item, colour, count = action.item, action.colour, action.count
     if item in ("legionary", "centurion") and colour is None:
-        raise GameError(f"Say which colour of {item} to correct: {COLOUR_LIST}.")
+        if item == "legionary":
+            raise GameError(Sentence("Say which colour of legionary to correct: %(colours)s.", colours=COLOUR_LIST))
+        raise GameError(Sentence("Say which colour of centurion to correct: %(colours)s.", colours=COLOUR_LIST))
     limit = {"legionary": LEGIONARIES_PER_COLOUR, "centurion": 1, "pirate": PIRATE_COUNT, "traitor": 1}[item]
     if count > limit:
-        raise GameError(f"A pile can hold at most {limit} of the {item_words(item, colour)}.")
+        raise GameError(Sentence("A pile can hold at most %(limit)s of the %(item)s.", limit=limit,
+                                 item=item_words(item, colour)))
     if item == "legionary":
         before, pile["legionaries"][colour] = pile["legionaries"][colour], count
     elif item == "centurion":
@@ -130,28 +151,39 @@ def correct_pile(game, state: dict, action: CorrectPile, actor: str | None) -> s
     seen = accounted(state)[key]
     if seen > COMPOSITION[key]:
         elsewhere = seen - count
-        raise GameError(
-            f"{action.player} cannot hold {count} of the {item_words(item, colour)}: "
-            f"{elsewhere} more {'is' if elsewhere == 1 else 'are'} already accounted for elsewhere "
-            f"and only {COMPOSITION[key]} exist."
-        )
-    return (f"{actor or 'The host'} corrected {action.player}'s {item_words(item, colour)} "
-            f"from {before} to {count} (reason: {action.reason}).")
+        raise GameError(plural_sentence(
+            "%(player)s cannot hold %(held)s of the %(item)s: %(count)s more is already accounted for "
+            "elsewhere and only %(exist)s exist.",
+            "%(player)s cannot hold %(held)s of the %(item)s: %(count)s more are already accounted for "
+            "elsewhere and only %(exist)s exist.",
+            elsewhere, player=action.player, held=count, item=item_words(item, colour), exist=COMPOSITION[key]))
+    fields = {"player": action.player, "item": item_words(item, colour), "before": before, "after": count,
+              "reason": action.reason}
+    if actor:
+        return Sentence("%(actor)s corrected %(player)s's %(item)s from %(before)s to %(after)s "
+                        "(reason: %(reason)s).", actor=actor, **fields)
+    return Sentence("The host corrected %(player)s's %(item)s from %(before)s to %(after)s "
+                    "(reason: %(reason)s).", **fields)
 
 
-def correct_feasts(game, state: dict, action: CorrectFeasts, actor: str | None) -> str:
+def correct_feasts(game, state: dict, action: CorrectFeasts, actor: str | None) -> Sentence:
     before = state["feasts_set_aside"]
     turned = feast_total(state) - before
     if action.count + turned > FEAST_COUNT:
-        raise GameError(
-            f"With {plural(turned, 'feast')} turned in this attack, at most "
-            f"{FEAST_COUNT - turned} can lie beside the formation."
-        )
+        raise GameError(plural_sentence(
+            "With %(count)s feast turned in this attack, at most %(most)s can lie beside the formation.",
+            "With %(count)s feasts turned in this attack, at most %(most)s can lie beside the formation.",
+            turned, most=FEAST_COUNT - turned))
     state["feasts_set_aside"] = action.count
-    sentence = (f"{actor or 'The host'} corrected the feasts beside the formation from "
-                f"{before} to {action.count} (reason: {action.reason}).")
+    fields = {"before": before, "after": action.count, "reason": action.reason}
+    if actor:
+        sentence = Sentence("%(actor)s corrected the feasts beside the formation from %(before)s to %(after)s "
+                            "(reason: %(reason)s).", actor=actor, **fields)
+    else:
+        sentence = Sentence("The host corrected the feasts beside the formation from %(before)s to %(after)s "
+                            "(reason: %(reason)s).", **fields)
     if feast_total(state) >= FEAST_COUNT:
         # The fifth feast was missed: the game ends, keeping a running attack's cards.
         end_game(state)
-        sentence += " That makes five feasts: the game is over."
+        return Sentence("%(sentence)s That makes five feasts: the game is over.", sentence=sentence)
     return sentence

@@ -8,7 +8,9 @@ from typing import Optional
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ..base import GameError, Whole, explain
-from .cards import COLOUR_LIST, COLOURS, LEGIONARIES_PER_COLOUR, PIRATE_COUNT, normal_colour
+from ..text import Sentence, say
+from .cards import COLOUR_LIST, COLOURS, LEGIONARIES_PER_COLOUR, PIRATE_COUNT, card_name, normal_colour
+from .moves import ITEM_WORDS
 from .scoring import score_piles
 
 
@@ -56,12 +58,15 @@ def _normal_legionaries(pile: QuickScorePile) -> dict[str, int]:
     for raw, count in pile.legionaries.items():
         colour = normal_colour(raw)
         if colour not in COLOURS:
-            raise ValueError(f"'{raw}' is not a legion colour; use {COLOUR_LIST} (black is purple)")
+            raise _refused(Sentence("'%(raw)s' is not a legion colour; use %(colours)s (black is purple)",
+                                    raw=str(raw)[:20], colours=COLOUR_LIST))
         if colour in named:
-            raise ValueError(f"{pile.name}'s legionaries name purple twice (black is purple)")
+            raise _refused(Sentence("%(player)s's legionaries name purple twice (black is purple)",
+                                    player=pile.name))
         named.add(colour)
         if count < 0:
-            raise ValueError(f"{pile.name} cannot have a negative number of {colour} legionaries ({count})")
+            raise _refused(Sentence("%(player)s cannot have a negative number of %(item)s (%(count)s)",
+                                    player=pile.name, item=ITEM_WORDS[f"legionary:{colour}"], count=count))
         counts[colour] = count
     return counts
 
@@ -71,43 +76,52 @@ def _normal_centurions(pile: QuickScorePile) -> list[str]:
     for raw in pile.centurions:
         colour = normal_colour(raw)
         if colour not in COLOURS:
-            raise ValueError(f"'{raw}' is not a legion colour; use {COLOUR_LIST} (black is purple)")
+            raise _refused(Sentence("'%(raw)s' is not a legion colour; use %(colours)s (black is purple)",
+                                    raw=str(raw)[:20], colours=COLOUR_LIST))
         if colour in colours:
-            raise ValueError(f"{pile.name} lists the {colour} centurion twice, but there is only one")
+            raise _refused(Sentence("%(player)s lists %(centurion)s twice, but there is only one",
+                                    player=pile.name, centurion=card_name({"kind": "centurion", "colour": colour})))
         colours.append(colour)
     return colours
 
 
+def _refused(sentence: Sentence) -> GameError:
+    """Impossible piles: the sentence ends with a full stop, like every refusal."""
+    return GameError(Sentence("%(problem)s.", problem=sentence))
+
+
 def check_piles(players: list[QuickScorePile]) -> None:
-    """Raise ValueError with a sentence when two entered piles cannot come from one game."""
+    """Raise GameError with a sentence when two entered piles cannot come from one game."""
     if len(players) != 2:
-        raise ValueError(f"Asterix & Obelix is scored for exactly two players, not {len(players)}")
+        raise _refused(Sentence("Asterix & Obelix is scored for exactly two players, not %(count)s",
+                                count=len(players)))
     names = [pile.name.strip() for pile in players]
     if not all(names):
-        raise ValueError("Each player needs a name")
+        raise _refused(Sentence("Each player needs a name"))
     if names[0] == names[1]:
-        raise ValueError("The two players need different names")
+        raise _refused(Sentence("The two players need different names"))
     legionaries = [_normal_legionaries(pile) for pile in players]
     centurions = [_normal_centurions(pile) for pile in players]
     for pile in players:
         if pile.pirates < 0:
-            raise ValueError(f"{pile.name} cannot have a negative number of pirates ({pile.pirates})")
+            raise _refused(Sentence("%(player)s cannot have a negative number of %(item)s (%(count)s)",
+                                    player=pile.name, item=ITEM_WORDS["pirate"], count=pile.pirates))
     for colour in COLOURS:
         total = legionaries[0][colour] + legionaries[1][colour]
         if total > LEGIONARIES_PER_COLOUR:
-            raise ValueError(
-                f"There are only {LEGIONARIES_PER_COLOUR} {colour} legionaries, "
-                f"but the piles hold {total} between them"
-            )
+            raise _refused(Sentence("There are only %(limit)s %(item)s, but the piles hold %(total)s between them",
+                                    limit=LEGIONARIES_PER_COLOUR, item=ITEM_WORDS[f"legionary:{colour}"],
+                                    total=total))
         if colour in centurions[0] and colour in centurions[1]:
-            raise ValueError(
-                f"There is only one {colour} centurion, but both {names[0]} and {names[1]} list it"
-            )
+            raise _refused(Sentence("There is only one %(centurion)s, but both %(first)s and %(second)s list it",
+                                    centurion=ITEM_WORDS[f"centurion:{colour}"], first=names[0], second=names[1]))
     pirates = players[0].pirates + players[1].pirates
     if pirates > PIRATE_COUNT:
-        raise ValueError(f"There are only {PIRATE_COUNT} pirates, but the piles hold {pirates} between them")
+        raise _refused(Sentence("There are only %(limit)s %(item)s, but the piles hold %(total)s between them",
+                                limit=PIRATE_COUNT, item=ITEM_WORDS["pirate"], total=pirates))
     if players[0].traitor and players[1].traitor:
-        raise ValueError(f"There is only one traitor, but both {names[0]} and {names[1]} claim him")
+        raise _refused(Sentence("There is only one traitor, but both %(first)s and %(second)s claim him",
+                                first=names[0], second=names[1]))
 
 
 def quick_score(payload: dict) -> dict:
@@ -131,4 +145,6 @@ def quick_score(payload: dict) -> dict:
         for pile in request.players
     ]
     result = score_piles(piles)
+    # Plain text in the asking phone's language (the API answers JSON; the page shows it as is).
+    result["explanation"] = [say(sentence) for sentence in result["explanation"]]
     return {key: result[key] for key in ("tokens", "points", "winners", "explanation")}

@@ -2,7 +2,22 @@
 
 from __future__ import annotations
 
-from .cards import COLOURS, plural
+from ..text import N_, Sentence, plural_sentence
+from .cards import COLOUR_TITLES, COLOURS, card_name
+
+# Each colour's token and a card of that colour, as the explanations name them.
+TOKENS = {"red": N_("the red token"), "blue": N_("the blue token"), "yellow": N_("the yellow token"),
+          "green": N_("the green token"), "purple": N_("the purple token")}
+COLOUR_CARDS = {"red": N_("a red card"), "blue": N_("a blue card"), "yellow": N_("a yellow card"),
+                "green": N_("a green card"), "purple": N_("a purple card")}
+
+
+def _cards(count: int) -> Sentence:
+    return plural_sentence("%(count)s card", "%(count)s cards", count)
+
+
+def _tokens(count: int) -> Sentence:
+    return plural_sentence("%(count)s token", "%(count)s tokens", count)
 
 
 def score_piles(piles: list[dict]) -> dict:
@@ -16,61 +31,62 @@ def score_piles(piles: list[dict]) -> dict:
     first, second = piles
     names = [first["name"], second["name"]]
     tokens: dict[str, str | None] = {}
-    explanation: list[str] = []
+    explanation: list[Sentence] = []
 
     traitors = [pile for pile in piles if pile["traitor"]]
     if traitors:
         tokens["traitor"] = traitors[0]["name"]
-        explanation.append(f"Traitor: {traitors[0]['name']} secured the traitor and takes his token.")
+        explanation.append(Sentence("Traitor: %(player)s secured the traitor and takes his token.",
+                                    player=traitors[0]["name"]))
     else:
         tokens["traitor"] = None
-        explanation.append("Traitor: nobody secured the traitor, so nobody takes his token.")
+        explanation.append(Sentence("Traitor: nobody secured the traitor, so nobody takes his token."))
 
     a, b = first["pirates"], second["pirates"]
     if a != b:
         leader, trailer = (first, second) if a > b else (second, first)
         tokens["pirates"] = leader["name"]
-        explanation.append(
-            f"Pirates: {leader['name']} has {plural(leader['pirates'], 'pirate')} to "
-            f"{trailer['name']}'s {trailer['pirates']} and takes the pirate token."
-        )
+        explanation.append(Sentence(
+            "Pirates: %(leader)s has %(pirates)s to %(trailer)s's %(trail)s and takes the pirate token.",
+            leader=leader["name"], trailer=trailer["name"], trail=trailer["pirates"],
+            pirates=plural_sentence("%(count)s pirate", "%(count)s pirates", leader["pirates"])))
     else:
         tokens["pirates"] = None
         if a == 0:
-            explanation.append("Pirates: neither player secured a pirate, so nobody takes the pirate token.")
+            explanation.append(Sentence("Pirates: neither player secured a pirate, so nobody takes the pirate token."))
         else:
-            explanation.append(
-                f"Pirates: {names[0]} and {names[1]} have {plural(a, 'pirate')} each, "
-                "a tie, so nobody takes the pirate token."
-            )
+            explanation.append(Sentence(
+                "Pirates: %(first)s and %(second)s have %(pirates)s each, a tie, so nobody takes the pirate token.",
+                first=names[0], second=names[1],
+                pirates=plural_sentence("%(count)s pirate", "%(count)s pirates", a)))
 
     for colour in COLOURS:
         holders = [pile["name"] for pile in piles if colour in pile["centurions"]]
         a, b = (pile["legionaries"].get(colour, 0) + (colour in pile["centurions"]) for pile in piles)
-        label = colour.capitalize()
+        fields = {"label": COLOUR_TITLES[colour], "token": TOKENS[colour]}
         if a != b:
             leader, lead, trail = (names[0], a, b) if a > b else (names[1], b, a)
             trailer = names[1] if leader == names[0] else names[0]
             tokens[colour] = leader
-            explanation.append(
-                f"{label}: {leader} has {plural(lead, 'card')} to {trailer}'s {trail} "
-                f"and takes the {colour} token."
-            )
+            explanation.append(Sentence(
+                "%(label)s: %(leader)s has %(cards)s to %(trailer)s's %(trail)s and takes %(token)s.",
+                leader=leader, trailer=trailer, trail=trail, cards=_cards(lead), **fields))
         elif a == 0:
             tokens[colour] = None
-            explanation.append(f"{label}: neither player secured a {colour} card, so nobody takes the {colour} token.")
+            explanation.append(Sentence("%(label)s: neither player secured %(card)s, so nobody takes %(token)s.",
+                                        card=COLOUR_CARDS[colour], **fields))
         elif holders:
             tokens[colour] = holders[0]
-            explanation.append(
-                f"{label}: {names[0]} and {names[1]} have {plural(a, 'card')} each; "
-                f"{holders[0]} holds the {colour} centurion and takes the {colour} token."
-            )
+            explanation.append(Sentence(
+                "%(label)s: %(first)s and %(second)s have %(cards)s each; %(holder)s holds %(centurion)s "
+                "and takes %(token)s.", first=names[0], second=names[1], cards=_cards(a), holder=holders[0],
+                centurion=card_name({"kind": "centurion", "colour": colour}), **fields))
         else:
             tokens[colour] = None
-            explanation.append(
-                f"{label}: {names[0]} and {names[1]} have {plural(a, 'card')} each and nobody "
-                f"holds the {colour} centurion, so nobody takes the {colour} token."
-            )
+            explanation.append(Sentence(
+                "%(label)s: %(first)s and %(second)s have %(cards)s each and nobody holds %(centurion)s, "
+                "so nobody takes %(token)s.", first=names[0], second=names[1], cards=_cards(a),
+                centurion=card_name({"kind": "centurion", "colour": colour}), **fields))
 
     points = {name: sum(1 for holder in tokens.values() if holder == name) for name in names}
     colour_tokens = {name: sum(1 for colour in COLOURS if tokens[colour] == name) for name in names}
@@ -91,25 +107,28 @@ def score_piles(piles: list[dict]) -> dict:
     }
 
 
-def decide(names: list[str], points: dict, colour_tokens: dict, cards: dict) -> tuple[list[str], str]:
+def decide(names: list[str], points: dict, colour_tokens: dict, cards: dict) -> tuple[list[str], Sentence]:
     """Most tokens, then more colour tokens, then more cards secured, else a shared win."""
     first, second = names
     if points[first] != points[second]:
         winner, loser = (first, second) if points[first] > points[second] else (second, first)
-        return [winner], f"{winner} wins with {plural(points[winner], 'token')} to {points[loser]}."
-    tied = f"Both have {plural(points[first], 'token')}"
+        return [winner], Sentence("%(winner)s wins with %(tokens)s to %(other)s.", winner=winner,
+                                  tokens=_tokens(points[winner]), other=points[loser])
+    tied = Sentence("Both have %(tokens)s", tokens=_tokens(points[first]))
     if colour_tokens[first] != colour_tokens[second]:
         winner, loser = (first, second) if colour_tokens[first] > colour_tokens[second] else (second, first)
-        return [winner], (
-            f"{tied}; {winner} wins with {colour_tokens[winner]} colour tokens to {colour_tokens[loser]}."
-        )
-    tied += f" and {plural(colour_tokens[first], 'colour token')}"
+        return [winner], Sentence("%(tied)s; %(winner)s wins with %(mine)s colour tokens to %(other)s.",
+                                  tied=tied, winner=winner, mine=colour_tokens[winner], other=colour_tokens[loser])
+    tied = Sentence("Both have %(tokens)s and %(colour_tokens)s", tokens=_tokens(points[first]),
+                    colour_tokens=plural_sentence("%(count)s colour token", "%(count)s colour tokens",
+                                                  colour_tokens[first]))
     if cards[first] != cards[second]:
         winner, loser = (first, second) if cards[first] > cards[second] else (second, first)
-        return [winner], f"{tied}; {winner} wins with {cards[winner]} cards secured to {cards[loser]}."
-    return [first, second], (
-        f"{tied} and {plural(cards[first], 'card')} secured each: {first} and {second} share the win."
-    )
+        return [winner], Sentence("%(tied)s; %(winner)s wins with %(mine)s cards secured to %(other)s.",
+                                  tied=tied, winner=winner, mine=cards[winner], other=cards[loser])
+    return [first, second], Sentence(
+        "%(tied)s and %(cards)s secured each: %(first)s and %(second)s share the win.",
+        tied=tied, cards=_cards(cards[first]), first=first, second=second)
 
 
 def piles_for_scoring(state: dict) -> list[dict]:

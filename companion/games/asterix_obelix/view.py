@@ -9,26 +9,31 @@ Which moves a control offers comes from the game's table of moves (``legal_actio
 from __future__ import annotations
 
 from ..base import GameError
-from .cards import COLOURS, COMPOSITION, FEAST_COUNT, GRID_SIZE, SUPPLY_AT_START, card_key, card_name, pile_cards
+from ..text import N_, Sentence, say
+from .cards import (COLOUR_TITLES, COLOURS, COMPOSITION, FEAST_COUNT, GRID_SIZE, SUPPLY_AT_START, card_key, card_name,
+                    card_title, pile_cards)
+from .attack import line_from
+from .moves import ITEM_WORDS
 from .formation import (ALL_LINES, cell, feast_total, formation_broken, further_lines, holes, line_cells,
-                        line_label, next_in_line, open_lines, opponent, defeated_cards, unseen)
+                        line_label, line_title, next_in_line, open_lines, opponent, defeated_cards, unseen)
 from .scoring import scoring
 
 SETUP_CHECKLIST = (
-    {"item": "fight_cards", "text": "Each player takes a figure (Asterix on red, Obelix on blue) "
-     "and its 15 fight cards, shuffles them face down and draws 5."},
-    {"item": "feast_split", "text": "Take the 5 village feasts out of the 40 Roman cards and split "
-     "the other 35 into two piles of about the same size."},
-    {"item": "feast_piles", "text": "Shuffle 3 feasts into one pile and 2 into the other, then put "
-     "the pile with 2 feasts on top of the pile with 3."},
-    {"item": "formation", "text": "Deal 16 cards face down from the top as a 4 × 4 formation "
-     "(the tortoise): 4 rows and 4 columns."},
-    {"item": "supply", "text": f"The other {SUPPLY_AT_START} cards stay face down as the supply; "
-     "put the 7 victory tokens aside."},
-    {"item": "starter", "text": "Agree who attacks first (the rulebook says the strongest player), "
-     "then tap that name."},
+    {"item": "fight_cards", "text": Sentence("Each player takes a figure (Asterix on red, Obelix on blue) "
+     "and its 15 fight cards, shuffles them face down and draws 5.")},
+    {"item": "feast_split", "text": Sentence("Take the 5 village feasts out of the 40 Roman cards and split "
+     "the other 35 into two piles of about the same size.")},
+    {"item": "feast_piles", "text": Sentence("Shuffle 3 feasts into one pile and 2 into the other, then put "
+     "the pile with 2 feasts on top of the pile with 3.")},
+    {"item": "formation", "text": Sentence("Deal 16 cards face down from the top as a 4 × 4 formation "
+     "(the tortoise): 4 rows and 4 columns.")},
+    {"item": "supply", "text": Sentence("The other %(supply)s cards stay face down as the supply; "
+     "put the 7 victory tokens aside.", supply=SUPPLY_AT_START)},
+    {"item": "starter", "text": Sentence("Agree who attacks first (the rulebook says the strongest player), "
+     "then tap that name.")},
 )
-CELL_LABELS = {"down": "face down", "defeated": "defeated", "feast": "village feast", "empty": "empty"}
+OUT_REASONS = {"wild boar": N_("wild boar"), "failed attack": N_("failed attack")}
+CELL_LABELS = {"down": N_("face down"), "defeated": N_("defeated"), "feast": N_("village feast"), "empty": N_("empty")}
 
 
 def line_offer(state: dict, legal: dict) -> dict:
@@ -57,7 +62,7 @@ def _grid(state: dict) -> list[list[dict]]:
             place = cell(state, r, c)
             label = CELL_LABELS[place["state"]]
             if place["card"] is not None:
-                label += f": {card_name(place['card'])}"
+                label = Sentence("%(state)s: %(card)s", state=label, card=card_title(place["card"]))
             cells.append({
                 "row": r, "column": c, "state": place["state"], "card": place["card"],
                 "known": place["state"] == "down" and place["card"] is not None,
@@ -78,6 +83,7 @@ def _attack(state: dict, hidden: dict) -> dict | None:
     upcoming = next_in_line(state)
     known_next = cell(state, upcoming[1], upcoming[2])["card"] if upcoming else None
     # A card tap is possible while such a card is unseen, or if it names the known next card.
+    last_card = cell(state, attack["last"]["row"], attack["last"]["column"])["card"] if attack["last"] else None
     possible = [key for key in COMPOSITION if hidden[key] or (known_next and card_key(known_next) == key)]
     return {
         **attack,
@@ -86,7 +92,10 @@ def _attack(state: dict, hidden: dict) -> dict | None:
         "fight_cards_spent": attack["spent"],
         "next_known": known_next,
         "next_cell": {"row": upcoming[1], "column": upcoming[2]} if upcoming else None,
-        "last_card": cell(state, attack["last"]["row"], attack["last"]["column"])["card"] if attack["last"] else None,
+        "last_card": last_card,
+        "last_card_name": card_name(last_card) if last_card else None,
+        "next_known_title": card_title(known_next) if known_next else None,
+        "where": line_from(attack["line"], attack["number"], attack["start"]),
         "defeated": len(defeated_cards(state)),
         "formation_broken": formation_broken(state),
         "possible": possible,
@@ -98,11 +107,11 @@ def _odds(hidden: dict) -> list[dict]:
     total = sum(hidden.values())
     if not total:
         return []
-    groups = [("feast", "a village feast", hidden["feast"])]
-    groups += [(colour, f"{colour} (legionary or centurion)",
+    groups = [("feast", N_("Village feast"), hidden["feast"])]
+    groups += [(colour, COLOUR_TITLES[colour],
                 hidden[f"legionary:{colour}"] + hidden[f"centurion:{colour}"]) for colour in COLOURS]
-    groups += [("pirate", "a pirate", hidden["pirate"]), ("traitor", "the traitor", hidden["traitor"]),
-               ("boar", "the wild boar", hidden["boar"])]
+    groups += [("pirate", N_("Pirate"), hidden["pirate"]), ("traitor", N_("Traitor"), hidden["traitor"]),
+               ("boar", N_("Wild boar"), hidden["boar"])]
     return [{"key": key, "label": label, "unseen": count, "out_of": total, "fraction": f"{count}/{total}",
              "percent": round(100 * count / total, 1)} for key, label, count in groups]
 
@@ -153,13 +162,15 @@ def board_view(game, state: dict) -> dict:
         "open_lines": open_lines(state) if legal["choose_line"] is None else [],
         "further_lines": further_lines(state),
         "line_offer": line_offer(state, legal),
-        "blocked_line": {**blocked, "label": line_label(blocked["line"], blocked["number"])} if blocked else None,
+        "blocked_line": ({**blocked, "label": line_label(blocked["line"], blocked["number"]),
+                          "title": line_title(blocked["line"], blocked["number"])} if blocked else None),
         "block_choices": ([{"line": line, "number": number, "label": line_label(line, number)}
                            for line, number in ALL_LINES] if legal["block_line"] is None else []),
         "feasts": {"count": feast_total(state), "set_aside": state["feasts_set_aside"],
                    "this_attack": feasts_turned, "max": FEAST_COUNT},
         "piles": _piles(state, score),
-        "out_of_game": state["out_of_game"],
+        "out_of_game": [{**entry, "title": card_title(entry["card"]), "why": OUT_REASONS.get(entry["reason"], entry["reason"])}
+                        for entry in state["out_of_game"]],
         "out_of_game_counts": [{"card": name, "count": count} for name, count in out_counts.items()],
         "revealed_count": len(state["revealed"]),
         "unseen": {
@@ -187,7 +198,8 @@ def _form_count(form: dict[str, list[str]], field: str, what: str) -> int:
     try:
         return int(raw)
     except ValueError:
-        raise GameError(f"The number of {what} must be a whole number, not '{raw[:20]}'.") from None
+        raise GameError(Sentence("The number of %(what)s must be a whole number, not '%(raw)s'.",
+                                 what=what, raw=raw[:20])) from None
 
 
 def quick_score_payload(form: dict[str, list[str]]) -> dict:
@@ -195,14 +207,16 @@ def quick_score_payload(form: dict[str, list[str]]) -> dict:
     traitor_1, and the same with _2) as a quick_score payload; blank counts are 0."""
     players = []
     for seat in (1, 2):
-        name = _form_value(form, f"name_{seat}") or f"Player {seat}"
+        name = _form_value(form, f"name_{seat}") or say(Sentence("Player %(number)s", number=seat))
         players.append({
             "name": name,
             "legionaries": {colour: _form_count(form, f"legionaries_{seat}_{colour}",
-                                                f"{name}'s {colour} legionaries")
+                                                Sentence("%(player)s's %(item)s", player=name,
+                                                         item=ITEM_WORDS[f"legionary:{colour}"]))
                             for colour in COLOURS},
             "centurions": [value for value in form.get(f"centurion_{seat}", []) if value.strip()],
-            "pirates": _form_count(form, f"pirates_{seat}", f"{name}'s pirates"),
+            "pirates": _form_count(form, f"pirates_{seat}", Sentence("%(player)s's %(item)s", player=name,
+                                                                     item=ITEM_WORDS["pirate"])),
             "traitor": bool(_form_value(form, f"traitor_{seat}")),
         })
     return {"players": players}
