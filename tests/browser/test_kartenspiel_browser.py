@@ -13,7 +13,7 @@ def test_taps_reach_the_other_phone_and_the_chart_draws_a_line_per_player(live_s
     join(ben, live_server, code, "Ben")
     expect(ben.locator("#deck .ks-deck-count")).to_contain_text("50 of 50")
 
-    # One trick: the face-up Roman is a 7 and Ben won it; then Ann's Idefix keeps a 12.
+    # One trick: the face-up Roman is a 7 and Ben won it; then Ann's Dogmatix (an English phone) keeps a 12.
     trick = ann.locator("form.ks-trick").first
     trick.locator("label.ks-chip", has_text="7").first.click()
     trick.get_by_role("button", name="Ben Obelix").click()
@@ -21,7 +21,7 @@ def test_taps_reach_the_other_phone_and_the_chart_draws_a_line_per_player(live_s
     expect(ben.locator("#piles .ks-pile", has_text="Ben").locator(".ks-cards")).to_have_text("7", timeout=3000)
     expect(ben.locator("#history .log")).to_contain_text("Ben won a Roman worth 7")
 
-    ann.locator("summary", has_text="Idefix looked at the top card").click()
+    ann.locator("summary", has_text="Dogmatix looked at the top card").click()
     look = ann.locator("form", has=ann.locator('input[name="roman"]'))
     look.locator("label.ks-chip", has_text="Ann").click()
     look.locator('label.ks-chip:has(input[name="roman"][value="12"])').click()

@@ -67,7 +67,7 @@ def sticking_out(page) -> list[str]:
 
 
 def assert_fit_for_hands_and_eyes(page, where: str) -> None:
-    assert ux.overflowing(page) == [], where
+    assert ux.overflowing(page) == [], (where, ux.overflowing(page))
     assert sticking_out(page) == [], where
     assert ux.small_targets(page) == [], where
     assert ux.small_text(page) == [], where
@@ -362,3 +362,41 @@ def test_a_normal_turn_needs_at_most_two_screens(live_server, new_phone, size):
     ann.screenshot(path=f"/tmp/ks/page-{size['width']}.png", full_page=True)
     print(f"kartenspiel mid-game page height at {size['width']}x{size['height']}: {ux.page_height(ann)} px")
     assert_fit_for_hands_and_eyes(ann, "fresh mid-game page")
+
+
+# -- in German: the longer words still fit the hand ------------------------------------------------
+
+
+def seated_german(new_phone, table: Table, size: dict, seat: str = "Ann"):
+    page = new_phone(viewport=size)
+    page.context.set_extra_http_headers({"Accept-Language": "de-DE,de;q=0.9"})
+    join(page, table.server, table.code, seat)
+    settle(page, table.server, table.code)
+    return page
+
+
+@SIZES
+def test_in_german_the_board_and_its_menus_fit_the_hand(live_server, new_phone, size):
+    table = mid_game(live_server)
+    ann = seated_german(new_phone, table, size)
+    expect(ann.locator("#deck .ks-deck-count")).to_contain_text("von 50 Karten im Stapel")
+    expect(ann.locator("#deck .ks-hands")).to_contain_text("Gallier + Idefix")
+    # The menus with the longest German words: the pirates and Idefix.
+    ann.locator("#ks-pirate-menu > summary").click()
+    ann.locator("#ks-idefix-menu > summary").click()
+    expect(ann.locator("#ks-pirate-menu")).to_contain_text("Rangniedrigste")
+    expect(ann.locator("#ks-idefix-menu")).to_contain_text("Behalten")
+    assert_fit_for_hands_and_eyes(ann, "German mid-game page, menus open")
+    ann.screenshot(path=f"/tmp/ks/de-menus-{size['width']}.png", full_page=True)
+    ann.locator("#ks-pirate-menu > summary").click()
+    ann.locator("#ks-idefix-menu > summary").click()
+    ann.evaluate("window.scrollTo(0, 0)")
+    ann.screenshot(path=f"/work/screens/de-kartenspiel-{size['width']}.png", full_page=True)
+    # The scoring of a round: pirate names, take-out buttons and the close button.
+    table.act(type="add_pirate", player="Ann", kind="lowest")
+    table.act(type="add_pirate", player="Ben", kind="choice")
+    settle(ann, live_server, table.code)
+    expect(ann.locator("#scoring")).to_contain_text("Wertung von Runde 2")
+    expect(ann.locator("#scoring")).to_contain_text("Runde 2 abschließen, Runde 3 beginnen")
+    assert_fit_for_hands_and_eyes(ann, "German scoring")
+    ann.screenshot(path=f"/tmp/ks/de-scoring-{size['width']}.png", full_page=True)

@@ -149,10 +149,10 @@ def after_a_few_taps(client) -> ApiTable:
     (roman("Ann", 15), "The deck has no Roman worth 15."),
     (roman("Ann", 0), "The field 'value' is not valid"),
     (roman("Zed", 5), "There is no player called 'Zed' at this table."),
-    (roman("Ben", 11), "All 1 Roman worth 11 are already in the piles; the deck has none left."),
+    (roman("Ben", 11), "The only Roman worth 11 is already in a pile; the deck has none left."),
     ({"type": "win_pirate", "player": "Ben", "kind": "highest"}, "already in Ann's pile"),
     ({"type": "win_pirate", "player": "Ben", "kind": "admiral"}, "The field 'kind' is not valid"),
-    ({"type": "idefix_look", "player": "Ann"}, "Say what Idefix saw"),
+    ({"type": "idefix_look", "player": "Ann"}, "Say what Dogmatix saw"),
     ({"type": "close_round"}, "Round 1 is still being played (48 cards in the deck)"),
     ({"type": "last_player", "player": "Ann", "cards_left": 3}, "Ann and Ben still hold cards"),
     ({"type": "choose_escape", "player": "Ann", "value": 11}, "Nobody holds the pirate of choice."),
@@ -273,18 +273,32 @@ def region_of(page: str, name: str) -> str:
     return page[start:page.index("</section>", start)]
 
 
+def game_part(page: str) -> str:
+    """This game's own regions and folds (not the shared top bar, log and rules search)."""
+    parts = [region_of(page, name) for name in ("deck", "piles", "scoring", "totals", "entry")]
+    start = page.index('class="card ks-gauls')
+    return "\n".join(parts + [page[start:page.index("</details>", start)]])
+
+
 def test_the_setup_form_explains_every_option(phone):
     host = phone()
     text = page_text(host.get("/new/kartenspiel"))
-    for label in ("Names on the cards", "German", "English", "High values in the deck",
+    for label in ("High values in the deck",
                   "Dekurio's value", "Zenturio's value", "General's value", "Bonus for a pair",
-                  "Bonus for three of a kind", "Bonus for four of a kind", "Vitalstatistix"):
+                  "Bonus for three of a kind", "Bonus for four of a kind"):
         assert label in text
-    code = host.start(game="kartenspiel", players=("Ann", "Ben", "Cid"), language="English",
-                      pair_bonus="30")
-    page = page_text(host.get(f"/t/{code}"))
-    assert "Vitalstatistix" in page and "Dogmatix" in page and "Majestix" not in page
+    # The names on the cards follow the phone's language: no table setting for them.
+    assert "Names on the cards" not in text
+    code = host.start(game="kartenspiel", players=("Ann", "Ben", "Cid"), pair_bonus="30")
+    page = game_part(page_text(host.get(f"/t/{code}")))
+    assert "Vitalstatistix" in page and "Dogmatix" in page
+    for german in ("Majestix", "Idefix", "Miraculix", "Troubadix"):
+        assert german not in page
     assert host.snapshot()["state"]["bonus"]["2"] == 30
+    german = game_part(page_text(host.get(f"/t/{code}", headers={"Accept-Language": "de-DE,de;q=0.9"})))
+    assert "Majestix" in german and "Idefix" in german
+    for english in ("Vitalstatistix", "Dogmatix", "Getafix", "Cacofonix"):
+        assert english not in german
 
 
 def test_the_page_shows_the_deck_who_is_in_and_one_tap_controls(phone):
@@ -293,7 +307,7 @@ def test_the_page_shows_the_deck_who_is_in_and_one_tap_controls(phone):
     page = page_text(host.get(f"/t/{code}"))
     deck = region_of(page, "deck")
     assert "<strong>50</strong>" in deck and "Round 1 of 4" in deck
-    assert "Asterix" in deck and "Obelix" in deck and "10 Gauls + Idefix" in deck
+    assert "Asterix" in deck and "Obelix" in deck and "10 Gauls + Dogmatix" in deck
     # One form per event: value chips and a button per player still in.
     assert deck.count('name="value" value=') == 14
     assert re.search(r'type="submit" name="player" value="Cid"', deck)
@@ -307,9 +321,9 @@ def test_the_page_shows_the_deck_who_is_in_and_one_tap_controls(phone):
     assert host.act(type="win_pirate", kind="general", player="Cid").status_code == 200
     page = page_text(host.get(f"/t/{code}"))
     assert "<strong>47</strong>" in region_of(page, "deck")
-    assert "9 Gauls + Idefix" in region_of(page, "deck")  # Ben spent a Gaul on the 7 and the pirate
+    assert "9 Gauls + Dogmatix" in region_of(page, "deck")  # Ben spent a Gaul on the 7 and the pirate
     piles = region_of(page, "piles")
-    assert re.search(r"Cid <small>Majestix</small>.*?>12<.*?☠ General", piles, re.S)
+    assert re.search(r"Cid <small>Vitalstatistix</small>.*?>12<.*?☠ General", piles, re.S)
     # Every region also renders alone, as the live update sends it.
     live = page_text(host.get(f"/t/{code}/live?v=0", headers={"HX-Request": "true"}))
     for name in ("deck", "piles", "scoring", "totals"):
@@ -323,7 +337,7 @@ def test_a_refused_tap_on_the_page_says_why(phone):
     host.act(type="win_roman", value="13", player="Ann")
     refused = host.act(type="win_roman", value="13", player="Ben")
     assert refused.status_code == 422
-    assert "All 1 Roman worth 13 are already in the piles" in refused.get_data(as_text=True)
+    assert "The only Roman worth 13 is already in a pile" in refused.get_data(as_text=True)
     assert host.snapshot()["state"]["piles"]["Ben"]["romans"] == []
     assert "<strong>49</strong>" in region_of(page_text(host.get(f"/t/{code}")), "deck")
 
@@ -602,3 +616,133 @@ def test_there_is_no_turn_to_hand_on_for_the_host_or_a_player(phone):
         assert refused.status_code == 422
         assert "The action type is 'hand_turn'; Asterix: Das Kartenspiel knows:" in page_text(refused)
     assert host.snapshot()["state_version"] == before
+
+
+# -- both languages (issue 13) -------------------------------------------------------------------
+
+GERMAN = {"Accept-Language": "de-DE,de;q=0.9"}
+ENGLISH = {"Accept-Language": "en-GB,en;q=0.9"}
+
+
+def log_of(page: str) -> str:
+    start = page.index('<ol class="log"')
+    return words(page[start:page.index("</ol>", start)])
+
+
+def visible_and_labels(fragment: str) -> str:
+    """The words a German phone shows or reads out: text, titles, aria-labels, placeholders."""
+    labels = re.findall(r'(?:title|aria-label|placeholder)="([^"]*)"', fragment)
+    return words(fragment) + " " + " ".join(labels)
+
+
+def mid_game(phone):
+    """Three players a few tricks in: a Roman won, an Idefix gift, a pirate, a clash."""
+    host = phone()
+    code = host.start(game="kartenspiel", players=("Ann", "Ben", "Cid"))
+    assert host.act(type="win_roman", value="7", player="Ben").status_code == 200
+    assert host.act(type="idefix_look", player="Ann", roman="12", given_to="Cid").status_code == 200
+    assert host.act(type="win_pirate", kind="general", player="Cid").status_code == 200
+    assert host.act(type="idefix_clash").status_code == 200
+    return host, code
+
+
+def test_the_table_speaks_german_to_a_german_phone_and_english_to_an_english_one(phone):
+    host, code = mid_game(phone)
+    german = page_text(host.get(f"/t/{code}", headers=GERMAN))
+    deck = words(region_of(german, "deck"))
+    assert "Runde 1 von 4" in deck and "47 von 50 Karten im Stapel" in deck
+    assert "✓ 9 Gallier + Idefix" in deck and "✓ 10 Gallier + Idefix" in deck
+    assert "① Der offene Römer" in deck and "② Wer gewinnt ihn?" in deck
+    assert "☠ Offen liegt ein Pirat" in deck and "Idefix schaut nach" in deck
+    assert "Mehrmals Idefix: keiner schaut" in deck
+    assert "Ann Asterix" in deck and "Cid Majestix" in deck
+    piles = words(region_of(german, "piles"))
+    assert "Punktestapel" in piles and "Cid Majestix 12 ☠ General" in piles
+    assert "Korrigieren kannst du, sobald die Stiche gespielt sind." in piles
+    # A move the phase does not allow says why, in German.
+    scoring = words(region_of(german, "scoring"))
+    assert "Jetzt nicht: Runde 1 läuft noch (47 Karten im Stapel): Ann, Ben und Cid haben noch Karten" in scoring
+    assert "Gesamtpunkte" in words(region_of(german, "totals"))
+    # The same log entries: German on this phone, English on an English one.
+    log = log_of(german)
+    assert "Idefix von Ann findet oben auf dem Stapel einen Römer im Wert von 12 und gibt ihn Cid." in log
+    assert "Ben gewinnt einen Römer im Wert von 7." in log
+    english = page_text(host.get(f"/t/{code}", headers=ENGLISH))
+    assert "Ann's Dogmatix looked at the top card, a Roman worth 12, and gave it to Cid." in log_of(english)
+    assert "Ben won a Roman worth 7." in log_of(english)
+    assert "47 of 50 cards in the deck" in words(region_of(english, "deck"))
+    assert "Cid Vitalstatistix" in words(region_of(english, "deck"))
+    # A refused tap answers in the phone's language.
+    refused = host.post(f"/t/{code}/act", {"type": "win_roman", "value": "12", "player": "Ben",
+                                            "expected_version": host.version()},
+                        htmx=True, headers=dict(GERMAN))
+    assert refused.status_code == 422
+    assert ("Der einzige Römer im Wert von 12 liegt schon auf einem Punktestapel; im Stapel ist keiner mehr."
+            in page_text(refused))
+
+
+def test_the_scoring_and_totals_speak_german(phone):
+    host = phone()
+    code = host.start(game="kartenspiel", players=("Ann", "Ben"))
+    host.act(type="enter_romans", player="Ann", values="10 10 2", round="1")
+    host.act(type="enter_romans", player="Ben", values="6 1", round="1")
+    host.act(type="add_pirate", player="Ann", kind="highest", round="1")
+    host.act(type="add_pirate", player="Ben", kind="dekurio", round="1")
+    german = page_text(host.get(f"/t/{code}", headers=GERMAN))
+    scoring = words(region_of(german, "scoring"))
+    assert "Wertung von Runde 1" in scoring
+    assert "☠ Ranghöchste: die 10 entkommt" in scoring
+    assert "☠ Dekurio: für den Dekurio ist kein Wert eingestellt, also entkommt keiner" in scoring
+    assert "Behalten 10 2 = 12" in scoring and "Rundensumme 12" in scoring
+    assert "Runde 1 abschließen, Runde 2 beginnen" in scoring
+    assert "Römer kommt auf den Punktestapel" not in log_of(german)  # typed in, not added
+    assert "Der Pirat (der höchste Römer entkommt) kommt auf den Punktestapel von Ann." in log_of(german)
+    english = page_text(host.get(f"/t/{code}", headers=ENGLISH))
+    assert "The pirate (the highest Roman escapes) was added to Ann's pile." in log_of(english)
+    host.act(type="close_round")
+    german = page_text(host.get(f"/t/{code}", headers=GERMAN))
+    totals = words(region_of(german, "totals"))
+    assert "Punkte pro Runde" in totals and "Punkteverlauf" in totals and "Summe" in totals
+    assert "Runde 1 ist gewertet: Ann 12, Ben 7." in log_of(german)
+
+
+# English words of this game's pages that a German phone must no longer see.
+LEFTOVER_ENGLISH = (
+    "Round", "round", "cards in the deck", "Gaul", "Gauls", "Dogmatix", "Vitalstatistix", "Getafix",
+    "Cacofonix", "face-up", "Who won it", "pirate", "Pirate", "Highest", "Lowest", "Choice",
+    "left", "taken", "looked at the top card", "Kept it", "Gave it to", "ran out of cards",
+    "is out", "nobody looks", "Score piles", "No cards yet", "Corrections", "Take out",
+    "Scoring", "Totals", "Points per round", "swipe", "Running total", "Total", "Type in",
+    "Save", "Whose pile", "Who plays which", "plays", "escapes", "Kept", "Sets", "none",
+    "Close round", "still being played", "hold cards", "Playing a trick", "Equal Gauls",
+    "End of a round", "Setting up", "Winning the game", "What the deck holds", "chart",
+)
+
+
+def test_a_german_phone_sees_no_english_words_of_this_game(phone):
+    host, code = mid_game(phone)
+    pages = [game_part(page_text(host.get(f"/t/{code}", headers=GERMAN)))]
+    host.act(type="enter_romans", player="Ann", values="3 3", round="1")
+    host.act(type="add_pirate", player="Ann", kind="choice", round="1")
+    pages.append(game_part(page_text(host.get(f"/t/{code}", headers=GERMAN))))
+    host.act(type="close_round")
+    pages.append(game_part(page_text(host.get(f"/t/{code}", headers=GERMAN))))
+    for page in pages:
+        said = visible_and_labels(page)
+        for english in LEFTOVER_ENGLISH:
+            assert not re.search(rf"(?<![\w-]){re.escape(english)}(?![\w-])", said), (english, said)
+
+
+def test_the_quick_score_page_speaks_german(phone):
+    visitor = phone()
+    blank = words(page_text(visitor.get("/games/kartenspiel/score", headers=GERMAN)))
+    assert "Schnellwertung: Asterix: Das Kartenspiel" in blank and "Runde werten" in blank
+    form = {"name": ["Ann", "Ben", "", "", ""], "romans": ["10 10 3", "5 x", "", "", ""]}
+    refused = visitor.post("/games/kartenspiel/score", form, headers=dict(GERMAN))
+    assert refused.status_code == 422
+    assert ("Die Römer von Ben müssen ganze Zahlen sein, getrennt durch Kommas oder Leerzeichen; „x“ ist keine."
+            in page_text(refused))
+    form["romans"][1] = "5 5 5"
+    said = words(page_text(visitor.post("/games/kartenspiel/score", {**form, "pirates-0": "highest"},
+                                        headers=dict(GERMAN))))
+    assert "Ben 65 Punkte Entkommen keine Behalten 5 5 5 = 15 Satzbonus +50 Rundensumme 15 + 50 = 65" in said

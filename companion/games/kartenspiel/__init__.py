@@ -29,15 +29,16 @@ from .cards import (
     MIN_PLAYERS,
     RANKS,
     and_list,
+    cards_word,
     deck_left,
     pirates_in_deck,
     pirates_left,
-    plural,
     romans_in_deck,
     romans_left,
     still_in,
 )
-from .options import LANGUAGES, KartenspielOptions
+from ..text import N_, Sentence, plural_sentence
+from .options import KartenspielOptions
 from .piles import (
     AddPirate,
     AddRoman,
@@ -87,8 +88,9 @@ from .view import quick_score_payload, table_view
 
 class Kartenspiel(Game):
     id = "kartenspiel"
-    name = "Asterix: Das Kartenspiel"
-    summary = (
+    # The German edition's title; the English edition was "Asterix: The Card Game".
+    name = N_("Asterix: Das Kartenspiel")
+    summary = N_(
         "Tricks won with Gauls, Romans in the score piles, pirates letting them escape, "
         "set bonuses and four rounds of totals."
     )
@@ -121,7 +123,6 @@ class Kartenspiel(Game):
     def initial_state(self, players: list[str], options: KartenspielOptions) -> dict:
         state = {
             "players": list(players),
-            "language": LANGUAGES[options.language],
             "deck": options.deck(),
             "ranks": {rank: getattr(options, rank) for rank in RANKS},
             "bonus": {"2": options.pair_bonus, "3": options.three_bonus, "4": options.four_bonus},
@@ -154,25 +155,30 @@ class Kartenspiel(Game):
             return "last_hand"
         return state["phase"]
 
-    def expected(self, state: dict) -> str:
+    def expected(self, state: dict) -> Sentence:
         phase = self.phase(state)
         if phase == "tricks":
-            cards = plural(deck_left(state), "card")
-            return (
-                f"Round {state['round']} is still being played ({cards} in the deck): "
-                f"{and_list(still_in(state))} still hold cards; finish the tricks or type in the piles."
+            return Sentence(
+                "Round %(round)s is still being played (%(cards)s in the deck): %(players)s still "
+                "hold cards; finish the tricks or type in the piles.",
+                round=state["round"], cards=cards_word(deck_left(state)), players=and_list(still_in(state)),
             )
         if phase == "last_hand":
-            return f"Only {still_in(state)[0]} still holds cards; say how many are left to finish the round."
+            return Sentence(
+                "Only %(player)s still holds cards; say how many are left to finish the round.",
+                player=still_in(state)[0],
+            )
         if phase == "drawing":
-            return (
-                f"{state['last_player']} is taking {plural(state['draws_left'], 'more card')} from the deck; "
-                "only those can be recorded now."
+            return plural_sentence(
+                "%(player)s is taking %(count)s more card from the deck; only that one can be recorded now.",
+                "%(player)s is taking %(count)s more cards from the deck; only those can be recorded now.",
+                state["draws_left"], player=state["last_player"],
             )
         if phase == "scoring":
-            return (
-                f"The tricks of round {state['round']} are over; correct the piles on the scoring screen "
-                "and close the round, or undo."
+            return Sentence(
+                "The tricks of round %(round)s are over; correct the piles on the scoring screen "
+                "and close the round, or undo.",
+                round=state["round"],
             )
         return self.status(state)
 
@@ -185,24 +191,33 @@ class Kartenspiel(Game):
             return []
         return self.best(totals(state))
 
-    def status(self, state: dict) -> str:
+    def status(self, state: dict) -> Sentence:
         winners = self.winners(state)
         if winners:
             best = totals(state)[winners[0]]
             if len(winners) == 1:
-                return f"{winners[0]} wins with {best} point{'' if abs(best) == 1 else 's'}!"
-            return (f"{and_list(winners)} share the win with {best} "
-                    f"point{'' if abs(best) == 1 else 's'} each.")
-        where = f"Round {state['round']} of {state['rounds']}"
+                return plural_sentence("%(player)s wins with %(count)s point!",
+                                       "%(player)s wins with %(count)s points!", best,
+                                       player=winners[0])
+            return plural_sentence("%(players)s share the win with %(count)s point each.",
+                                   "%(players)s share the win with %(count)s points each.", best,
+                                   players=and_list(winners))
+        where = {"round": state["round"], "rounds": state["rounds"]}
         if state["phase"] == "scoring":
-            return f"{where} · scoring: check the piles and the escapes, then close the round."
+            return Sentence("Round %(round)s of %(rounds)s · scoring: check the piles and the escapes, "
+                            "then close the round.", **where)
         if state["phase"] == "drawing":
-            draws = plural(state["draws_left"], "more card")
-            return f"{where} · {state['last_player']} takes {draws} from the deck."
+            return plural_sentence("Round %(round)s of %(rounds)s · %(player)s takes %(count)s more card from the deck.",
+                                   "Round %(round)s of %(rounds)s · %(player)s takes %(count)s more cards from the deck.",
+                                   state["draws_left"], player=state["last_player"], **where)
         holding = still_in(state)
         if len(holding) == 1:
-            return f"{where} · only {holding[0]} still holds cards: say how many are left."
-        return f"{where} · {plural(deck_left(state), 'card')} in the deck · who won the face-up card?"
+            return Sentence("Round %(round)s of %(rounds)s · only %(player)s still holds cards: say how many are left.",
+                            player=holding[0], **where)
+        return plural_sentence(
+            "Round %(round)s of %(rounds)s · %(count)s card in the deck · who won the face-up card?",
+            "Round %(round)s of %(rounds)s · %(count)s cards in the deck · who won the face-up card?",
+            deck_left(state), **where)
 
     def view(self, state: dict) -> dict:
         return table_view(state, self.phase(state), self.winners(state))

@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from ..base import GameError, Whole
+from ..text import N_, Name, Sentence, plural_sentence
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 DECK_SIZE = 50
@@ -20,37 +21,41 @@ HIGH_VALUE_RANGE = (11, 15)  # the single high Romans come from these values
 DEFAULT_HIGH_VALUES = "11,12,13,14"
 HAND_GAULS = 10  # each character has ten Gaul cards, plus one Idefix
 
-# Gaul characters by key, with their German and English names.
-GAULS: dict[str, dict[str, str]] = {
-    "asterix": {"de": "Asterix", "en": "Asterix"},
-    "obelix": {"de": "Obelix", "en": "Obelix"},
-    "majestix": {"de": "Majestix", "en": "Vitalstatistix"},
-    "miraculix": {"de": "Miraculix", "en": "Getafix"},
-    "troubadix": {"de": "Troubadix", "en": "Cacofonix"},
+# Gaul characters by key, with the name the English edition prints (the German catalogue gives
+# the German edition's: Majestix, Miraculix, Troubadix). Each phone shows its own language's set.
+GAULS: dict[str, Name] = {
+    "asterix": N_("Asterix"),
+    "obelix": N_("Obelix"),
+    "majestix": N_("Vitalstatistix"),
+    "miraculix": N_("Getafix"),
+    "troubadix": N_("Cacofonix"),
 }
 # English names (and a few spellings) typed in place of the key.
 GAUL_ALIASES = {"vitalstatistix": "majestix", "getafix": "miraculix", "cacofonix": "troubadix"}
-DOG = {"de": "Idefix", "en": "Dogmatix"}
+DOG = N_("Dogmatix")  # German: Idefix
 
 RANKS = ("dekurio", "zenturio", "general")
-RANK_NAMES = {"dekurio": "Dekurio", "zenturio": "Zenturio", "general": "General"}
+# The rank names as the companion's English rules use them (the English edition's printed
+# rank names are not known for these values).
+RANK_NAMES = {"dekurio": N_("Dekurio"), "zenturio": N_("Zenturio"), "general": N_("General")}
 PIRATE_KINDS = ("highest", "lowest", "choice", "dekurio", "zenturio", "general")
 PIRATE_LABELS = {
-    "highest": "the highest Roman escapes",
-    "lowest": "the lowest Roman escapes",
-    "choice": "a Roman of the owner's choice escapes",
-    "dekurio": "a Dekurio escapes",
-    "zenturio": "a Zenturio escapes",
-    "general": "a General escapes",
+    "highest": N_("the highest Roman escapes"),
+    "lowest": N_("the lowest Roman escapes"),
+    "choice": N_("a Roman of the owner's choice escapes"),
+    "dekurio": N_("a Dekurio escapes"),
+    "zenturio": N_("a Zenturio escapes"),
+    "general": N_("a General escapes"),
 }
-# Short names for buttons and chips; the labels above say what each one does.
+# Short names for buttons and chips; the labels above say what each one does. German: the
+# pirates as the German rules name them (Ranghöchste, Rangniedrigste, Beliebiger).
 PIRATE_NAMES = {
-    "highest": "Highest",
-    "lowest": "Lowest",
-    "choice": "Choice",
-    "dekurio": "Dekurio",
-    "zenturio": "Zenturio",
-    "general": "General",
+    "highest": N_("Highest"),
+    "lowest": N_("Lowest"),
+    "choice": N_("Choice"),
+    "dekurio": RANK_NAMES["dekurio"],
+    "zenturio": RANK_NAMES["zenturio"],
+    "general": RANK_NAMES["general"],
 }
 # Rank pirates name one card, so they go first; the free choice goes last (see the package docstring).
 ESCAPE_ORDER = ("dekurio", "zenturio", "general", "highest", "lowest", "choice")
@@ -62,48 +67,58 @@ RomanValue = Annotated[Whole, Field(ge=1, le=HIGH_VALUE_RANGE[1])]
 # -- words ------------------------------------------------------------------------------
 
 
-def parse_values(text: str, what: str) -> list[int]:
-    """Read whole numbers separated by commas or spaces, refusing anything else with a sentence."""
+class NotAValue(ValueError):
+    """A piece of typed text that is not a whole number (``piece``)."""
+
+    def __init__(self, piece: str):
+        super().__init__(piece)
+        self.piece = piece
+
+
+def parse_values(text: str) -> list[int]:
+    """Read whole numbers separated by commas or spaces; ``NotAValue`` names the first other piece."""
     values = []
     # Phones offer a space more readily than a comma, so either separates the values.
     for piece in re.split(r"[,;\s]+", text):
         if not piece:
             continue
         if not piece.isdigit():
-            raise ValueError(f"{what} must be whole numbers separated by commas or spaces; '{piece}' is not")
+            raise NotAValue(piece)
         values.append(int(piece))
     return values
 
 
-def roman_word(value: int) -> str:
-    return f"a Roman worth {value}"
+def roman_word(value: int, start: bool = False) -> Sentence:
+    """"a Roman worth 7" (``start``: with a capital, to begin a sentence)."""
+    if start:
+        return Sentence("A Roman worth %(value)s", value=value)
+    return Sentence("a Roman worth %(value)s", value=value)
 
 
-def pirate_word(kind: str) -> str:
-    return f"the pirate ({PIRATE_LABELS[kind]})"
+def pirate_word(kind: str, start: bool = False) -> Sentence:
+    """"the pirate (the highest Roman escapes)" (``start``: with a capital)."""
+    if start:
+        return Sentence("The pirate (%(label)s)", label=PIRATE_LABELS[kind])
+    return Sentence("the pirate (%(label)s)", label=PIRATE_LABELS[kind])
 
 
-def sentence_start(words: str) -> str:
-    """``words`` with a capital first letter (``str.capitalize`` would lower "Roman")."""
-    return words[:1].upper() + words[1:]
+def cards_word(count: int) -> Sentence:
+    return plural_sentence("%(count)s card", "%(count)s cards", count)
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
-def and_list(items: list[str]) -> str:
+def and_list(items: list[str]) -> Sentence | str:
+    """Player names joined with "and" in the phone's language."""
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return Sentence("%(first)s and %(last)s", first=", ".join(items[:-1]), last=items[-1])
 
 
-def dog(state: dict) -> str:
-    return DOG[state["language"]]
+def dog(state: dict) -> Name:
+    return DOG
 
 
-def gaul_name(state: dict, player: str) -> str:
-    return GAULS[state["gauls"][player]][state["language"]]
+def gaul_name(state: dict, player: str) -> Name:
+    return GAULS[state["gauls"][player]]
 
 
 # -- what the state says about the deck and the hands ------------------------------------
@@ -137,40 +152,43 @@ def still_in(state: dict) -> list[str]:
 
 def require_seated(state: dict, player: str | None) -> None:
     if player not in state["players"]:
-        raise GameError(f"There is no player called '{player}' at this table.")
+        raise GameError(Sentence("There is no player called '%(player)s' at this table.", player=player))
 
 
 def require_in_round(state: dict, player: str) -> None:
     if state["hands"][player]["out"]:
-        raise GameError(f"{player} is out of cards for this round.")
+        raise GameError(Sentence("%(player)s is out of cards for this round.", player=player))
 
 
 def require_roman_in_deck(state: dict, value: int) -> None:
     held = state["deck"].get(str(value), 0)
     if not held:
-        raise GameError(f"The deck has no Roman worth {value}.")
+        raise GameError(Sentence("The deck has no Roman worth %(value)s.", value=value))
     if romans_left(state)[str(value)] <= 0:
-        raise GameError(
-            f"All {plural(held, 'Roman')} worth {value} are already in the piles; the deck has none left."
-        )
+        raise GameError(plural_sentence(
+            "The only Roman worth %(value)s is already in a pile; the deck has none left.",
+            "All %(count)s Romans worth %(value)s are already in the piles; the deck has none left.",
+            held, value=value,
+        ))
 
 
 def require_pirate_in_deck(state: dict, kind: str) -> None:
     for name, pile in state["piles"].items():
         if kind in pile["pirates"]:
-            raise GameError(
-                f"The deck has one pirate where {PIRATE_LABELS[kind]}, and it is already in {name}'s pile."
-            )
+            raise GameError(Sentence(
+                "The deck has one pirate where %(label)s, and it is already in %(player)s's pile.",
+                label=PIRATE_LABELS[kind], player=name,
+            ))
 
 
 # -- checks shared by the moves (None: the move can be made in ``state``) --------------------
 
 
-def romans_in_deck(game, state: dict) -> str | None:
+def romans_in_deck(game, state: dict) -> Sentence | None:
     if not any(count > 0 for count in romans_left(state).values()):
-        return "Every Roman of the deck is already in the piles."
+        return Sentence("Every Roman of the deck is already in the piles.")
     return None
 
 
-def pirates_in_deck(game, state: dict) -> str | None:
-    return None if pirates_left(state) else "All six pirates are already in the piles."
+def pirates_in_deck(game, state: dict) -> Sentence | None:
+    return None if pirates_left(state) else Sentence("All six pirates are already in the piles.")

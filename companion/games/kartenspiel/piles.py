@@ -14,18 +14,18 @@ from .cards import (
     GAUL_ALIASES,
     GAULS,
     PIRATE_LABELS,
+    NotAValue,
     PirateKind,
     RomanValue,
     parse_values,
     pirate_word,
-    plural,
     require_pirate_in_deck,
     require_roman_in_deck,
     require_seated,
     roman_word,
     romans_left,
-    sentence_start,
 )
+from ..text import Sentence, plural_sentence
 from .scoring import working
 
 
@@ -111,87 +111,102 @@ class CloseRound(Action):
 # -- the rules --------------------------------------------------------------------------
 
 
-def choose_gaul(game, state: dict, action: ChooseGaul, actor: str | None) -> str:
+def choose_gaul(game, state: dict, action: ChooseGaul, actor: str | None) -> Sentence:
     require_seated(state, action.player)
     gauls = state["gauls"]
     holder = next((name for name, key in gauls.items() if key == action.gaul), None)
     if holder is not None:
         gauls[holder] = gauls[action.player]
     gauls[action.player] = action.gaul
-    return f"{action.player} now plays {GAULS[action.gaul][state['language']]}."
+    return Sentence("%(player)s now plays %(gaul)s.", player=action.player, gaul=GAULS[action.gaul])
 
 
 def require_same_round(state: dict, typed_for: int | None) -> None:
     """A pile typed in on a page of an earlier round must not land in the next one."""
     if typed_for is not None and typed_for != state["round"]:
-        raise GameError(
-            f"This was typed in for round {typed_for}, but round {state['round']} is being played now; "
-            f"type in round {state['round']}'s piles afresh."
-        )
+        raise GameError(Sentence(
+            "This was typed in for round %(typed)s, but round %(round)s is being played now; "
+            "type in round %(round)s's piles afresh.",
+            typed=typed_for, round=state["round"],
+        ))
 
 
-def enter_romans(game, state: dict, action: EnterRomans, actor: str | None) -> str:
+def enter_romans(game, state: dict, action: EnterRomans, actor: str | None) -> Sentence:
     require_seated(state, action.player)
     require_same_round(state, action.round)
     try:
-        values = parse_values(action.values or "", "The Romans' values")
-    except ValueError as exc:
-        raise GameError(f"{exc}.") from None
+        values = parse_values(action.values or "")
+    except NotAValue as exc:
+        raise GameError(Sentence(
+            "The Romans' values must be whole numbers separated by commas or spaces; '%(piece)s' is not.",
+            piece=exc.piece,
+        )) from None
     others = copy.deepcopy(state)
     others["piles"][action.player]["romans"] = []
     left = romans_left(others)
     for value in sorted(set(values)):
         held = state["deck"].get(str(value), 0)
         if not held:
-            raise GameError(f"The deck has no Roman worth {value}.")
+            raise GameError(Sentence("The deck has no Roman worth %(value)s.", value=value))
         if values.count(value) > left[str(value)]:
-            raise GameError(
-                f"The deck holds {plural(held, 'Roman')} worth {value}; with the other piles "
-                f"only {left[str(value)]} can be {action.player}'s."
-            )
+            raise GameError(plural_sentence(
+                "The deck holds %(count)s Roman worth %(value)s; with the other piles "
+                "only %(left)s can be %(player)s's.",
+                "The deck holds %(count)s Romans worth %(value)s; with the other piles "
+                "only %(left)s can be %(player)s's.",
+                held, value=value, left=left[str(value)], player=action.player,
+            ))
     state["piles"][action.player]["romans"] = values
     _now_scoring(state, action.player)
-    shown = ", ".join(str(value) for value in values) or "none"
-    return f"{action.player}'s Romans were entered: {shown}."
+    if not values:
+        return Sentence("%(player)s's Romans were entered: none.", player=action.player)
+    shown = ", ".join(str(value) for value in values)
+    return Sentence("%(player)s's Romans were entered: %(values)s.", player=action.player, values=shown)
 
 
-def add_roman(game, state: dict, action: AddRoman, actor: str | None) -> str:
+def add_roman(game, state: dict, action: AddRoman, actor: str | None) -> Sentence:
     require_seated(state, action.player)
     require_roman_in_deck(state, action.value)
     state["piles"][action.player]["romans"].append(action.value)
     _now_scoring(state, action.player)
-    return f"{sentence_start(roman_word(action.value))} was added to {action.player}'s pile."
+    return Sentence("%(card)s was added to %(player)s's pile.",
+                    card=roman_word(action.value, start=True), player=action.player)
 
 
-def remove_roman(game, state: dict, action: RemoveRoman, actor: str | None) -> str:
+def remove_roman(game, state: dict, action: RemoveRoman, actor: str | None) -> Sentence:
     require_seated(state, action.player)
     pile = state["piles"][action.player]
     if action.value not in pile["romans"]:
-        raise GameError(f"{action.player}'s pile has no Roman worth {action.value}.")
+        raise GameError(Sentence("%(player)s's pile has no Roman worth %(value)s.",
+                                 player=action.player, value=action.value))
     pile["romans"].remove(action.value)
     _now_scoring(state, action.player)
-    return f"{sentence_start(roman_word(action.value))} was taken out of {action.player}'s pile."
+    return Sentence("%(card)s was taken out of %(player)s's pile.",
+                    card=roman_word(action.value, start=True), player=action.player)
 
 
-def add_pirate(game, state: dict, action: AddPirate, actor: str | None) -> str:
+def add_pirate(game, state: dict, action: AddPirate, actor: str | None) -> Sentence:
     require_seated(state, action.player)
     require_same_round(state, action.round)
     require_pirate_in_deck(state, action.kind)
     state["piles"][action.player]["pirates"].append(action.kind)
     _now_scoring(state, action.player)
-    return f"{sentence_start(pirate_word(action.kind))} was added to {action.player}'s pile."
+    return Sentence("%(card)s was added to %(player)s's pile.",
+                    card=pirate_word(action.kind, start=True), player=action.player)
 
 
-def remove_pirate(game, state: dict, action: RemovePirate, actor: str | None) -> str:
+def remove_pirate(game, state: dict, action: RemovePirate, actor: str | None) -> Sentence:
     require_seated(state, action.player)
     pile = state["piles"][action.player]
     if action.kind not in pile["pirates"]:
-        raise GameError(f"{action.player}'s pile has no pirate where {PIRATE_LABELS[action.kind]}.")
+        raise GameError(Sentence("%(player)s's pile has no pirate where %(label)s.",
+                                 player=action.player, label=PIRATE_LABELS[action.kind]))
     pile["pirates"].remove(action.kind)
     if action.kind == "choice":
         pile["choice"] = None
     _now_scoring(state, action.player)
-    return f"{sentence_start(pirate_word(action.kind))} was taken out of {action.player}'s pile."
+    return Sentence("%(card)s was taken out of %(player)s's pile.",
+                    card=pirate_word(action.kind, start=True), player=action.player)
 
 
 def _now_scoring(state: dict, player: str) -> None:
@@ -205,28 +220,29 @@ def _now_scoring(state: dict, player: str) -> None:
     state["draws_left"] = 0
 
 
-def choose_escape(game, state: dict, action: ChooseEscape, actor: str | None) -> str:
+def choose_escape(game, state: dict, action: ChooseEscape, actor: str | None) -> Sentence:
     require_seated(state, action.player)
     pile = state["piles"][action.player]
     if "choice" not in pile["pirates"]:
-        raise GameError(f"{action.player} does not hold the pirate of choice.")
+        raise GameError(Sentence("%(player)s does not hold the pirate of choice.", player=action.player))
     if action.value is not None and action.value not in pile["romans"]:
-        raise GameError(f"{action.player}'s pile has no Roman worth {action.value}.")
+        raise GameError(Sentence("%(player)s's pile has no Roman worth %(value)s.",
+                                 player=action.player, value=action.value))
     pile["choice"] = action.value
     if action.value is None:
-        return f"{action.player}'s pirate of choice goes back to the cheapest escape."
-    return f"{action.player}'s pirate of choice lets the Roman worth {action.value} escape."
+        return Sentence("%(player)s's pirate of choice goes back to the cheapest escape.", player=action.player)
+    return Sentence("%(player)s's pirate of choice lets the Roman worth %(value)s escape.",
+                    player=action.player, value=action.value)
 
 
-def close_round(game, state: dict, action: CloseRound, actor: str | None) -> str:
+def close_round(game, state: dict, action: CloseRound, actor: str | None) -> Sentence:
     scored = working(state)
     totals = {name: scored[name]["total"] for name in state["players"]}
     state["closed"].append(
         {"round": state["round"], "piles": state["piles"], "working": scored, "totals": totals}
     )
-    sentence = f"Round {state['round']} was scored: " + ", ".join(
-        f"{name} {totals[name]}" for name in state["players"]
-    ) + "."
+    sentence = Sentence("Round %(round)s was scored: %(scores)s.", round=state["round"],
+                        scores=", ".join(f"{name} {totals[name]}" for name in state["players"]))
     if state["round"] >= state["rounds"]:
         state["finished"] = True
         state["phase"] = "over"
@@ -239,19 +255,19 @@ def close_round(game, state: dict, action: CloseRound, actor: str | None) -> str
 # -- checks: None when the move can be made in ``state``, else why not ---------------------
 
 
-def piles_hold_romans(game, state: dict) -> str | None:
+def piles_hold_romans(game, state: dict) -> Sentence | None:
     if not any(pile["romans"] for pile in state["piles"].values()):
-        return "No pile holds a Roman to take out."
+        return Sentence("No pile holds a Roman to take out.")
     return None
 
 
-def piles_hold_pirates(game, state: dict) -> str | None:
+def piles_hold_pirates(game, state: dict) -> Sentence | None:
     if not any(pile["pirates"] for pile in state["piles"].values()):
-        return "No pile holds a pirate to take out."
+        return Sentence("No pile holds a pirate to take out.")
     return None
 
 
-def choice_pirate_held(game, state: dict) -> str | None:
+def choice_pirate_held(game, state: dict) -> Sentence | None:
     if not any("choice" in pile["pirates"] for pile in state["piles"].values()):
-        return "Nobody holds the pirate of choice."
+        return Sentence("Nobody holds the pirate of choice.")
     return None

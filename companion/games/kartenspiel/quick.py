@@ -8,7 +8,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..base import GameError, Whole, explain
-from .cards import MAX_PLAYERS, MIN_PLAYERS, PIRATE_KINDS, PIRATE_LABELS, RANKS, plural
+from ..text import Name, Sentence, plural_sentence
+from .cards import MAX_PLAYERS, MIN_PLAYERS, PIRATE_KINDS, PIRATE_LABELS, RANKS
 from .options import KartenspielOptions
 from .scoring import work_out_pile
 
@@ -71,50 +72,58 @@ def _read_pirate(player: str, pirate: Any) -> tuple[str, int | None]:
     ):
         return "choice", pirate["choice"]
     shown = repr(pirate) if not isinstance(pirate, str) else f"'{pirate}'"
-    raise GameError(
-        f"{player} has a pirate {shown} of no known kind; use highest, lowest, choice, "
-        '{"choice": value}, dekurio, zenturio or general.'
-    )
+    raise GameError(Sentence(
+        "%(player)s has a pirate %(shown)s of no known kind; use highest, lowest, choice, "
+        '{"choice": value}, dekurio, zenturio or general.',
+        player=player, shown=shown,
+    ))
 
 
 def _check_piles_fit_the_deck(request: KartenspielScoreRequest) -> dict[str, list[tuple[str, int | None]]]:
     """Refuse piles the default deck cannot hold; return each player's pirates as read."""
     count = len(request.players)
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-        raise GameError(f"Das Kartenspiel is scored for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}.")
+        raise GameError(Sentence("%(game)s is scored for %(least)s to %(most)s players, not %(count)s.",
+                                 game=Name("Asterix: Das Kartenspiel"), least=MIN_PLAYERS,
+                                 most=MAX_PLAYERS, count=count))
     names = [player.name for player in request.players]
     for name in names:
         if names.count(name) > 1:
-            raise GameError(f"Two players are called {name}; give each a different name.")
+            raise GameError(Sentence("Two players are called %(player)s; give each a different name.",
+                                     player=name))
     deck = KartenspielOptions().deck()
     known = ", ".join(sorted(deck, key=int))
     in_piles: dict[str, int] = {}
     for player in request.players:
         for value in player.romans:
             if str(value) not in deck:
-                raise GameError(
-                    f"{player.name} has a Roman worth {value}, but the deck has no such card "
-                    f"(values {known})."
-                )
+                raise GameError(Sentence(
+                    "%(player)s has a Roman worth %(value)s, but the deck has no such card (values %(known)s).",
+                    player=player.name, value=value, known=known,
+                ))
             in_piles[str(value)] = in_piles.get(str(value), 0) + 1
     for value, held in sorted(in_piles.items(), key=lambda item: int(item[0])):
         if held > deck[value]:
-            raise GameError(
-                f"The deck holds {plural(deck[value], 'Roman')} worth {value}, but the piles have {held}."
-            )
+            raise GameError(plural_sentence(
+                "The deck holds %(count)s Roman worth %(value)s, but the piles have %(held)s.",
+                "The deck holds %(count)s Romans worth %(value)s, but the piles have %(held)s.",
+                deck[value], value=value, held=held,
+            ))
     pirate_count = sum(len(player.pirates) for player in request.players)
     if pirate_count > len(PIRATE_KINDS):
-        raise GameError(f"The deck has {len(PIRATE_KINDS)} pirates, but the piles have {pirate_count}.")
+        raise GameError(Sentence("The deck has %(deck)s pirates, but the piles have %(held)s.",
+                                 deck=len(PIRATE_KINDS), held=pirate_count))
     read = {player.name: [_read_pirate(player.name, p) for p in player.pirates] for player in request.players}
     owners: dict[str, str] = {}
     for name, pirates in read.items():
         for kind, _ in pirates:
             if kind in owners:
                 raise GameError(
-                    f"The deck has one pirate where {PIRATE_LABELS[kind]}, but both "
-                    f"{owners[kind]} and {name} have it."
+                    Sentence("The deck has one pirate where %(label)s, but both %(first)s and %(second)s have it.",
+                             label=PIRATE_LABELS[kind], first=owners[kind], second=name)
                     if owners[kind] != name
-                    else f"The deck has one pirate where {PIRATE_LABELS[kind]}, but {name} has it twice."
+                    else Sentence("The deck has one pirate where %(label)s, but %(player)s has it twice.",
+                                  label=PIRATE_LABELS[kind], player=name)
                 )
             owners[kind] = name
     return read
@@ -140,13 +149,15 @@ def quick_score(payload: dict) -> dict:
         kinds = [kind for kind, _ in read[player.name]]
         named = next((value for kind, value in read[player.name] if kind == "choice"), None)
         if named is not None and named not in player.romans:
-            raise GameError(f"{player.name}'s pirate of choice names {named}, but that pile has no {named}.")
+            raise GameError(Sentence("%(player)s's pirate of choice names %(value)s, but that pile has no %(value)s.",
+                                     player=player.name, value=named))
         working = work_out_pile(player.romans, kinds, ranks, bonus, named)
         if working["choice_fell_back"]:
-            raise GameError(
-                f"{player.name}'s pirate of choice names {named}, but the other pirates already take "
-                f"every {named} in that pile."
-            )
+            raise GameError(Sentence(
+                "%(player)s's pirate of choice names %(value)s, but the other pirates already take "
+                "every %(value)s in that pile.",
+                player=player.name, value=named,
+            ))
         results.append(
             {
                 "name": player.name,

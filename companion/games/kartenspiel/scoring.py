@@ -3,7 +3,19 @@ each kept Roman's value and the set bonuses, with the working shown."""
 
 from __future__ import annotations
 
+from ..text import Sentence
 from .cards import ESCAPE_ORDER, PIRATE_LABELS, RANK_NAMES, RANKS
+
+
+def escape_reason(kind: str, ranks: dict[str, int | None]) -> Sentence:
+    """Why a pirate of ``kind`` let nobody escape (the pile's working keeps it as English text;
+    the pages ask again for the sentence in the phone's language)."""
+    if kind in RANKS:
+        if ranks.get(kind) is None:
+            return Sentence("no value is set for the %(rank)s, so nobody escapes", rank=RANK_NAMES[kind])
+        return Sentence("no %(rank)s (%(value)s) in the pile, so nobody escapes",
+                        rank=RANK_NAMES[kind], value=ranks[kind])
+    return Sentence("no Roman left in the pile, so nobody escapes")
 
 
 def set_bonus(bonus: dict[str, int], count: int) -> int:
@@ -45,14 +57,12 @@ def work_out_pile(
         target = None
         if kind in RANKS:
             rank_value = ranks.get(kind)
-            if rank_value is None:
-                reasons[index] = f"no value is set for the {RANK_NAMES[kind]}, so nobody escapes"
-            elif rank_value in left:
+            if rank_value is not None and rank_value in left:
                 target = rank_value
             else:
-                reasons[index] = f"no {RANK_NAMES[kind]} ({rank_value}) in the pile, so nobody escapes"
+                reasons[index] = str(escape_reason(kind, ranks))
         elif not left:
-            reasons[index] = "no Roman left in the pile, so nobody escapes"
+            reasons[index] = str(escape_reason(kind, ranks))
         elif kind == "highest":
             target = max(left)
         elif kind == "lowest":
@@ -77,7 +87,7 @@ def work_out_pile(
         "escapes": [
             {
                 "pirate": kind,
-                "label": PIRATE_LABELS[kind],
+                "label": str(PIRATE_LABELS[kind]),
                 "roman": escaped[i],
                 "reason": reasons[i],
             }

@@ -15,8 +15,8 @@ from .cards import (
     RomanValue,
     deck_left,
     dog,
+    cards_word,
     pirate_word,
-    plural,
     require_in_round,
     require_pirate_in_deck,
     require_roman_in_deck,
@@ -24,6 +24,7 @@ from .cards import (
     roman_word,
     still_in,
 )
+from ..text import Sentence, plural_sentence
 
 
 class WinRoman(Action):
@@ -77,12 +78,13 @@ class LastPlayer(Action):
 # -- the rules --------------------------------------------------------------------------
 
 
-def win_card(game, state: dict, action: WinRoman | WinPirate, actor: str | None) -> str:
+def win_card(game, state: dict, action: WinRoman | WinPirate, actor: str | None) -> Sentence:
     """A trick won, or one of the last player's draws (the phases allow only these two)."""
     require_seated(state, action.player)
     drawing = state["phase"] == "drawing"
     if drawing and action.player != state["last_player"]:
-        raise GameError(f"Only {state['last_player']} takes cards from the deck now, not {action.player}.")
+        raise GameError(Sentence("Only %(last)s takes cards from the deck now, not %(player)s.",
+                                 last=state["last_player"], player=action.player))
     if not drawing:
         require_in_round(state, action.player)
     pile = state["piles"][action.player]
@@ -108,18 +110,19 @@ def win_card(game, state: dict, action: WinRoman | WinPirate, actor: str | None)
             spend_gaul(state, name)
     end_round_if_done(state)
     if drawing:
-        return f"{action.player} took {card} from the deck."
-    return f"{action.player} won {card}."
+        return Sentence("%(player)s took %(card)s from the deck.", player=action.player, card=card)
+    return Sentence("%(player)s won %(card)s.", player=action.player, card=card)
 
 
-def idefix_look(game, state: dict, action: IdefixLook, actor: str | None) -> str:
+def idefix_look(game, state: dict, action: IdefixLook, actor: str | None) -> Sentence:
     require_seated(state, action.player)
     require_in_round(state, action.player)
     name = dog(state)
     if not state["hands"][action.player]["idefix"]:
-        raise GameError(f"{action.player}'s {name} is already discarded this round.")
+        raise GameError(Sentence("%(player)s's %(dog)s is already discarded this round.",
+                                 player=action.player, dog=name))
     if (action.roman is None) == (action.pirate is None):
-        raise GameError(f"Say what {name} saw: either a Roman's value or a pirate's kind.")
+        raise GameError(Sentence("Say what %(dog)s saw: either a Roman's value or a pirate's kind.", dog=name))
     if action.roman is not None:
         require_roman_in_deck(state, action.roman)
     else:
@@ -138,39 +141,48 @@ def idefix_look(game, state: dict, action: IdefixLook, actor: str | None) -> str
         state["hands"][action.player]["idefix"] = False
     end_round_if_done(state)
     if not kept:
-        return f"{action.player}'s {name} looked at the top card, {card}, and gave it to {receiver}."
-    return f"{action.player}'s {name} looked at the top card, {card}, and kept it."
+        return Sentence("%(player)s's %(dog)s looked at the top card, %(card)s, and gave it to %(receiver)s.",
+                        player=action.player, dog=name, card=card, receiver=receiver)
+    return Sentence("%(player)s's %(dog)s looked at the top card, %(card)s, and kept it.",
+                    player=action.player, dog=name, card=card)
 
 
-def idefix_clash(game, state: dict, action: IdefixClash, actor: str | None) -> str:
+def idefix_clash(game, state: dict, action: IdefixClash, actor: str | None) -> Sentence:
     state["clashes"] += 1  # nobody looks, so no card leaves the deck
-    return f"Several {dog(state)}s came out together; nobody looked at the top card."
+    return Sentence("Several %(dog)s cards came out together; nobody looked at the top card.", dog=dog(state))
 
 
-def player_out(game, state: dict, action: PlayerOut, actor: str | None) -> str:
+def player_out(game, state: dict, action: PlayerOut, actor: str | None) -> Sentence:
     # Also legal with one player left: the taps may have missed that this one is empty too.
     require_seated(state, action.player)
     require_in_round(state, action.player)
     state["hands"][action.player] = {"gauls": 0, "idefix": False, "out": True}
     end_round_if_done(state)
-    return f"{action.player} ran out of cards."
+    return Sentence("%(player)s ran out of cards.", player=action.player)
 
 
-def last_player(game, state: dict, action: LastPlayer, actor: str | None) -> str:
+def last_player(game, state: dict, action: LastPlayer, actor: str | None) -> Sentence:
     require_seated(state, action.player)
     require_in_round(state, action.player)  # the phase leaves exactly one player holding cards
     if not action.idefix_among and action.cards_left > HAND_GAULS:
-        raise GameError(f"Without {dog(state)} a hand holds at most {HAND_GAULS} cards.")
+        raise GameError(Sentence("Without %(dog)s a hand holds at most %(most)s cards.",
+                                 dog=dog(state), most=HAND_GAULS))
     draws = draws_for(action)
     state["draws_left"] = min(draws, deck_left(state))
     state["hands"][action.player] = {"gauls": 0, "idefix": False, "out": True}
     state["last_player"] = action.player
     state["phase"] = "drawing"
     end_round_if_done(state)
-    with_dog = f", {dog(state)} among them" if action.idefix_among else ""
-    return (
-        f"{action.player} was the last with cards ({plural(action.cards_left, 'card')}{with_dog}) "
-        f"and takes {plural(draws, 'card')} from the deck."
+    if action.idefix_among:
+        return plural_sentence(
+            "%(player)s was the last with cards (%(held)s, %(dog)s among them) and takes %(count)s card from the deck.",
+            "%(player)s was the last with cards (%(held)s, %(dog)s among them) and takes %(count)s cards from the deck.",
+            draws, player=action.player, held=cards_word(action.cards_left), dog=dog(state),
+        )
+    return plural_sentence(
+        "%(player)s was the last with cards (%(held)s) and takes %(count)s card from the deck.",
+        "%(player)s was the last with cards (%(held)s) and takes %(count)s cards from the deck.",
+        draws, player=action.player, held=cards_word(action.cards_left),
     )
 
 
@@ -204,7 +216,7 @@ def end_round_if_done(state: dict) -> None:
 # -- checks: None when the move can be made in ``state``, else why not ---------------------
 
 
-def a_dog_can_look(game, state: dict) -> str | None:
+def a_dog_can_look(game, state: dict) -> Sentence | None:
     if not any(state["hands"][name]["idefix"] for name in still_in(state)):
-        return f"Nobody still in the round has {dog(state)} in hand."
+        return Sentence("Nobody still in the round has %(dog)s in hand.", dog=dog(state))
     return None

@@ -14,6 +14,7 @@ from .cards import (
     RANK_NAMES,
     RANKS,
     deck_left,
+    NotAValue,
     dog,
     gaul_name,
     parse_values,
@@ -21,7 +22,8 @@ from .cards import (
     romans_left,
     still_in,
 )
-from .scoring import totals, working
+from ..text import N_, Sentence
+from .scoring import escape_reason, totals, working
 from ...stats.svg import marker_path  # the same marker shapes as the group charts
 
 # -- the score-progress chart, drawn on the server as SVG --------------------------------
@@ -41,6 +43,10 @@ LINE_STYLES = (
     {"marker": "diamond", "dash": "12 4 3 4", "colour": "#5b2a86"},
     {"marker": "plus", "dash": "5 2", "colour": "#7a4a00"},
 )
+
+# The marker's shape, named in the legend beside the line.
+MARKER_NAMES = {"circle": N_("circle"), "square": N_("square"), "triangle": N_("triangle"),
+                "diamond": N_("diamond"), "plus": N_("plus")}
 
 
 def nice_top(highest: int) -> tuple[int, int]:
@@ -79,7 +85,9 @@ def progress_chart(players: list[str], progress: dict[str, list[int]], rounds: i
             {
                 "player": name,
                 "cumulative": progress[name],
+                "summary": f"{name} {', '.join(str(total) for total in progress[name])}",
                 "marker": style["marker"],
+                "marker_name": MARKER_NAMES[style["marker"]],
                 "dash": style["dash"],
                 "colour": style["colour"],
                 "line": " ".join(f"{p['x']},{p['y']}" for p in points),
@@ -128,12 +136,20 @@ def pirate_chips(kinds) -> list[dict]:
     return [{"kind": kind, "name": PIRATE_NAMES[kind], "label": PIRATE_LABELS[kind]} for kind in kinds]
 
 
+def _with_reasons(scored: dict, ranks: dict) -> dict:
+    """A pile's working with each "nobody escapes" reason as a sentence in the phone's language."""
+    escapes = [
+        {**escape, "reason": escape_reason(escape["pirate"], ranks) if escape["reason"] else ""}
+        for escape in scored["escapes"]
+    ]
+    return {**scored, "escapes": escapes}
+
+
 def table_view(state: dict, phase: str, winners: list[str]) -> dict:
     """The template's data for one state: deck, hands, piles, their scoring, totals and chart.
 
     ``phase`` is the game's phase, the one its moves are declared for (with "last_hand")."""
     players = state["players"]
-    language = state["language"]
     left = romans_left(state)
     running = {name: 0 for name in players}
     table = []
@@ -156,7 +172,7 @@ def table_view(state: dict, phase: str, winners: list[str]) -> dict:
         }
     return {
         "gauls": {name: gaul_name(state, name) for name in players},
-        "gaul_choices": [{"key": key, "name": names[language]} for key, names in GAULS.items()],
+        "gaul_choices": [{"key": key, "name": name} for key, name in GAULS.items()],
         "dog": dog(state),
         "round": state["round"],
         "rounds": state["rounds"],
@@ -182,7 +198,7 @@ def table_view(state: dict, phase: str, winners: list[str]) -> dict:
         "last_player_hint": last_hint,
         "clashes": state["clashes"],
         "piles": state["piles"],
-        "working": working(state),
+        "working": {name: _with_reasons(scored, state["ranks"]) for name, scored in working(state).items()},
         "choice_options": {
             name: sorted(set(state["piles"][name]["romans"]))
             for name in players
@@ -201,12 +217,12 @@ def table_view(state: dict, phase: str, winners: list[str]) -> dict:
 
 QUICK_ROWS = 5
 QUICK_NUMBERS = {
-    "bonus_2": ("bonus", "2", "The bonus for a pair"),
-    "bonus_3": ("bonus", "3", "The bonus for three of a kind"),
-    "bonus_4": ("bonus", "4", "The bonus for four of a kind"),
-    "dekurio": ("ranks", "dekurio", "The Dekurio's value"),
-    "zenturio": ("ranks", "zenturio", "The Zenturio's value"),
-    "general": ("ranks", "general", "The General's value"),
+    "bonus_2": ("bonus", "2", N_("The bonus for a pair")),
+    "bonus_3": ("bonus", "3", N_("The bonus for three of a kind")),
+    "bonus_4": ("bonus", "4", N_("The bonus for four of a kind")),
+    "dekurio": ("ranks", "dekurio", N_("The Dekurio's value")),
+    "zenturio": ("ranks", "zenturio", N_("The Zenturio's value")),
+    "general": ("ranks", "general", N_("The General's value")),
 }
 
 
@@ -229,17 +245,22 @@ def quick_score_payload(form: dict[str, list[str]]) -> dict:
         choice = _first(form, f"choice-{index}")
         if not name:
             if text.strip() or pirates or choice:
-                raise GameError(f"Row {index + 1} has cards but no name; write the player's name.")
+                raise GameError(Sentence("Row %(row)s has cards but no name; write the player's name.",
+                                         row=index + 1))
             continue
         try:
-            values = parse_values(text, f"{name}'s Romans")
-        except ValueError as exc:
-            raise GameError(f"{exc}.") from None
+            values = parse_values(text)
+        except NotAValue as exc:
+            raise GameError(Sentence(
+                "%(player)s's Romans must be whole numbers separated by commas or spaces; '%(piece)s' is not.",
+                player=name, piece=exc.piece,
+            )) from None
         if choice == "cheapest":
             pirates.append("choice")
         elif choice:
             if not choice.isdigit():
-                raise GameError(f"{name}'s pirate of choice must name a Roman's value.")
+                raise GameError(Sentence("%(player)s's pirate of choice must name a Roman's value.",
+                                         player=name))
             pirates.append({"choice": int(choice)})
         players.append({"name": name, "romans": values, "pirates": pirates})
     payload: dict[str, Any] = {"players": players}
@@ -248,7 +269,7 @@ def quick_score_payload(form: dict[str, list[str]]) -> dict:
         if key not in form:
             continue
         if raw and not raw.isdigit():
-            raise GameError(f"{label} must be a whole number, not '{raw}'.")
+            raise GameError(Sentence("%(what)s must be a whole number, not '%(raw)s'.", what=label, raw=raw))
         # An empty rank means "not known" (lets nothing escape); an empty bonus keeps the default.
         if raw or group == "ranks":
             payload.setdefault(group, {})[field] = int(raw) if raw else None
