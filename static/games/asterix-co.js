@@ -13,6 +13,15 @@
     dialog.querySelectorAll(selector).forEach((el) => { el.textContent = text; });
   }
 
+  // The words come from the page, in the phone's language: an element's data-NAME-text
+  // holds a sentence with {album}, {side} or {player} to fill in.
+  function words(dialog, selector, name, values) {
+    const el = dialog.querySelector(selector);
+    let text = (el && el.dataset[name + "Text"]) || "";
+    Object.keys(values).forEach((key) => { text = text.split("{" + key + "}").join(values[key]); });
+    return text;
+  }
+
   // A fresh start each time: nothing left over from the last character or side, and the
   // version the page shows now (the dialog stays on the page, so its last use may be stale).
   function prepare(id) {
@@ -53,7 +62,7 @@
     say(dialog, "[data-ac-title]", (name ? name.textContent.trim() + " " : "") + "(" + link.dataset.acChar + ")");
     const details = link.querySelector("small");
     say(dialog, "[data-ac-what]", (details ? details.textContent.replace(/\s+/g, " ").trim() + " · " : "") +
-      "album " + link.dataset.album);
+      words(dialog, "[data-ac-what]", "album", { album: link.dataset.album }));
     show(dialog);
     return true;
   }
@@ -62,7 +71,8 @@
     const dialog = prepare("ac-play");
     if (!dialog) return false;
     const { album, faction, player } = link.dataset;
-    const side = faction === "gaul" ? "Gaul" : "Roman";
+    const title = dialog.querySelector("[data-ac-title]");
+    const side = (title && title.dataset[faction === "gaul" ? "sideGaul" : "sideRoman"]) || "";
     fill(dialog, "[data-ac-album]", album);
     fill(dialog, "[data-ac-player]", player);
     // A side takes its own faction's colour or Neutral; its own colour is the usual one.
@@ -73,12 +83,12 @@
     const badge = dialog.querySelector("[data-ac-badge]");
     if (badge) {
       badge.className = "fx fx-" + faction;
-      badge.textContent = side[0];
+      badge.textContent = faction[0].toUpperCase();
       badge.hidden = false;
     }
-    say(dialog, "[data-ac-title]", "Album " + album + " · " + side + " side");
-    say(dialog, "[data-ac-what]", player + " plays a character here, as it lies on the table.");
-    say(dialog, "[data-ac-submit]", "Play it on album " + album);
+    say(dialog, "[data-ac-title]", words(dialog, "[data-ac-title]", "album", { album, side }));
+    say(dialog, "[data-ac-what]", words(dialog, "[data-ac-what]", "player", { player }));
+    say(dialog, "[data-ac-submit]", words(dialog, "[data-ac-submit]", "album", { album }));
     show(dialog);
     return true;
   }
@@ -99,7 +109,7 @@
     if (!dialog) return false;
     fill(dialog, "[data-ac-album]", link.dataset.album);
     fill(dialog, "[data-ac-note-text]", link.dataset.note);
-    say(dialog, "[data-ac-title]", "The effect of album " + link.dataset.album);
+    say(dialog, "[data-ac-title]", words(dialog, "[data-ac-title]", "album", { album: link.dataset.album }));
     show(dialog);
     return true;
   }

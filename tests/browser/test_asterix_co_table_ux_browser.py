@@ -46,16 +46,21 @@ def another_phone(live_server, table, **move):
 def mid_game(live_server, new_phone):
     """Matthew's phone at a table in the middle of a game, his turn: make(viewport) -> (page, table)."""
 
-    def make(viewport):
+    def make(viewport, lang=None):
         table = create_table(live_server, "asterix-co", PLAYERS)
         for seat in PLAYERS[1:]:  # everyone else has a phone too (here: an API token)
             api(live_server, "POST", f"/api/tables/{table['code']}/join", {"seat": seat})
         for move in MID_GAME:
+            if lang == "de" and move.get("note"):  # a German table writes its notes in German
+                move = dict(move, note="Kein Fisch-Bonus an diesem Album")
             another_phone(live_server, table, **move)
         page = new_phone(viewport=viewport)
+        if lang:  # the phone's choice in the top bar
+            page.context.add_cookies([{"name": "lang", "value": lang, "url": live_server}])
         join(page, live_server, table["code"], "Matthew")
         settle(page, live_server, table["code"])
-        expect(page.locator("#albums .ac-mine .ac-turn")).to_have_text("▶ your turn")
+        turn = "▶ du bist dran" if lang == "de" else "▶ your turn"
+        expect(page.locator("#albums .ac-mine .ac-turn")).to_have_text(turn)
         return page, table
 
     return make
@@ -73,9 +78,9 @@ def fits_the_hand(page, where):
     """Nothing sticks out sideways, every visible control is at least 44 × 44 px and no text
     is below 12 px; a picture of the state to look at."""
     page.screenshot(path=f"/tmp/aco/{where}.png")
-    assert ux.overflowing(page) == [], where
-    assert ux.small_targets(page) == [], where
-    assert ux.small_text(page) == [], where
+    assert ux.overflowing(page) == [], (where, ux.overflowing(page))
+    assert ux.small_targets(page) == [], (where, ux.small_targets(page))
+    assert ux.small_text(page) == [], (where, ux.small_text(page))
 
 
 @pytest.mark.parametrize("size", ["390x844", "320x568"])
@@ -325,3 +330,54 @@ def test_a_seated_phone_plays_the_turn_of_a_player_without_a_phone(live_server, 
     expect(page.locator("#albums .ac-mine .ac-turn")).to_have_text("▶ your turn")
     page.screenshot(path="/tmp/aco/for-laura.png")
     assert api(live_server, "GET", f"/api/tables/{table['code']}")["state"]["turn"] == "Matthew"
+
+
+@pytest.mark.parametrize("size", ["390x844", "320x568"])
+def test_a_german_phone_fits_the_hand_and_its_dialogs_speak_german(mid_game, live_server, size):
+    """The longer German words still fit: nothing sticks out, every control is big enough; the
+    dialogs the script fills in read German too."""
+    page, table = mid_game(ux.SIZES[size], lang="de")
+    albums = page.locator("#albums")
+    expect(albums).to_contain_text("Deine Alben, Matthew")
+    expect(page.locator("#album-5 .ac-side-roman .ac-side-name")).to_contain_text("Römerseite")
+    expect(page.locator("#char-c11")).to_contain_text("verdeckt, zählt 0")
+    page.screenshot(path=f"/tmp/aco/de-asterix-co-{size.split('x')[0]}.png", full_page=True)
+    fits_the_hand(page, f"de-{size}-start")
+
+    # A character's menu: its title and the album in German words.
+    page.locator("#char-c3 .ac-char-line").click()
+    menu = page.locator("#ac-moves")
+    expect(menu).to_be_visible()
+    expect(menu.locator("h2")).to_have_text("Caius Bonus (c3)")
+    expect(menu.locator("[data-ac-what]")).to_contain_text("Zenturio")
+    expect(menu.locator("[data-ac-what]")).to_contain_text("· Album 2")
+    expect(menu.get_by_role("button", name="✖ Eliminieren")).to_be_visible()
+    fits_the_hand(page, f"de-{size}-moves")
+    menu.get_by_role("button", name="Schließen").click()
+
+    # A player's powers.
+    page.locator("[data-ac-powers='Laura']").click()
+    powers = page.locator("#ac-powers")
+    expect(powers).to_be_visible()
+    expect(powers).to_contain_text("Eine Fähigkeit gibt Laura einen Helm")
+    fits_the_hand(page, f"de-{size}-powers")
+    powers.get_by_role("button", name="Schließen").click()
+
+    # Playing a character, by taps on German chips.
+    page.locator("#album-5 .ac-side-roman .ac-add").click()
+    dialog = page.locator("#ac-play")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("[data-ac-title]")).to_have_text("Album 5 · Römerseite")
+    expect(dialog.locator("[data-ac-what]")).to_have_text(
+        "Matthew spielt hier eine Figur aus; trag sie so ein, wie sie auf dem Tisch liegt.")
+    fits_the_hand(page, f"de-{size}-play-dialog")
+    dialog.locator(".ac-strength label.chip").filter(has_text="5").click()
+    dialog.locator(".ac-types label.chip").filter(has_text="Unbeugsamer").click()
+    dialog.get_by_role("button", name="An Album 5 ausspielen").click()
+    expect(dialog).to_be_hidden()
+    settle(page, live_server, table["code"])
+    expect(page.locator("#album-5 .ac-side-roman .ac-total")).to_have_text("8/15")
+    expect(page.locator("#albums .ac-last")).to_contain_text(
+        "Matthew spielt eine Figur (Unbeugsamer, Römer, Stärke 5) an Album 5 aus.")
+    expect(page.locator("#album-5 .ac-side-roman .ac-add")).to_contain_text("Laura ist am Zug.")
+    fits_the_hand(page, f"de-{size}-after-play")

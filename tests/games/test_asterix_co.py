@@ -345,7 +345,7 @@ def test_helmets_paid_for_visible_legionaries_and_centurions_on_both_sides():
         2,
         2,
     )
-    assert last["back_to_hand"] == [
+    assert [dict(back, name=str(back["name"])) for back in GAME.view(state)["back_to_hand"]] == [
         {"name": "the strength 2 Roman Legionary (c3)", "owner": "Laura"}
     ]
     assert GAME.scores(state)["Matthew"] == 15 + 2 * 3 + 3 * 1
@@ -365,7 +365,7 @@ def test_called_on_character_knocked_out_goes_back_to_the_caller():
             play("Matthew", 1, 8, "Chief", "Gaul"),
         ],
     )
-    assert state["last_resolution"]["back_to_hand"] == [{"name": "Redbeard (c1)", "owner": "Laura"}]
+    assert GAME.view(state)["back_to_hand"] == [{"name": "Redbeard (c1)", "owner": "Laura"}]
 
 
 def test_next_player_is_left_of_the_winner_and_loser_orients_the_new_album():

@@ -29,7 +29,7 @@ def text(page: str) -> str:
 
 def purse(ledger: str, name: str) -> str:
     """A player's line in the ledger: name, marks, sesterces and what is left to go."""
-    return re.search(rf"{name}(?: \(you\))?(?: ▶ to play)? \d+ sesterces( \d+ to go)?", ledger).group(0)
+    return re.search(rf"{name}(?: \(you\))?(?: ▶ to play)? \d+ sesterces?( \d+ to go)?", ledger).group(0)
 
 
 def region(page: str, name: str) -> str:
@@ -205,7 +205,7 @@ def test_each_phone_sees_which_albums_face_it_and_which_side_it_plays(table, pho
     assert albums.index("Album 3 Cid ⟷ Ann") < albums.index("How the albums lie on the table")
     t.play("Ann", 1, 4, "Rebel", "Gaul")
     ledger = region(t.page(bob), "ledger")
-    assert purse(ledger, "Bob") == "Bob (you) ▶ to play 1 sesterces 49 to go"  # Ann has played
+    assert purse(ledger, "Bob") == "Bob (you) ▶ to play 1 sesterce 49 to go"  # Ann has played
     assert "Potion 1" in ledger and "Fish 1" in ledger and "Boar 1" in ledger
     assert "Stockpile" not in ledger  # unlimited stocks are not shown
 
@@ -269,7 +269,7 @@ def test_potion_ko_reinvigorate_and_call_on_change_the_totals(table):
     assert "R Roman side Laura 13 /15" in albums and "needs 2 more" in albums
     assert "🧪 Potion: 4×2" in albums
     ledger = region(t.page(), "ledger")
-    assert purse(ledger, "Laura") == "Laura ▶ to play 1 sesterces 49 to go"
+    assert purse(ledger, "Laura") == "Laura ▶ to play 1 sesterce 49 to go"
     assert "Potion 0" in ledger and "Fish 0" in ledger
 
 
@@ -853,9 +853,145 @@ def test_the_host_hands_the_turn_on_logged_and_undone_and_nobody_else_may(table,
     snapshot = t.snapshot()
     assert snapshot["state"]["turn"] == "Cid"
     assert snapshot["log"][0]["text"] == "The host handed the turn to Cid."
-    assert purse(region(t.page(bob), "ledger"), "Cid") == "Cid ▶ to play 1 sesterces 49 to go"
+    assert purse(region(t.page(bob), "ledger"), "Cid") == "Cid ▶ to play 1 sesterce 49 to go"
     assert "Cid's turn" in region(t.page(bob), "status")
 
     undone = t.host.post(f"/t/{t.code}/undo", {"expected_version": t.host.version()}, htmx=True)
     assert undone.status_code == 200
     assert t.snapshot()["state"]["turn"] == "Ann"
+
+
+# -- both languages: each phone reads the table in its own --------------------------------------
+
+
+def german(phone):
+    """A phone that chose German in the top bar."""
+    phone.post("/language", {"lang": "de", "next": "/"})
+    return phone
+
+
+def attribute_texts(page: str) -> str:
+    """The words a phone shows from attributes: tooltips, screen-reader labels, placeholders
+    and the sentences the script writes into the dialogs."""
+    found = re.findall(r'(?:title|aria-label|placeholder|data-[a-z-]*-text|data-side-[a-z]+)="([^"]*)"',
+                       page)
+    return " ".join(html.unescape(value) for value in found)
+
+
+def german_battle(table, phone):
+    """The rulebook's battle, a nameless Roman on album 2, then Asterix's Potion decides album 1:
+    Laura's phone reads German, the host's English."""
+    t = table()
+    laura = german(phone("10.0.0.7"))
+    laura.join(t.code, "Laura")
+    t.tokens["Laura"] = t.token("Matthew")  # Laura's phone holds her seat; the API acts as Matthew
+    battle_example(t)
+    t.play("Matthew", 2, 5, "Diehard", "Roman")  # c7, no name
+    t.give_turn("Matthew")
+    t.act("Matthew", type="use_potion", player="Matthew", character="c5")  # album 1 falls
+    return t, laura
+
+
+def test_a_german_phone_reads_the_board_log_and_refusals_in_german(table, phone):
+    t, laura = german_battle(table, phone)
+    page = t.page(laura)
+    albums, ledger = region(page, "albums"), region(page, "ledger")
+    resolution, status = region(page, "resolution"), region(page, "status")
+    # The board, in the German words of the rules text.
+    assert "Deine Alben, Laura" in albums
+    assert "links von dir: du spielst die G Gallierseite" in albums
+    assert "R Römerseite Matthew 5 /15 noch 10 nötig für das Album" in albums
+    assert "Ohne Namen 5 · Unbeugsamer · R Römer · c7" in albums
+    assert "Zwischen Matthew und Laura" in albums
+    assert "Laura (du) ▶ am Zug 1 Sesterz noch 49" in ledger and "Matthew 20 Sesterzen noch 30" in ledger
+    assert "🧪 Zaubertrank 1 🐟 Fisch 1 🐗 Wildschwein 1" in ledger
+    assert "Zenturiohelme 1 × 3 = 3 Legionärshelme 2 × 1 = 2" in ledger
+    assert "Album 1 ist entschieden!" in resolution
+    assert ("G Die Gallierseite von Matthew erreicht 16 gegen 10: Matthew holt Album 1 "
+            "(+15 Sesterzen).") in resolution
+    assert "Helme für die sichtbaren Legionäre und Zenturios: 1 Zenturiohelm (+3)." in resolution
+    assert "Laura: Bonusplättchen als Trost wählen" in resolution
+    assert "🐗 Wildschwein Laura hat 1" in resolution
+    assert "Matthew holt Album 1 · Laura wählt ein Bonusplättchen als Trost." in status
+    # A refusal the page shows before anyone taps: the legal-moves table, in German.
+    assert "Jetzt nicht: Laura wählt ein Bonusplättchen als Trost." in albums
+    # The script's sentences for the dialogs come from the page, in German.
+    menus = region_html(page, "menus")
+    assert 'data-album-text="Album {album} · {side}"' in menus
+    assert 'data-side-gaul="Gallierseite" data-side-roman="Römerseite"' in menus
+    assert 'data-album-text="Der Effekt von Album {album}"' in menus
+
+    # One log entry, each phone in its own language.
+    english_play = "Matthew played a character (strength 5 Roman Diehard) on album 2."
+    german_play = "Matthew spielt eine Figur (Unbeugsamer, Römer, Stärke 5) an Album 2 aus."
+    english_fall = ("Matthew gave a Potion to Asterix (c5). Matthew took album 1 (16 to 10) and "
+                    "1 centurion helmet, reaching 20 sesterces.")
+    german_fall = ("Matthew gibt Asterix (c5) einen Zaubertrank. Matthew holt Album 1 (16 zu 10) "
+                   "plus 1 Zenturiohelm; jetzt 20 Sesterzen.")
+    assert t.snapshot()["log"][0]["text"] == english_fall  # the API keeps the English
+    history = region(page, "history")
+    assert german_fall in history and german_play in history and english_play not in history
+    assert f"Zuletzt: {german_fall}" in albums
+    host_page = t.page()
+    assert english_fall in region(host_page, "history") and german_fall not in text(host_page)
+    assert english_play in region(host_page, "history")
+    assert "Album 1 falls!" in region(host_page, "resolution")
+
+    # A move refused by the rules: the same reason in each phone's language.
+    assert laura.act(type="take_consolation", bonus="boar").status_code == 200
+    response = laura.act(type="take_consolation", bonus="boar")
+    assert response.status_code == 422
+    assert response.get_data(as_text=True) == (
+        "Jetzt nicht: Laura deckt das nächste Album auf und wählt die eigene Seite.")
+    assert laura.act(type="orient_album", faction="roman").status_code == 200
+    assert laura.act(type="use_fish", player="Laura", character="c7").status_code == 200
+    t.play("Matthew", 3, 2, "Rebel", "Gaul")
+    for who, expected in (
+        (laura, "Unbeugsamer c7 (Römer, Stärke 5) ist schon k.o."),
+        (t.host, "the strength 5 Roman Diehard (c7) is already K.O.'d."),
+    ):
+        response = who.act(type="knock_out", character="c7")
+        assert response.status_code == 422
+        assert response.get_data(as_text=True) == expected
+
+
+# English words this part translated: none may be left on a German phone's table page.
+ENGLISH_WORDS = (
+    "Gaul", "Gauls", "Roman", "Romans", "side", "sesterce", "sesterces", "Sesterces", "Potion",
+    "Fish", "Boar", "token", "tokens", "Hero", "Heroes", "Centurion", "Legionary", "Swindler",
+    "Diehard", "Chief", "Rebel", "helmet", "helmets", "Helmets", "albums", "album",  # German "eines Albums" is German
+    "Your", "your", "needs", "more", "Play", "play", "plays", "Close", "Note", "Stockpile",
+    "stockpile", "Reinvigorate", "Eliminate", "Call", "to go", "turn", "Moves", "Whose",
+    "Strength", "Colour", "Type", "Latest", "Between", "took", "takes", "reveals",
+    "picks", "holds", "Bonus tokens", "consolation", "Undo", "the player", "The player", "power",
+    "Power", "Caesar's", "reinforce", "reinforces", "Discard", "Draw", "optional",
+    "e.g.", "face down", "counts", "called on", "No name", "Save", "effect", "Clockwise",
+    "How", "Host", "Hand over", "wins", "Game over", "Everyone", "you", "K.O.", "K.O.'d",
+)
+
+
+def leftover_english(words: str) -> list[str]:
+    return [word for word in ENGLISH_WORDS if re.search(rf"(?<![\w.]){re.escape(word)}(?![\w'])", words)]
+
+
+def test_no_english_is_left_on_a_german_phone(table, phone):
+    t, laura = german_battle(table, phone)
+    pages = [t.page(laura)]
+    laura.act(type="take_consolation", bonus="fish")
+    pages.append(t.page(laura))  # the loser turns the new album
+    laura.act(type="orient_album", faction="gaul", note="Kein Fisch")
+    pages.append(t.page(laura))  # the quiet line after the fall
+    finished = table()
+    three_albums_for_matthew(finished)
+    pages.append(finished.page(german(finished.host)))  # the end and everyone's sesterces
+    for page in pages:
+        # Each region's text after its opening tag (whose attributes name the region).
+        words = " ".join(region(page, name).split(">", 1)[1] for name in (
+            "status", "albums", "ledger", "resolution", "menus"))
+        for name in ("albums", "ledger", "resolution", "menus"):
+            words += " " + re.sub(r"\{\w+\}", " ", attribute_texts(region_html(page, name)))
+        assert leftover_english(words) == [], words
+    # The new-table form's options, in German too.
+    setup = text(german(phone("10.0.0.8")).get(f"/new/{GAME}").get_data(as_text=True))
+    assert "Wildschweinplättchen im Vorrat" in setup and "Leer lassen für unbegrenzt" in setup
+    assert "Boar tokens in the stockpile" not in setup

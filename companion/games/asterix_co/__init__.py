@@ -21,6 +21,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from ..base import Game, Move, Options, Whole
+from ..text import N_, Sentence
 from . import moves as turn
 from . import powers
 from .board import BONUS_KINDS, HELMET_KINDS, MAX_STOCK, pending_sentence
@@ -32,34 +33,48 @@ __all__ = ["AsterixCo", "AsterixCoOptions", "sesterces"]
 PLAY, CONSOLATION, ORIENTATION, OVER = "play", "consolation", "orientation", "over"
 
 
-def _stock_field(things: str, starting: str):
-    """A stockpile count option; ``things`` as in a sentence ("legionary helmets")."""
-    return Field(
-        None,
-        ge=0,
-        le=MAX_STOCK,
-        title=f"{things[0].upper()}{things[1:]} in the stockpile",
-        description=f"How many {things} are left in the stockpile once {starting}. "
-        "Leave empty for unlimited; with a number, taking from an empty pile is refused.",
-    )
+def _stock_field(title: str, description: str):
+    """A stockpile count option (empty: unlimited); title and description as printed names,
+    so that each phone reads them in its language."""
+    return Field(None, ge=0, le=MAX_STOCK, title=title, description=description)
 
 
 class AsterixCoOptions(Options):
     legionary_helmets: Whole | None = _stock_field(
-        "legionary helmets", "everyone has their starting helmet"
+        N_("Legionary helmets in the stockpile"),
+        N_("How many legionary helmets are left in the stockpile once everyone has their "
+           "starting helmet. Leave empty for unlimited; with a number, taking from an empty "
+           "pile is refused."),
     )
-    centurion_helmets: Whole | None = _stock_field("centurion helmets", "the game is set up")
+    centurion_helmets: Whole | None = _stock_field(
+        N_("Centurion helmets in the stockpile"),
+        N_("How many centurion helmets are left in the stockpile once the game is set up. "
+           "Leave empty for unlimited; with a number, taking from an empty pile is refused."),
+    )
     potion_tokens: Whole | None = _stock_field(
-        "Potion tokens", "everyone has their starting Potion"
+        N_("Potion tokens in the stockpile"),
+        N_("How many Potion tokens are left in the stockpile once everyone has their starting "
+           "Potion. Leave empty for unlimited; with a number, taking from an empty pile is "
+           "refused."),
     )
-    fish_tokens: Whole | None = _stock_field("Fish tokens", "everyone has their starting Fish")
-    boar_tokens: Whole | None = _stock_field("Boar tokens", "everyone has their starting Boar")
+    fish_tokens: Whole | None = _stock_field(
+        N_("Fish tokens in the stockpile"),
+        N_("How many Fish tokens are left in the stockpile once everyone has their starting "
+           "Fish. Leave empty for unlimited; with a number, taking from an empty pile is "
+           "refused."),
+    )
+    boar_tokens: Whole | None = _stock_field(
+        N_("Boar tokens in the stockpile"),
+        N_("How many Boar tokens are left in the stockpile once everyone has their starting "
+           "Boar. Leave empty for unlimited; with a number, taking from an empty pile is "
+           "refused."),
+    )
 
 
 class AsterixCo(Game):
     id = "asterix-co"
-    name = "Asterix & Co."
-    summary = (
+    name = N_("Asterix & Co.")
+    summary = N_(
         "Album battles between neighbours: faction totals, K.O.s and potions, helmets and "
         "bonus tokens, first to 50 sesterces."
     )
@@ -149,14 +164,14 @@ class AsterixCo(Game):
             return state["pending"]["step"]
         return PLAY
 
-    def expected(self, state: dict) -> str:
+    def expected(self, state: dict) -> Sentence:
         if state["finished"]:
             return self.status(state)
         if state["pending"]:
             return pending_sentence(state["pending"])
-        return (
-            f"{state['turn']} plays a character, uses a bonus token or reinforces their hand."
-        )
+        return Sentence(
+            "%(player)s plays a character, uses a bonus token or reinforces their hand.",
+            player=state["turn"])
 
     def turn_of(self, state: dict) -> str | None:
         # While the loser chooses, the turn already waits on the winner's left.
@@ -176,15 +191,18 @@ class AsterixCo(Game):
     def winners(self, state: dict) -> list[str]:
         return [state["winner"]] if state["finished"] else []
 
-    def status(self, state: dict) -> str:
+    def status(self, state: dict) -> Sentence:
         if state["finished"]:
             winner = state["winner"]
-            return f"{winner} wins with {sesterces_of(state, winner)} sesterces!"
+            return Sentence("%(player)s wins with %(sesterces)s sesterces!", player=winner,
+                            sesterces=sesterces_of(state, winner))
         pending = state["pending"]
         if pending:
             last = state["last_resolution"]
-            return f"{last['winner']} took album {last['album']} · " + pending_sentence(pending)
-        return f"{state['turn']}'s turn · first to {WINNING_SESTERCES} sesterces wins"
+            return Sentence("%(winner)s took album %(album)s · %(next)s", winner=last["winner"],
+                            album=last["album"], next=pending_sentence(pending))
+        return Sentence("%(player)s's turn · first to %(target)s sesterces wins",
+                        player=state["turn"], target=WINNING_SESTERCES)
 
     def view(self, state: dict) -> dict:
         return table_view(state)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Literal
 
 from ..base import GameError
+from ..text import N_, Sentence
 
 MAX_SAME_BONUS = 2  # nobody may hold a third token of one kind
 MAX_STOCK = 200
@@ -20,8 +21,30 @@ COLOURS = ("Gaul", "Roman", "Neutral")
 FACTIONS = ("gaul", "roman")
 BONUS_KINDS = ("potion", "fish", "boar")
 HELMET_KINDS = ("legionary", "centurion")
-BONUS_LABELS = {"potion": "Potion", "fish": "Fish", "boar": "Boar"}
-FACTION_LABELS = {"gaul": "Gaul", "roman": "Roman"}
+# Printed names, each phone in its language. German edition's names not known; the German
+# words of our rules text (rules/content/de/asterix-co.md) chosen: Zaubertrank, Fisch,
+# Wildschwein; Gallier, Römer; Zenturio, Häuptling, Gauner, Held, Unbeugsamer, Legionär, Rebell.
+# A token's name with its picture, as the page shows it; its own message (not the bare
+# "Boar", which another game's catalogue entry names differently in German).
+BONUS_LABELS = {"potion": N_("🧪 Potion"), "fish": N_("🐟 Fish"), "boar": N_("🐗 Boar")}
+# A token in a sentence ("a Boar token"): one word in German (Wildschweinplättchen).
+TOKEN_LABELS = {"potion": N_("Potion token"), "fish": N_("Fish token"),
+                "boar": N_("Boar token")}
+FACTION_LABELS = {"gaul": N_("Gaul"), "roman": N_("Roman")}
+# What a card's colour says (the stored value stays the English word).
+COLOUR_LABELS = {"Gaul": N_("Gaul"), "Roman": N_("Roman"), "Neutral": N_("Neutral")}
+# The emblem at the bottom of a card (the stored value stays the English word).
+TYPE_LABELS = {
+    "Centurion": N_("Centurion"),
+    "Chief": N_("Chief"),
+    "Swindler": N_("Swindler"),
+    "Hero": N_("Hero"),
+    "Diehard": N_("Diehard"),
+    "Legionary": N_("Legionary"),
+    "Rebel": N_("Rebel"),
+}
+# An album's two halves, as the page names them.
+SIDE_LABELS = {"gaul": N_("Gaul side"), "roman": N_("Roman side")}
 
 CharacterType = Literal["Centurion", "Chief", "Swindler", "Hero", "Diehard", "Legionary", "Rebel"]
 Colour = Literal["Gaul", "Roman", "Neutral"]
@@ -39,7 +62,9 @@ def opposite(faction: str) -> str:
 
 def require_player(state: dict, name: str) -> None:
     if name not in state["players"]:
-        raise GameError(f"There is no player called '{name}' at this table.")
+        raise GameError(
+            Sentence("There is no player called '%(player)s' at this table.", player=name)
+        )
 
 
 def left_of(state: dict, name: str) -> str:
@@ -52,15 +77,18 @@ def slot_of(state: dict, number: int) -> dict:
     for slot in state["slots"]:
         if slot["album"] == number:
             return slot
-    raise GameError(f"There is no album {number} on the table.")
+    raise GameError(Sentence("There is no album %(album)s on the table.", album=number))
 
 
 def faction_of(slot: dict, player: str) -> str:
     """The side of the album in ``slot`` that faces ``player``."""
     if player not in slot["pair"]:
         raise GameError(
-            f"Album {slot['album']} lies between {slot['pair'][0]} and {slot['pair'][1]}; "
-            f"it does not face {player}."
+            Sentence(
+                "Album %(album)s lies between %(first)s and %(second)s; it does not face "
+                "%(player)s.",
+                album=slot["album"], first=slot["pair"][0], second=slot["pair"][1], player=player,
+            )
         )
     return "gaul" if slot["gaul"] == player else "roman"
 
@@ -75,7 +103,10 @@ def find_character(state: dict, character_id: str) -> tuple[dict, dict]:
         for character in slot["characters"]:
             if character["id"] == wanted:
                 return slot, character
-    raise GameError(f"There is no character '{character_id}' on an album right now.")
+    raise GameError(
+        Sentence("There is no character '%(character)s' on an album right now.",
+                 character=character_id)
+    )
 
 
 def all_characters(state: dict):
@@ -83,13 +114,16 @@ def all_characters(state: dict):
         yield from slot["characters"]
 
 
-def label(character: dict) -> str:
+def label(character: dict) -> Sentence:
     """How a sentence names a character: its name, or what the card shows, and its id."""
     if character["name"]:
-        return f"{character['name']} ({character['id']})"
-    return (
-        f"the strength {character['strength']} {character['colour']} "
-        f"{character['character_type']} ({character['id']})"
+        return Sentence("%(name)s (%(id)s)", name=character["name"], id=character["id"])
+    return Sentence(
+        "the strength %(strength)s %(colour)s %(type)s (%(id)s)",
+        strength=character["strength"],
+        colour=COLOUR_LABELS[character["colour"]],
+        type=TYPE_LABELS[character["character_type"]],
+        id=character["id"],
     )
 
 
@@ -99,7 +133,7 @@ def last_visible(slot: dict) -> dict | None:
     return visible[-1] if visible else None
 
 
-def hero_in_the_way(state: dict, name: str, skip: dict | None = None) -> str | None:
+def hero_in_the_way(state: dict, name: str, skip: dict | None = None) -> Sentence | None:
     """Why a Hero called ``name`` may not come into play: an identical one is visible."""
     wanted = name.casefold()
     for slot in state["slots"]:
@@ -110,9 +144,10 @@ def hero_in_the_way(state: dict, name: str, skip: dict | None = None) -> str | N
                 and other["character_type"] == "Hero"
                 and (other["name"] or "").casefold() == wanted
             ):
-                return (
-                    f"{other['name']} is already visible on album {slot['album']}; "
-                    "an identical Hero cannot join while it is."
+                return Sentence(
+                    "%(name)s is already visible on album %(album)s; an identical Hero cannot "
+                    "join while it is.",
+                    name=other["name"], album=slot["album"],
                 )
     return None
 
@@ -132,7 +167,7 @@ def can_come_back(state: dict, character: dict) -> bool:
     return True
 
 
-def why_none_comes_back(state: dict, knocked: list[dict]) -> str | None:
+def why_none_comes_back(state: dict, knocked: list[dict]) -> Sentence | None:
     """Why none of these K.O.'d characters may come back: the first one's identical Hero."""
     for character in knocked:
         if character["character_type"] == "Hero" and character["name"]:
@@ -145,15 +180,20 @@ def why_none_comes_back(state: dict, knocked: list[dict]) -> str | None:
 def knock_out(character: dict) -> None:
     name = label(character)
     if character["knocked_out"]:
-        raise GameError(f"{name} is already K.O.'d.")
+        raise GameError(Sentence("%(character)s is already K.O.'d.", character=name))
     if character["potion"]:
-        raise GameError(f"{name} has a Potion and cannot be K.O.'d.")
+        raise GameError(
+            Sentence("%(character)s has a Potion and cannot be K.O.'d.", character=name)
+        )
     character["knocked_out"] = True
 
 
 def reinvigorate(state: dict, character: dict) -> None:
     if not character["knocked_out"]:
-        raise GameError(f"{label(character)} is not K.O.'d, so it cannot be reinvigorated.")
+        raise GameError(
+            Sentence("%(character)s is not K.O.'d, so it cannot be reinvigorated.",
+                     character=label(character))
+        )
     if character["character_type"] == "Hero" and character["name"]:
         check_hero(state, character["name"], skip=character)
     character["knocked_out"] = False
@@ -162,10 +202,14 @@ def reinvigorate(state: dict, character: dict) -> None:
 # -- tokens, helmets and the stockpile ---------------------------------------------------------
 
 
-def stock_label(kind: str) -> str:
-    if kind in HELMET_KINDS:
-        return f"{kind} helmet"
-    return f"{BONUS_LABELS[kind]} token"
+# Why a pile cannot give: one whole sentence per pile (German needs its own word order).
+EMPTY_STOCK = {
+    "legionary": Sentence("The legionary helmet stockpile is empty."),
+    "centurion": Sentence("The centurion helmet stockpile is empty."),
+    "potion": Sentence("The Potion token stockpile is empty."),
+    "fish": Sentence("The Fish token stockpile is empty."),
+    "boar": Sentence("The Boar token stockpile is empty."),
+}
 
 
 def take_from_stock(state: dict, kind: str) -> None:
@@ -173,7 +217,7 @@ def take_from_stock(state: dict, kind: str) -> None:
     if left is None:  # no limit set for this table
         return
     if left == 0:
-        raise GameError(f"The {stock_label(kind)} stockpile is empty.")
+        raise GameError(EMPTY_STOCK[kind])
     state["stock"][kind] = left - 1
 
 
@@ -182,19 +226,31 @@ def return_to_stock(state: dict, kind: str) -> None:
         state["stock"][kind] += 1
 
 
+def no_token(player: str, kind: str) -> Sentence:
+    return Sentence("%(player)s has no %(token)s to use.", player=player,
+                    token=TOKEN_LABELS[kind])
+
+
 def spend_bonus(state: dict, player: str, kind: str) -> None:
     held = state["ledger"][player]["bonuses"]
     if held[kind] == 0:
-        raise GameError(f"{player} has no {BONUS_LABELS[kind]} token to use.")
+        raise GameError(no_token(player, kind))
     held[kind] -= 1
+
+
+# One whole sentence per kind: the plural of a token's name differs in German.
+TWO_HELD = {
+    "potion": Sentence(
+        "%(player)s already holds two Potion tokens; a third one is not allowed."),
+    "fish": Sentence("%(player)s already holds two Fish tokens; a third one is not allowed."),
+    "boar": Sentence("%(player)s already holds two Boar tokens; a third one is not allowed."),
+}
 
 
 def gain_bonus(state: dict, player: str, kind: str) -> None:
     held = state["ledger"][player]["bonuses"]
     if held[kind] >= MAX_SAME_BONUS:
-        raise GameError(
-            f"{player} already holds two {BONUS_LABELS[kind]} tokens; a third one is not allowed."
-        )
+        raise GameError(Sentence(TWO_HELD[kind].text, player=player))
     take_from_stock(state, kind)
     held[kind] += 1
 
@@ -207,9 +263,10 @@ def bonus_choices(state: dict, player: str) -> list[str]:
     ]
 
 
-def pending_sentence(pending: dict) -> str:
+def pending_sentence(pending: dict) -> Sentence:
     """What the loser of the last album does now."""
     player = pending["player"]
     if pending["step"] == "consolation":
-        return f"{player} picks a consolation bonus token."
-    return f"{player} reveals the next album and picks the side that faces them."
+        return Sentence("%(player)s picks a consolation bonus token.", player=player)
+    return Sentence("%(player)s reveals the next album and picks the side that faces them.",
+                    player=player)

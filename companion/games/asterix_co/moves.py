@@ -13,9 +13,12 @@ from typing import Literal
 from pydantic import Field
 
 from ..base import Action, GameError, Whole
+from ..text import Sentence
 from .board import (
-    BONUS_LABELS,
+    TOKEN_LABELS,
+    COLOUR_LABELS,
     FACTION_LABELS,
+    TYPE_LABELS,
     BonusKind,
     CharacterType,
     Colour,
@@ -29,6 +32,7 @@ from .board import (
     label,
     last_visible,
     left_of,
+    no_token,
     opposite,
     reinvigorate,
     require_player,
@@ -90,10 +94,10 @@ class ReinforceHand(Action):
     player: str = Field(description="Who reinforces their hand.")
 
 
-def settled(state: dict, sentence: str) -> str:
+def settled(state: dict, sentence: Sentence) -> Sentence:
     """The move's sentence, followed by the fall of the album it decided, if any."""
     fell = resolve_any(state)
-    return f"{sentence} {fell}" if fell else sentence
+    return Sentence("%(move)s %(fell)s", move=sentence, fell=fell) if fell else sentence
 
 
 def pass_turn(state: dict, player: str) -> None:
@@ -101,14 +105,18 @@ def pass_turn(state: dict, player: str) -> None:
     state["turn"] = left_of(state, player)
 
 
-def play_character(game, state: dict, action: PlayCharacter, actor: str | None) -> str:
+def play_character(game, state: dict, action: PlayCharacter, actor: str | None) -> Sentence:
     pass_turn(state, action.player)
     slot = slot_of(state, action.album)
     faction = faction_of(slot, action.player)
     if action.colour != "Neutral" and action.colour.lower() != faction:
         raise GameError(
-            f"A {action.colour} character goes on a {action.colour} side, and {action.player} "
-            f"plays the {FACTION_LABELS[faction]} side of album {slot['album']}."
+            Sentence(
+                "A %(colour)s character goes on a %(colour)s side, and %(player)s plays the "
+                "%(faction)s side of album %(album)s.",
+                colour=COLOUR_LABELS[action.colour], player=action.player,
+                faction=FACTION_LABELS[faction], album=slot["album"],
+            )
         )
     name = (action.name or "").strip() or None
     if action.character_type == "Hero" and name:
@@ -128,12 +136,18 @@ def play_character(game, state: dict, action: PlayCharacter, actor: str | None) 
         }
     )
     state["next_character"] += 1
-    who = name or "a character"
-    return settled(
-        state,
-        f"{action.player} played {who} (strength {action.strength} {action.colour} "
-        f"{action.character_type}) on album {action.album}.",
-    )
+    card = dict(player=action.player, strength=action.strength,
+                colour=COLOUR_LABELS[action.colour], type=TYPE_LABELS[action.character_type],
+                album=action.album)
+    if name:
+        played = Sentence(
+            "%(player)s played %(name)s (strength %(strength)s %(colour)s %(type)s) on album "
+            "%(album)s.", name=name, **card)
+    else:
+        played = Sentence(
+            "%(player)s played a character (strength %(strength)s %(colour)s %(type)s) on album "
+            "%(album)s.", **card)
+    return settled(state, played)
 
 
 def use_potion(game, state: dict, action: UsePotion, actor: str | None) -> str:
@@ -141,14 +155,16 @@ def use_potion(game, state: dict, action: UsePotion, actor: str | None) -> str:
     _slot_found, character = find_character(state, action.character)
     spend_bonus(state, action.player, "potion")
     if character["potion"]:
-        raise GameError(f"{label(character)} already has a Potion; one is the most.")
+        raise GameError(Sentence("%(character)s already has a Potion; one is the most.",
+                                 character=label(character)))
     if character["knocked_out"]:
-        raise GameError(
-            f"{label(character)} is K.O.'d; it must be reinvigorated before it can take a Potion."
-        )
+        raise GameError(Sentence(
+            "%(character)s is K.O.'d; it must be reinvigorated before it can take a Potion.",
+            character=label(character)))
     # The token now lies on the character; it goes back to the stockpile when it leaves play.
     character["potion"] = True
-    return settled(state, f"{action.player} gave a Potion to {label(character)}.")
+    return settled(state, Sentence("%(player)s gave a Potion to %(character)s.",
+                                   player=action.player, character=label(character)))
 
 
 def use_fish(game, state: dict, action: UseFish, actor: str | None) -> str:
@@ -157,7 +173,8 @@ def use_fish(game, state: dict, action: UseFish, actor: str | None) -> str:
     spend_bonus(state, action.player, "fish")
     turn_face_down(character)
     return_to_stock(state, "fish")
-    return settled(state, f"{action.player} K.O.'d {label(character)} with a Fish.")
+    return settled(state, Sentence("%(player)s K.O.'d %(character)s with a Fish.",
+                                   player=action.player, character=label(character)))
 
 
 def use_boar(game, state: dict, action: UseBoar, actor: str | None) -> str:
@@ -166,49 +183,53 @@ def use_boar(game, state: dict, action: UseBoar, actor: str | None) -> str:
     spend_bonus(state, action.player, "boar")
     if character["knocked_out"]:
         reinvigorate(state, character)
-        sentence = f"{action.player} reinvigorated {label(character)} with a Boar."
+        sentence = Sentence("%(player)s reinvigorated %(character)s with a Boar.",
+                            player=action.player, character=label(character))
     else:
         if action.player not in slot["pair"]:
-            raise GameError(
-                f"A Boar re-uses the power of a character on an album facing {action.player}, "
-                f"and album {slot['album']} does not face them."
-            )
+            raise GameError(Sentence(
+                "A Boar re-uses the power of a character on an album facing %(player)s, and "
+                "album %(album)s does not face them.", player=action.player, album=slot["album"]))
         last = last_visible(slot)
         if last is not character:
-            raise GameError(
+            raise GameError(Sentence(
                 "A Boar re-uses only the power of the last visible character placed on an "
-                f"album; on album {slot['album']} that is {label(last)}."
-            )
-        sentence = f"{action.player} used a Boar to activate {label(character)}'s power again."
+                "album; on album %(album)s that is %(character)s.",
+                album=slot["album"], character=label(last)))
+        sentence = Sentence("%(player)s used a Boar to activate %(character)s's power again.",
+                            player=action.player, character=label(character))
     return_to_stock(state, "boar")
     return settled(state, sentence)
 
 
-def reinforce_hand(game, state: dict, action: ReinforceHand, actor: str | None) -> str:
+def reinforce_hand(game, state: dict, action: ReinforceHand, actor: str | None) -> Sentence:
     """Nothing on the table changes; only the turn passes on."""
     pass_turn(state, action.player)
-    return f"{action.player} reinforced their hand."
+    return Sentence("%(player)s reinforced their hand.", player=action.player)
 
 
 # What makes a token move possible at all, for the player whose turn it is.
 
 
-def _holds(game, state: dict, kind: str) -> str | None:
+def _holds(game, state: dict, kind: str) -> Sentence | None:
     player = game.turn_of(state)
     if player and state["ledger"][player]["bonuses"][kind] == 0:
-        return f"{player} has no {BONUS_LABELS[kind]} token to use."
+        return no_token(player, kind)
     return None
 
 
-def can_use_potion(game, state: dict) -> str | None:
+NO_POTION_TARGET = Sentence("No visible character without a Potion is on an album.")
+
+
+def can_use_potion(game, state: dict) -> Sentence | None:
     if not any(not c["knocked_out"] and not c["potion"] for c in all_characters(state)):
-        return "No visible character without a Potion is on an album."
+        return NO_POTION_TARGET
     return _holds(game, state, "potion")
 
 
-def can_use_fish(game, state: dict) -> str | None:
+def can_use_fish(game, state: dict) -> Sentence | None:
     if not any(not c["knocked_out"] and not c["potion"] for c in all_characters(state)):
-        return "No visible character without a Potion is on an album."
+        return NO_POTION_TARGET
     return _holds(game, state, "fish")
 
 
@@ -223,14 +244,13 @@ def boar_targets(state: dict, player: str | None) -> list[dict]:
     return targets
 
 
-def can_use_boar(game, state: dict) -> str | None:
+def can_use_boar(game, state: dict) -> Sentence | None:
     player = game.turn_of(state)
     if not boar_targets(state, player):
         knocked = [c for c in all_characters(state) if c["knocked_out"]]
-        return why_none_comes_back(state, knocked) or (
-            f"A Boar needs a K.O.'d character, or a visible one on an album facing {player}; "
-            "there is none now."
-        )
+        return why_none_comes_back(state, knocked) or Sentence(
+            "A Boar needs a K.O.'d character, or a visible one on an album facing %(player)s; "
+            "there is none now.", player=player)
     return _holds(game, state, "boar")
 
 
@@ -260,16 +280,17 @@ class SetAlbumNote(Action):
     note: str | None = Field(None, max_length=120, description="A short reminder of its effect.")
 
 
-def take_consolation(game, state: dict, action: TakeConsolation, actor: str | None) -> str:
+def take_consolation(game, state: dict, action: TakeConsolation, actor: str | None) -> Sentence:
     pending = state["pending"]
     loser = pending["player"]
     gain_bonus(state, loser, action.bonus)
     state["last_resolution"]["consolation"] = action.bonus
     state["pending"] = {"step": "orientation", "player": loser, "slot": pending["slot"]}
-    return f"{loser} took a {BONUS_LABELS[action.bonus]} token as consolation."
+    return Sentence("%(player)s took a %(token)s as consolation.", player=loser,
+                    token=TOKEN_LABELS[action.bonus])
 
 
-def orient_album(game, state: dict, action: OrientAlbum, actor: str | None) -> str:
+def orient_album(game, state: dict, action: OrientAlbum, actor: str | None) -> Sentence:
     pending = state["pending"]
     loser = pending["player"]
     slot = state["slots"][pending["slot"]]
@@ -286,13 +307,14 @@ def orient_album(game, state: dict, action: OrientAlbum, actor: str | None) -> s
     )
     state["next_album"] += 1
     state["pending"] = None
-    return f"{loser} revealed album {number} and plays its {FACTION_LABELS[action.faction]} side."
+    return Sentence("%(player)s revealed album %(album)s and plays its %(faction)s side.",
+                    player=loser, album=number, faction=FACTION_LABELS[action.faction])
 
 
-def set_album_note(game, state: dict, action: SetAlbumNote, actor: str | None) -> str:
+def set_album_note(game, state: dict, action: SetAlbumNote, actor: str | None) -> Sentence:
     slot = slot_of(state, action.album)
     note = (action.note or "").strip()
     slot["note"] = note
     if not note:
-        return f"The note on album {action.album} was cleared."
-    return f"Album {action.album} now reads: {note}"
+        return Sentence("The note on album %(album)s was cleared.", album=action.album)
+    return Sentence("Album %(album)s now reads: %(note)s", album=action.album, note=note)

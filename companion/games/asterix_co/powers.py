@@ -12,8 +12,9 @@ from typing import Literal
 from pydantic import Field
 
 from ..base import Action, GameError, Whole
+from ..text import Sentence
 from .board import (
-    BONUS_LABELS,
+    TOKEN_LABELS,
     BonusKind,
     HelmetKind,
     all_characters,
@@ -88,75 +89,99 @@ class DestroyHelmet(Action):
     helmet: HelmetKind = Field(description="legionary or centurion.")
 
 
-def knock_out(game, state: dict, action: KnockOut, actor: str | None) -> str:
+def knock_out(game, state: dict, action: KnockOut, actor: str | None) -> Sentence:
     _slot, character = find_character(state, action.character)
     turn_face_down(character)
-    return settled(state, f"A power K.O.'d {label(character)}.")
+    return settled(state, Sentence("A power K.O.'d %(character)s.", character=label(character)))
 
 
-def reinvigorate(game, state: dict, action: Reinvigorate, actor: str | None) -> str:
+def reinvigorate(game, state: dict, action: Reinvigorate, actor: str | None) -> Sentence:
     _slot, character = find_character(state, action.character)
     turn_face_up(state, character)
-    return settled(state, f"A power reinvigorated {label(character)}.")
+    return settled(state, Sentence("A power reinvigorated %(character)s.",
+                                   character=label(character)))
 
 
-def eliminate(game, state: dict, action: Eliminate, actor: str | None) -> str:
+def eliminate(game, state: dict, action: Eliminate, actor: str | None) -> Sentence:
     slot, character = find_character(state, action.character)
     if character["knocked_out"]:
-        raise GameError(
-            f"Only a visible character can be eliminated, and {label(character)} is K.O.'d."
-        )
+        raise GameError(Sentence(
+            "Only a visible character can be eliminated, and %(character)s is K.O.'d.",
+            character=label(character)))
     slot["characters"].remove(character)
     if character["potion"]:
         return_to_stock(state, "potion")
-    return settled(state, f"A power eliminated {label(character)}.")
+    return settled(state, Sentence("A power eliminated %(character)s.",
+                                   character=label(character)))
 
 
-def call_on(game, state: dict, action: CallOn, actor: str | None) -> str:
+def call_on(game, state: dict, action: CallOn, actor: str | None) -> Sentence:
     require_player(state, action.player)
     target = slot_of(state, action.album)
     faction = faction_of(target, action.player)
     source, character = find_character(state, action.character)
     name = label(character)
     if character["knocked_out"]:
-        raise GameError(f"Only a visible character can be called on, and {name} is K.O.'d.")
+        raise GameError(Sentence(
+            "Only a visible character can be called on, and %(character)s is K.O.'d.",
+            character=name))
     if character["potion"]:
-        raise GameError(f"{name} has a Potion and cannot be called on.")
+        raise GameError(Sentence("%(character)s has a Potion and cannot be called on.",
+                                 character=name))
     if source is target and character["faction"] == faction:
-        raise GameError(f"{name} already fights for {action.player} on album {target['album']}.")
+        raise GameError(Sentence("%(character)s already fights for %(player)s on album "
+                                 "%(album)s.", character=name, player=action.player,
+                                 album=target["album"]))
     source["characters"].remove(character)
     character["faction"] = faction
     # A called-on character that ends K.O.'d goes back to the caller's hand.
     character["owner"] = action.player
     character["called_on_by"] = action.player
     target["characters"].append(character)
-    return settled(
-        state, f"{action.player} called {name} on to their side of album {action.album}."
-    )
+    return settled(state, Sentence(
+        "%(player)s called %(character)s on to their side of album %(album)s.",
+        player=action.player, character=name, album=action.album))
 
 
-def gain_helmet(game, state: dict, action: GainHelmet, actor: str | None) -> str:
+# One whole sentence per helmet kind (German needs its own word order); the rule fills in
+# the player.
+WON_HELMET = {
+    "legionary": Sentence("%(player)s won a legionary helmet."),
+    "centurion": Sentence("%(player)s won a centurion helmet."),
+}
+NO_HELMET = {
+    "legionary": Sentence("%(player)s has no legionary helmet to destroy."),
+    "centurion": Sentence("%(player)s has no centurion helmet to destroy."),
+}
+DESTROYED_HELMET = {
+    "legionary": Sentence("%(player)s destroyed one of their legionary helmets."),
+    "centurion": Sentence("%(player)s destroyed one of their centurion helmets."),
+}
+
+
+def gain_helmet(game, state: dict, action: GainHelmet, actor: str | None) -> Sentence:
     require_player(state, action.player)
     take_from_stock(state, action.helmet)
     state["ledger"][action.player][f"{action.helmet}_helmets"] += 1
-    return f"{action.player} won a {action.helmet} helmet."
+    return Sentence(WON_HELMET[action.helmet].text, player=action.player)
 
 
-def gain_bonus(game, state: dict, action: GainBonus, actor: str | None) -> str:
+def gain_bonus(game, state: dict, action: GainBonus, actor: str | None) -> Sentence:
     require_player(state, action.player)
     take_bonus(state, action.player, action.bonus)
-    return f"{action.player} won a {BONUS_LABELS[action.bonus]} token."
+    return Sentence("%(player)s won a %(token)s.", player=action.player,
+                    token=TOKEN_LABELS[action.bonus])
 
 
-def destroy_helmet(game, state: dict, action: DestroyHelmet, actor: str | None) -> str:
+def destroy_helmet(game, state: dict, action: DestroyHelmet, actor: str | None) -> Sentence:
     require_player(state, action.player)
     held = state["ledger"][action.player]
     key = f"{action.helmet}_helmets"
     if held[key] == 0:
-        raise GameError(f"{action.player} has no {action.helmet} helmet to destroy.")
+        raise GameError(Sentence(NO_HELMET[action.helmet].text, player=action.player))
     held[key] -= 1
     return_to_stock(state, action.helmet)
-    return f"{action.player} destroyed one of their {action.helmet} helmets."
+    return Sentence(DESTROYED_HELMET[action.helmet].text, player=action.player)
 
 
 # -- when a power has anything to work on -----------------------------------------------------
@@ -166,35 +191,38 @@ def _unprotected(state: dict) -> bool:
     return any(not c["knocked_out"] and not c["potion"] for c in all_characters(state))
 
 
-def can_knock_out(game, state: dict) -> str | None:
-    return None if _unprotected(state) else "No visible character without a Potion to K.O."
+def can_knock_out(game, state: dict) -> Sentence | None:
+    return None if _unprotected(state) else Sentence("No visible character without a Potion "
+                                                     "to K.O.")
 
 
-def can_call_on(game, state: dict) -> str | None:
-    return None if _unprotected(state) else "No visible character without a Potion to call on."
+def can_call_on(game, state: dict) -> Sentence | None:
+    return None if _unprotected(state) else Sentence("No visible character without a Potion "
+                                                     "to call on.")
 
 
-def can_reinvigorate(game, state: dict) -> str | None:
+def can_reinvigorate(game, state: dict) -> Sentence | None:
     knocked = [c for c in all_characters(state) if c["knocked_out"]]
     if any(can_come_back(state, c) for c in knocked):
         return None
-    return why_none_comes_back(state, knocked) or "No character is K.O.'d."
+    return why_none_comes_back(state, knocked) or Sentence("No character is K.O.'d.")
 
 
-def can_eliminate(game, state: dict) -> str | None:
+def can_eliminate(game, state: dict) -> Sentence | None:
     if any(not c["knocked_out"] for c in all_characters(state)):
         return None
-    return "No visible character to eliminate."
+    return Sentence("No visible character to eliminate.")
 
 
-def can_gain_bonus(game, state: dict) -> str | None:
+def can_gain_bonus(game, state: dict) -> Sentence | None:
     if any(bonus_choices(state, name) for name in state["players"]):
         return None
-    return "Nobody may take a bonus token: each kind is used up or already held twice."
+    return Sentence("Nobody may take a bonus token: each kind is used up or already held "
+                    "twice.")
 
 
-def can_destroy_helmet(game, state: dict) -> str | None:
+def can_destroy_helmet(game, state: dict) -> Sentence | None:
     for held in state["ledger"].values():
         if held["legionary_helmets"] or held["centurion_helmets"]:
             return None
-    return "Nobody holds a helmet."
+    return Sentence("Nobody holds a helmet.")

@@ -3,7 +3,8 @@ worth, and what happens the moment a side reaches 15."""
 
 from __future__ import annotations
 
-from .board import FACTIONS, bonus_choices, label, left_of, opposite, return_to_stock
+from ..text import Sentence, plural_sentence
+from .board import FACTIONS, bonus_choices, left_of, opposite, return_to_stock
 
 ALBUM_TARGET = 15  # visible strength a faction needs to take an album
 WINNING_SESTERCES = 50
@@ -38,9 +39,9 @@ def faction_total(slot: dict, faction: str) -> int:
     return sum(character_strength(c) for c in slot["characters"] if c["faction"] == faction)
 
 
-def resolve_any(state: dict) -> str:
+def resolve_any(state: dict) -> Sentence | None:
     """Resolve the album whose faction has just reached 15 visible strength, if any; the
-    sentence the log adds to the move's own (empty when no album fell)."""
+    sentence the log adds to the move's own (None when no album fell)."""
     for index, slot in enumerate(state["slots"]):
         if slot["album"] is None:
             continue
@@ -49,7 +50,7 @@ def resolve_any(state: dict) -> str:
             if totals[faction] >= ALBUM_TARGET:
                 resolve(state, index, faction, totals)
                 return resolution_sentence(state)
-    return ""
+    return None
 
 
 def resolve(state: dict, index: int, faction: str, totals: dict) -> None:
@@ -75,8 +76,12 @@ def resolve(state: dict, index: int, faction: str, totals: dict) -> None:
     for character in visible:
         if character["potion"]:
             return_to_stock(state, "potion")
+    # What the card shows, so that each phone names it in its own language.
     back_to_hand = [
-        {"name": label(c), "owner": c["owner"]} for c in slot["characters"] if c["knocked_out"]
+        {"character": {key: c[key] for key in ("id", "name", "strength", "colour",
+                                                "character_type")},
+         "owner": c["owner"]}
+        for c in slot["characters"] if c["knocked_out"]
     ]
     fortune = sesterces_of(state, winner)
     state["resolutions"] += 1
@@ -106,20 +111,35 @@ def resolve(state: dict, index: int, faction: str, totals: dict) -> None:
     state["pending"] = {"step": step, "player": loser, "slot": index}
 
 
-def resolution_sentence(state: dict) -> str:
+def helmets_sentence(centurion: int, legionary: int) -> Sentence | None:
+    """"1 centurion helmet and 2 legionary helmets", or one of them, or None."""
+    helmets = []
+    if centurion:
+        helmets.append(plural_sentence("%(count)s centurion helmet", "%(count)s centurion helmets",
+                                       centurion))
+    if legionary:
+        helmets.append(plural_sentence("%(count)s legionary helmet", "%(count)s legionary helmets",
+                                       legionary))
+    if len(helmets) == 2:
+        return Sentence("%(first)s and %(second)s", first=helmets[0], second=helmets[1])
+    return helmets[0] if helmets else None
+
+
+def resolution_sentence(state: dict) -> Sentence:
     last = state["last_resolution"]
     totals = last["totals"]
-    won, lost = totals[last["faction"]], totals[opposite(last["faction"])]
-    helmets = []
-    for kind in ("centurion", "legionary"):
-        count = last[f"{kind}_helmets"]
-        if count:
-            helmets.append(f"{count} {kind} helmet{'s' if count != 1 else ''}")
-    gained = f" and {' and '.join(helmets)}" if helmets else ""
-    sentence = (
-        f"{last['winner']} took album {last['album']} ({won} to {lost}){gained}, "
-        f"reaching {last['sesterces']} sesterces."
-    )
+    fields = dict(winner=last["winner"], album=last["album"], won=totals[last["faction"]],
+                  lost=totals[opposite(last["faction"])], sesterces=last["sesterces"])
+    helmets = helmets_sentence(last["centurion_helmets"], last["legionary_helmets"])
+    if helmets:
+        sentence = Sentence(
+            "%(winner)s took album %(album)s (%(won)s to %(lost)s) and %(helmets)s, reaching "
+            "%(sesterces)s sesterces.", helmets=helmets, **fields)
+    else:
+        sentence = Sentence(
+            "%(winner)s took album %(album)s (%(won)s to %(lost)s), reaching %(sesterces)s "
+            "sesterces.", **fields)
     if state["finished"]:
-        sentence += f" {last['winner']} wins the game!"
+        return Sentence("%(resolution)s %(winner)s wins the game!", resolution=sentence,
+                        winner=last["winner"])
     return sentence

@@ -8,10 +8,15 @@ from .board import (
     BONUS_KINDS,
     BONUS_LABELS,
     CHARACTER_TYPES,
+    COLOUR_LABELS,
     COLOURS,
     FACTIONS,
     MAX_SAME_BONUS,
+    SIDE_LABELS,
+    TOKEN_LABELS,
+    TYPE_LABELS,
     bonus_choices,
+    label,
     last_visible,
 )
 from .scoring import (
@@ -59,7 +64,25 @@ def table_view(state: dict) -> dict:
         "character_types": list(CHARACTER_TYPES),
         "colours": list(COLOURS),
         "bonus_labels": dict(BONUS_LABELS),
+        "token_labels": dict(TOKEN_LABELS),
+        # Printed names for the page, each phone in its language (the values sent stay English).
+        "type_labels": dict(TYPE_LABELS),
+        "colour_labels": dict(COLOUR_LABELS),
+        "side_labels": dict(SIDE_LABELS),
+        "back_to_hand": back_to_hand_view(state["last_resolution"]),
     }
+
+
+def back_to_hand_view(last: dict | None) -> list[dict]:
+    """The K.O.'d characters of the last album that went back to their owners' hands."""
+    if not last:
+        return []
+    # A log replayed before the card was kept holds the English label already.
+    return [
+        {"name": label(back["character"]) if "character" in back else back["name"],
+         "owner": back["owner"]}
+        for back in last["back_to_hand"]
+    ]
 
 
 def album_view(state: dict, index: int, slot: dict) -> dict:
