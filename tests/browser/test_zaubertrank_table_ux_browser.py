@@ -361,3 +361,75 @@ def test_a_tablet_shows_the_ring_and_the_tasks_side_by_side(live_server, new_pho
     assert card[1]["x"] < centre["x"] < card[2]["x"] and card[6]["x"] < centre["x"] < card[3]["x"]
     fits_the_hand(tablet, "tablet")
     shoot(tablet, "zt-tablet", ux.TABLET, full=False)
+
+
+# -- a German phone -------------------------------------------------------------------------------
+GERMAN_SHOTS = Path(os.environ.get("GERMAN_SCREENSHOTS", "/work/screens"))
+
+
+@pytest.fixture
+def german_phone(browser):
+    """Like ``new_phone``, but the browser asks for German (Accept-Language: de-DE)."""
+    contexts = []
+
+    def make(viewport: dict):
+        context = browser.new_context(viewport=viewport, device_scale_factor=2, locale="de-DE",
+                                      is_mobile=viewport["width"] < 900, has_touch=True)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_german_turn_fits_the_hand(live_server, german_phone, size):
+    """The longer German words: nothing wider than the phone, no button cut, the same taps."""
+    table = midgame(live_server)
+    ann = seated(lambda viewport: german_phone(viewport), live_server, table, "Ann", size)
+    expect(ann.locator("#turn h2")).to_contain_text("Ann ist dran")
+    expect(ann.locator("#turn form.zt-use button")).to_have_text("Wald nutzen")
+    expect(ann.locator("#timeline")).to_contain_text("Troubadix' Hütte")
+    fits_the_hand(ann, "German: Ann's turn")
+    GERMAN_SHOTS.mkdir(parents=True, exist_ok=True)
+    if size["width"] in (390, 320):
+        ann.screenshot(path=str(GERMAN_SHOTS / f"de-zaubertrank-{size['width']}.png"),
+                       full_page=True)
+        # The same page in screen-high pieces, to look at closely.
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        height = min(ux.page_height(ann), 6 * size["height"])
+        for n, top in enumerate(range(0, height, size["height"])):
+            ann.screenshot(path=str(SHOTS / f"zt-de-{size['width']}-{n}.png"), full_page=True,
+                           clip={"x": 0, "y": top, "width": size["width"],
+                                 "height": size["height"]})
+    bottom = ann.eval_on_selector("#turn form.zt-advance button",
+                                  "el => el.getBoundingClientRect().bottom + scrollY")
+    print(f"German {size['width']}x{size['height']}: turn ends at {bottom:.0f}px "
+          f"({bottom / size['height']:.2f} screens)")
+    # A tap on the German page: the use of the Forest, then its reason in German.
+    use = "#turn form.zt-use button"
+    ux.kept_in_place(ann, use, lambda: tap(ann, use))
+    expect(ann.locator(use)).to_be_disabled()
+    expect(ann.locator("#turn form.zt-use .why-not")).to_have_text(
+        "Der Ort Wald wurde in diesem Zug schon genutzt.")
+    for menu in ("#zt-potion", "#zt-pass", "#zt-play", "#zt-free-taps", "#zt-bag"):
+        ann.click(f"{menu} > summary")
+    fits_the_hand(ann, "German: every menu open")
+    shoot(ann, "zt-de-midgame-menus", size)
+    for menu in ("#zt-potion", "#zt-free-taps", "#zt-bag", "#tasks", "#village"):
+        ann.locator(menu).screenshot(
+            path=str(SHOTS / f"zt-de-{menu[1:]}-{size['width']}.png"))
+    # The Roman steps on: the draw, then the placing, in German, still within the phone.
+    ann.reload()
+    settle(ann, live_server, table.code)
+    tap(ann, "#turn form.zt-advance button")
+    expect(ann.locator("#turn #zt-draw h3")).to_have_text(
+        "Zieh einen Unheilmarker: Welches Symbol siehst du?")
+    fits_the_hand(ann, "German: drawing a marker")
+    ann.locator("#turn #zt-turn-end").screenshot(
+        path=str(SHOTS / f"zt-de-draw-{size['width']}.png"))
+    tap(ann, "#turn form.zt-draw-form button[value=fist]")
+    expect(ann.locator("#turn #zt-place h3")).to_contain_text("Faust-Marker")
+    fits_the_hand(ann, "German: placing a marker")

@@ -188,7 +188,7 @@ def test_the_roman_back_at_the_camp_loses_the_game():
     table = started(options=spaces)
     for _ in range(5):
         table.end_turn()
-    assert GAME.status(table.state).endswith("1 spaces to the camp")
+    assert str(GAME.status(table.state)).endswith("1 space to the camp")
     assert not GAME.is_over(table.state)
     table.do("advance_roman")
     state = table.state
@@ -247,8 +247,8 @@ def test_a_marker_that_fits_nowhere_moves_the_roman_two_more_spaces():
     assert state["bag"]["skull"] == 2  # the marker went straight back
     assert state["drawn"] is None and state["phase"] == "actions"
     assert state["turn"]["player"] == "Bob"
-    assert "fitted nowhere" in GAME.describe(replay(GAME, PLAYERS, {}, table.entries[:-1]).state,
-                                              GAME.parse_action({"type": "draw_mishap", "symbol": "skull"}), None)
+    assert "fitted nowhere" in str(GAME.describe(replay(GAME, PLAYERS, {}, table.entries[:-1]).state,
+                                              GAME.parse_action({"type": "draw_mishap", "symbol": "skull"}), None))
 
 
 def test_a_location_with_both_spaces_covered_is_shut_until_one_is_cleared():
@@ -436,7 +436,7 @@ def test_the_turn_runs_actions_then_the_roman_then_the_mishap():
     assert GAME.status(table.state) == "Ann (Asterix): draw a mishap marker · 23 spaces to the camp"
     table.refused("advance_roman", "draw the mishap marker")
     table.do("draw_mishap", symbol="fist")
-    assert GAME.status(table.state).startswith("Ann (Asterix): place the fist marker")
+    assert str(GAME.status(table.state)).startswith("Ann (Asterix): place the fist marker")
     table.refused("move", "Place the drawn fist marker", location=2)
     table.do("place_mishap", location=5)
     assert GAME.status(table.state) == "Bob (Obelix)'s turn: 2 actions left · 23 spaces to the camp"
@@ -548,7 +548,7 @@ def test_the_host_hands_the_turn_on_and_it_is_undone_like_any_move():
     assert GAME.view(state)["turn"]["actions_left"] == 2 and GAME.view(state)["turn"]["moves_left"] == 2
     assert state["seats"]["Ann"]["location"] == 2  # only the turn changes hands
     table.do("hand_turn", player="Cy")
-    assert GAME.status(table.state).startswith("Cy (Getafix)'s turn: 2 actions left")
+    assert str(GAME.status(table.state)).startswith("Cy (Getafix)'s turn: 2 actions left")
     table.entries.append(UNDO)
     assert GAME.turn_of(table.state) == "Ann" and table.state["turn"]["actions_used"] == 1
     table.refused("hand_turn", "It is already Ann's turn.", player="Ann")
@@ -614,11 +614,11 @@ def test_the_moves_table_says_why_each_action_is_closed():
     table = started(opening=[act("draw_mishap", symbol="skull"), act("place_mishap", location=4),
                              act("draw_mishap", symbol="fist"), act("place_mishap", location=4)])
     turn = table.view["turn"]
-    assert turn["here_name"] == "the task stack" and turn["at_stack"]
+    assert turn["here_name"] == "Task stack" and turn["at_stack"]
     legal = GAME.legal_actions(table.state)
     assert legal["use_location"] == "Ann stands at the task stack, not on a location."
     assert legal["complete_subtask"] == "Enter the face-up task card's sub-tasks first."
-    assert legal["drink_potion"] is None and turn["drink"] == "drink the magic potion"
+    assert legal["drink_potion"] is None and turn["drink"] == "Drink the magic potion"
     assert turn["partners"] == ["Bob"]  # both at the task stack, but Ann has nothing yet
     assert legal["pass_items"] == "Ann holds nothing to pass: no ingredients, no helper cards."
     assert legal["refill_potion"] == "Every magic potion is still fresh; there is nothing to refill."

@@ -748,3 +748,94 @@ def test_the_board_and_the_supplies_are_the_same_for_every_phone(client, phone):
 
     assert len(hashes("timeline")) == 1 and len(hashes("village")) == 1
     assert len(hashes("turn")) == 3
+
+
+# -- German -------------------------------------------------------------------------------------
+GERMAN = {"Accept-Language": "de-DE,de;q=0.9"}
+ENGLISH = {"Accept-Language": "en-GB,en;q=0.9"}
+
+
+def _german_table(client, phone):
+    """Mid-game: Ann (Asterix) walked to the Forest and used it; Bob (Obelix) is on the task
+    stack; a task card is face up. Returns the table and a watching phone."""
+    table = ApiTable(client).start()
+    table.do("enter_task", **{k: v for k, v in FISH_SOUP.items() if k not in ("title", "reward")})
+    table.do("move", location=1)
+    table.do("use_location")
+    watcher = Player(phone("10.0.0.7"), table.code)
+    return table, watcher
+
+
+def _page(player: Player, headers: dict) -> str:
+    response = player.phone.get(f"/t/{player.code}", headers=headers)
+    assert response.status_code == 200
+    return response.get_data(as_text=True)
+
+
+def test_a_german_phone_reads_the_board_the_log_and_the_reasons_in_german(client, phone):
+    table, watcher = _german_table(client, phone)
+    german = text(_page(watcher, GERMAN))
+    # The board: the German names of the places, characters, ingredients and symbols.
+    for words in ("Wald", "Fischhändler", "Höhle des Druiden", "Troubadix' Hütte", "Erdbeerfeld",
+                  "Mistelhain", "Felder, bis der Römer zurück in seinem Lager ist",
+                  "Aufgabenstapel", "Misteln", "Erdbeeren", "Fische", "Blitz", "Messer",
+                  "Ann ist dran", "Ann steht am Ort Wald", "Hinkelsteine gesetzt: 0 von 3",
+                  "2 Fische (blau 2)", "1 Mistel (grün 1)", "3 Erdbeeren (rot 3)", "Vorrat",
+                  "Teilaufgabe erfüllen", "Gratis-Eingaben", "Römer 1 Feld weiter"):
+        assert words in german, words
+    # The same log entry, in each phone's language.
+    assert "Ann (Asterix) nutzt den Ort Wald." in german
+    assert "Ann (Asterix) geht zum Ort Wald." in german
+    english = text(_page(watcher, ENGLISH))
+    assert "Ann (Asterix) used the Forest." in english and "nutzt den Ort" not in english
+    assert "Ann (Asterix) moved to the Forest." in english
+    # A refusal: the reason a closed control shows to the player on turn, in German.
+    ann = Player(phone("10.0.0.8"), table.code, "Ann")
+    assert "Der Ort Wald wurde in diesem Zug schon genutzt." in text(_page(ann, GERMAN))
+    assert "The Forest was already used this turn." in text(_page(ann, ENGLISH))
+    # Miraculix and Idefix in a German game, Getafix and Dogmatix in an English one.
+    assert "Miraculix" in german and "Idefix" in german
+    assert "Getafix" in english and "Dogmatix" in english
+
+
+def test_a_refusal_from_the_page_reads_in_german(client, phone):
+    table, _ = _german_table(client, phone)
+    ann = Player(phone("10.0.0.8"), table.code, "Ann")
+    ann.phone.get(f"/t/{table.code}", headers=GERMAN)
+    response = ann.phone.post(f"/t/{table.code}/act", {"type": "use_location",
+                              "expected_version": ann.phone.version()}, htmx=True,
+                              headers=dict(GERMAN))
+    assert "Der Ort Wald wurde in diesem Zug schon genutzt." in text(
+        response.get_data(as_text=True))
+
+
+def test_the_german_page_has_no_english_words_of_the_game_left(client, phone):
+    table, watcher = _german_table(client, phone)
+    table.do("draw_helpers", player="Ann", count=1)
+    german = text(_page(watcher, GERMAN))
+    leftovers = ("Getafix", "Dogmatix", "Forest", "Fishmonger", "Druid's Cave", "Bard's Hut",
+                 "Mistletoe grove", "Strawberry patch", "mistletoe", "strawberries", " fish ",
+                 "knife", "skull", "lightning", " fist", "Task stack", "task stack", "Take",
+                 "Supplies", "Free taps", "Move the Roman", "Complete a sub-task", "spaces left",
+                 "Menhirs", "draw pile", "helper card", "Pass on", "Use the", "stands at",
+                 "actions left", "of 2 left", "one Roman", "The bag", "Mishap", "Potion:",
+                 "Reward", "sub-task", "Tasks", "The players", "'s turn", "moved to", "used the")
+    for english in leftovers:
+        assert english not in german, english
+
+
+def test_the_german_setup_form_and_setup_steps(client, phone):
+    device = phone()
+    page = text(device.get(f"/new/{GAME}", headers=GERMAN).get_data(as_text=True))
+    for words in ("Mission Zaubertrank!", "Kooperativ", "Herausforderung: eine Aufgabenkarte mehr",
+                  "Karte 1: Name", "Karte 2: Felder der Zeitleiste", "Karte 1: Unheilsymbol 1",
+                  "eine kleine Patrouille", "Cäsars Armee", "Totenkopf"):
+        assert words in page, words
+    table = ApiTable(client)
+    watcher = Player(phone("10.0.0.9"), table.code)
+    setup = text(_page(watcher, GERMAN))
+    for words in ("Aufbau", "Charaktere", "Startorte", "Startzutaten", "Wer fängt an?",
+                  "Start-Unheilmarker: 0 von 2 abgelegt", "Zieh einen Unheilmarker"):
+        assert words in setup, words
+    table.do("draw_mishap", symbol="skull")
+    assert "Ein Totenkopf-Marker kam aus dem Beutel." in text(_page(watcher, GERMAN))

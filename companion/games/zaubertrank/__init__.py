@@ -21,12 +21,13 @@ from typing import Annotated
 from pydantic import Field, StringConstraints, create_model, model_validator
 
 from ..base import Game, GameError, Move, Options, Whole
+from ..text import N_, Sentence, plural_sentence
 from . import mishaps, samples, scoring, setup_moves, taps, turn
 from .board import legal_spaces, spaces_to_camp, who
 from .components import (
     ACTIONS_PER_TURN, CHARACTERS, DEFAULT_LOCATIONS, HELPER_CARDS_PER_CHARACTER, INGREDIENTS,
     LOCATION_COUNT, MARKERS_PER_SYMBOL, OPENING_MARKERS, SUPPLY_PER_INGREDIENT, SYMBOLS,
-    TASK_CARDS, Difficulty, Symbol, fresh_seat,
+    DIFFICULTY_NAMES, SYMBOL_NAMES, TASK_CARDS, Difficulty, Symbol, fresh_seat,
 )
 from .scoring import result_line
 from .view import table_view
@@ -39,13 +40,14 @@ class _TableBasics(Options):
 
     difficulty: Difficulty = Field(
         "one Roman",
-        title="Difficulty",
-        description="Task cards dealt: one Roman 4, a small patrol 5, a cohort 6, Caesar's army 7, "
-        "conquer Rome 8.",
+        title=N_("Difficulty"),
+        description=N_("Task cards dealt: one Roman 4, a small patrol 5, a cohort 6, "
+                       "Caesar's army 7, conquer Rome 8."),
+        json_schema_extra={"choice_labels": DIFFICULTY_NAMES},
     )
     challenge: bool = Field(
-        False, title="Challenge: one task card more",
-        description="Adds one task card to the difficulty's stack.",
+        False, title=N_("Challenge: one task card more"),
+        description=N_("Adds one task card to the difficulty's stack."),
     )
 
     @model_validator(mode="after")
@@ -53,8 +55,26 @@ class _TableBasics(Options):
         numbers = range(1, LOCATION_COUNT + 1)
         names = [getattr(self, f"location{n}_name").strip().lower() for n in numbers]
         if len(set(names)) != len(names):
-            raise ValueError("Each of the six locations needs its own name")
+            raise ValueError(N_("Each of the six locations needs its own name"))
         return self
+
+
+# The form labels of the six cards' fields, one whole message each (pages.py looks a field's
+# title up as it is).
+_CARD_TITLES = {
+    1: (N_("Card 1: name"), N_("Card 1: timeline spaces"),
+        N_("Card 1: mishap symbol 1"), N_("Card 1: mishap symbol 2")),
+    2: (N_("Card 2: name"), N_("Card 2: timeline spaces"),
+        N_("Card 2: mishap symbol 1"), N_("Card 2: mishap symbol 2")),
+    3: (N_("Card 3: name"), N_("Card 3: timeline spaces"),
+        N_("Card 3: mishap symbol 1"), N_("Card 3: mishap symbol 2")),
+    4: (N_("Card 4: name"), N_("Card 4: timeline spaces"),
+        N_("Card 4: mishap symbol 1"), N_("Card 4: mishap symbol 2")),
+    5: (N_("Card 5: name"), N_("Card 5: timeline spaces"),
+        N_("Card 5: mishap symbol 1"), N_("Card 5: mishap symbol 2")),
+    6: (N_("Card 6: name"), N_("Card 6: timeline spaces"),
+        N_("Card 6: mishap symbol 1"), N_("Card 6: mishap symbol 2")),
+}
 
 
 def _location_fields() -> dict:
@@ -67,24 +87,28 @@ def _location_fields() -> dict:
         first_card = number == 1
         fields[f"location{number}_name"] = (
             LocationName, Field(
-                name, title=f"Card {number}: name",
-                description="Cards lie clockwise by the number at their bottom right; card 1 "
-                "holds the Roman camp." if first_card else None),
+                name, title=_CARD_TITLES[number][0],
+                description=N_("Cards lie clockwise by the number at their bottom right; card 1 "
+                               "holds the Roman camp.") if first_card else None),
         )
         fields[f"location{number}_spaces"] = (
             Whole, Field(
-                spaces, ge=1, le=12, title=f"Card {number}: timeline spaces",
-                description="Squares of the Roman's track on the card, the camp included. "
-                "The default 4 is a guess: count yours." if first_card else None),
+                spaces, ge=1, le=12,
+                title=_CARD_TITLES[number][1],
+                description=N_("Squares of the Roman's track on the card, the camp included. "
+                               "The default 4 is a guess: count yours.") if first_card else None),
         )
         fields[f"location{number}_symbol_1"] = (
             Symbol, Field(
-                first, title=f"Card {number}: mishap symbol 1",
-                description="The symbols on the card's two hexagonal mishap spaces (lower left)."
-                if first_card else None),
+                first, title=_CARD_TITLES[number][2],
+                description=N_("The symbols on the card's two hexagonal mishap spaces "
+                               "(lower left).") if first_card else None,
+                json_schema_extra={"choice_labels": SYMBOL_NAMES}),
         )
         fields[f"location{number}_symbol_2"] = (
-            Symbol, Field(second, title=f"Card {number}: mishap symbol 2"),
+            Symbol, Field(second,
+                          title=_CARD_TITLES[number][3],
+                          json_schema_extra={"choice_labels": SYMBOL_NAMES}),
         )
     return fields
 
@@ -101,14 +125,15 @@ ZaubertrankOptions = create_model(
 TURN_PHASES = ("actions", "draw", "place")
 
 
-def _place_first(state: dict) -> str:
-    return f"Place the drawn {state['drawn']} marker first, then hand the turn on."
+def _place_first(state: dict) -> Sentence:
+    return Sentence("Place the drawn %(symbol)s marker first, then hand the turn on.",
+                    symbol=SYMBOL_NAMES[state["drawn"]])
 
 
 class Zaubertrank(Game):
     id = "zaubertrank"
-    name = "Mission Zaubertrank!"
-    summary = (
+    name = N_("Mission Zaubertrank!")
+    summary = N_(
         "Cooperative: gather mistletoe, strawberries and fish for the task cards before the "
         "Roman completes his lap and reaches his camp."
     )
@@ -159,7 +184,7 @@ class Zaubertrank(Game):
     # -- setup ------------------------------------------------------------------------------
     def initial_state(self, players: list[str], options: Options) -> dict:
         if not self.min_players <= len(players) <= self.max_players:
-            raise GameError("Mission Zaubertrank! is played by 2 to 4 players.")
+            raise GameError(Sentence("Mission Zaubertrank! is played by 2 to 4 players."))
         locations = []
         for number in range(1, LOCATION_COUNT + 1):
             locations.append({
@@ -216,22 +241,27 @@ class Zaubertrank(Game):
             return _place_first(state)
         return reason
 
-    def expected(self, state: dict) -> str:
+    def expected(self, state: dict):
         """What the table does now, as a sentence (a refused move reads "Not now: …")."""
         phase = state["phase"]
         if phase == "setup":
-            return "Play has not begun; finish the setup and tap begin."
+            return Sentence("Play has not begun; finish the setup and tap begin.")
         if phase == "draw":
-            return "The Roman has stepped; draw the mishap marker to end the turn."
+            return Sentence("The Roman has stepped; draw the mishap marker to end the turn.")
         if phase == "place":
-            return f"Place the drawn {state['drawn']} marker to end the turn."
+            return Sentence("Place the drawn %(symbol)s marker to end the turn.",
+                            symbol=SYMBOL_NAMES[state["drawn"]])
         if phase == "actions":
             name = state["turn"]["player"]
             left = ACTIONS_PER_TURN - state["turn"]["actions_used"]
             if not left:
-                return f"{name} has used both actions; move the Roman on to end them."
-            return (f"{who(state, name)} has {left} action{'s' if left != 1 else ''} left; "
-                    "then the Roman steps on and a mishap marker is drawn.")
+                return Sentence("%(player)s has used both actions; move the Roman on to end "
+                                "them.", player=name)
+            return plural_sentence(
+                "%(player)s has %(count)s action left; then the Roman steps on and a mishap "
+                "marker is drawn.",
+                "%(player)s has %(count)s actions left; then the Roman steps on and a mishap "
+                "marker is drawn.", left, player=who(state, name))
         return self.status(state)
 
     # -- derived ----------------------------------------------------------------------------
@@ -246,19 +276,26 @@ class Zaubertrank(Game):
         phase = state["phase"]
         if phase == "setup":
             if state["drawn"]:
-                return f"Setup: place the {state['drawn']} marker."
+                return Sentence("Setup: place the %(symbol)s marker.",
+                                symbol=SYMBOL_NAMES[state["drawn"]])
             if state["opening_placed"] < OPENING_MARKERS:
                 number = state["opening_placed"] + 1
-                return f"Setup: draw opening mishap marker {number} of {OPENING_MARKERS}."
-            return "Setup done: choose the starting player and begin."
+                return Sentence("Setup: draw opening mishap marker %(number)s of %(total)s.",
+                                number=number, total=OPENING_MARKERS)
+            return Sentence("Setup done: choose the starting player and begin.")
         name = who(state, state["turn"]["player"])
-        clock = f"{spaces_to_camp(state)} spaces to the camp"
+        clock = plural_sentence("%(count)s space to the camp", "%(count)s spaces to the camp",
+                                spaces_to_camp(state))
         if phase == "draw":
-            return f"{name}: draw a mishap marker · {clock}"
+            return Sentence("%(player)s: draw a mishap marker · %(clock)s", player=name,
+                            clock=clock)
         if phase == "place":
-            return f"{name}: place the {state['drawn']} marker · {clock}"
+            return Sentence("%(player)s: place the %(symbol)s marker · %(clock)s", player=name,
+                            symbol=SYMBOL_NAMES[state["drawn"]], clock=clock)
         left = ACTIONS_PER_TURN - state["turn"]["actions_used"]
-        return f"{name}'s turn: {left} action{'s' if left != 1 else ''} left · {clock}"
+        return plural_sentence("%(player)s's turn: %(count)s action left · %(clock)s",
+                               "%(player)s's turn: %(count)s actions left · %(clock)s",
+                               left, player=name, clock=clock)
 
     def view(self, state: dict) -> dict:
         return table_view(state)

@@ -3,28 +3,46 @@
 from __future__ import annotations
 
 from ..base import GameError
-from .components import CHARACTER_NAMES, SYMBOLS
+from ..text import N_, Sentence
+from .components import CHARACTER_NAMES, SYMBOLS, location_name
 
 
 def player(state: dict, name: str) -> str:
     """``name`` if it is a seated player; else the refusal naming it."""
     if name not in state["seats"]:
-        raise GameError(f"There is no player called '{name}' at this table.")
+        raise GameError(Sentence("There is no player called '%(player)s' at this table.",
+                                 player=name))
     return name
 
 
-def place_name(state: dict, location: int | None) -> str:
+def loc_name(state: dict, location: int):
+    """A location card's name as the phone reads it ("Forest" / "Wald")."""
+    return location_name(state["locations"][location - 1]["name"])
+
+
+def place_name(state: dict, location: int | None):
+    """A place as a name of its own: the task stack, or a location card's name."""
     if location is None:
-        return "the task stack"
-    return "the " + state["locations"][location - 1]["name"]
+        return N_("Task stack")
+    return loc_name(state, location)
 
 
-def who(state: dict, name: str | None) -> str:
+def at_place(state: dict, location: int | None) -> Sentence:
+    """Where a figure stands: "at the task stack", "at the Forest"."""
+    if location is None:
+        return Sentence("at the task stack")
+    return Sentence("at the %(place)s", place=loc_name(state, location))
+
+
+def who(state: dict, name: str | None):
     """A player as the log names them, with their character: "Ann (Asterix)"."""
     if name is None:
-        name = state["turn"]["player"] if state["turn"] else "Someone"
+        name = state["turn"]["player"] if state["turn"] else N_("Someone")
     seat = state["seats"].get(name)
-    return f"{name} ({CHARACTER_NAMES[seat['character']]})" if seat else name
+    if not seat:
+        return name
+    return Sentence("%(player)s (%(character)s)", player=name,
+                    character=CHARACTER_NAMES[seat["character"]])
 
 
 def roman_position(state: dict) -> tuple[int, int]:
@@ -57,7 +75,7 @@ def legal_spaces(state: dict, symbol: str) -> list[dict]:
         for slot in (0, 1):
             if location["symbols"][slot] == symbol and not location["covered"][slot]:
                 spaces.append({"location": location["number"], "slot": slot + 1,
-                               "name": location["name"]})
+                               "name": location_name(location["name"])})
     return spaces
 
 

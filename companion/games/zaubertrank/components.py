@@ -6,6 +6,8 @@ from typing import Annotated, Literal
 
 from pydantic import BeforeValidator
 
+from ..text import N_, Name, Sentence, plural_sentence
+
 Character = Literal["asterix", "obelix", "getafix", "dogmatix"]
 Ingredient = Literal["mistletoe", "strawberries", "fish"]
 Symbol = Literal["knife", "skull", "lightning", "fist"]
@@ -15,15 +17,27 @@ PotionOutcome = Literal[
 ]
 
 CHARACTERS: tuple[str, ...] = ("asterix", "obelix", "getafix", "dogmatix")
-CHARACTER_NAMES = {character: character.capitalize() for character in CHARACTERS}
+# The printed names, in each phone's language (Getafix/Miraculix, Dogmatix/Idefix).
+CHARACTER_NAMES = {"asterix": N_("Asterix"), "obelix": N_("Obelix"),
+                   "getafix": N_("Getafix"), "dogmatix": N_("Dogmatix")}
 INGREDIENTS: tuple[str, ...] = ("mistletoe", "strawberries", "fish")
+# The ingredients as a word (a label, a list); ``amount`` counts them.
+INGREDIENT_NAMES = {"mistletoe": N_("mistletoe"), "strawberries": N_("strawberries"),
+                    "fish": N_("fish")}
 SYMBOLS: tuple[str, ...] = ("knife", "skull", "lightning", "fist")
+SYMBOL_NAMES = {"knife": N_("knife"), "skull": N_("skull"), "lightning": N_("lightning"),
+                "fist": N_("fist")}
+# The colours of the sub-tasks as words.
+COLOUR_NAMES = {"green": N_("green"), "red": N_("red"), "blue": N_("blue")}
 # Task cards dealt face down for each difficulty, named after the rulebook's challenges. The
 # names are the option values themselves, so the generated setup form shows them as they read.
 TASK_CARDS = {
     "one Roman": 4, "a small patrol": 5, "a cohort": 6, "Caesar's army": 7, "conquer Rome": 8,
 }
-DIFFICULTY_NAMES = {name: name for name in TASK_CARDS}
+# The stored value stays the English name; a phone shows its language's.
+DIFFICULTY_NAMES = {"one Roman": N_("one Roman"), "a small patrol": N_("a small patrol"),
+                    "a cohort": N_("a cohort"), "Caesar's army": N_("Caesar's army"),
+                    "conquer Rome": N_("conquer Rome")}
 # Also accepted from scripts: short ids and the number of task cards.
 DIFFICULTY_ALIASES = {
     "one_roman": "one Roman", "small_patrol": "a small patrol", "cohort": "a cohort",
@@ -46,11 +60,11 @@ Difficulty = Annotated[
     BeforeValidator(_difficulty_alias),
 ]
 POTION_OUTCOMES = {
-    "ingredient_or_card": "take 1 ingredient or draw 1 helper card",
-    "two_ingredients": "take 2 ingredients of any kinds",
-    "three_ingredients": "take 3 ingredients of any kinds",
-    "remove_one_mishap": "remove 1 mishap marker",
-    "remove_two_mishaps": "remove 2 mishap markers",
+    "ingredient_or_card": N_("take 1 ingredient or draw 1 helper card"),
+    "two_ingredients": N_("take 2 ingredients of any kinds"),
+    "three_ingredients": N_("take 3 ingredients of any kinds"),
+    "remove_one_mishap": N_("remove 1 mishap marker"),
+    "remove_two_mishaps": N_("remove 2 mishap markers"),
 }
 
 # The colour of each ingredient on the task cards' sub-tasks.
@@ -58,11 +72,11 @@ INGREDIENT_COLOURS = {"mistletoe": "green", "strawberries": "red", "fish": "blue
 
 # The die's faces as printed, short enough for a button.
 POTION_FACES = {
-    "ingredient_or_card": "+1 ingredient or card",
-    "two_ingredients": "+2 ingredients",
-    "three_ingredients": "+3 ingredients",
-    "remove_one_mishap": "1 mishap marker off",
-    "remove_two_mishaps": "2 mishap markers off",
+    "ingredient_or_card": N_("+1 ingredient or card"),
+    "two_ingredients": N_("+2 ingredients"),
+    "three_ingredients": N_("+3 ingredients"),
+    "remove_one_mishap": N_("1 mishap marker off"),
+    "remove_two_mishaps": N_("2 mishap markers off"),
 }
 
 SUPPLY_PER_INGREDIENT = 10
@@ -77,6 +91,40 @@ UNPLACEABLE_PENALTY = 2  # extra Roman steps when a drawn marker fits nowhere
 SUBTASKS_PER_TASK = 3
 LOCATION_COUNT = 6
 MAX_QUANTITY = SUPPLY_PER_INGREDIENT
+
+# The default location names (the stored value; a phone shows its language's). The German
+# edition's printed names are not known, except as the German rules name the places (Wald,
+# Höhle des Druiden, Fischhändler); natural German words are chosen for the rest.
+LOCATION_NAMES = {
+    "Forest": N_("Forest"), "Fishmonger's stall": N_("Fishmonger's stall"),
+    "Druid's Cave": N_("Druid's Cave"), "Mistletoe grove": N_("Mistletoe grove"),
+    "Bard's Hut": N_("Bard's Hut"), "Strawberry patch": N_("Strawberry patch"),
+}
+
+
+def location_name(name: str) -> Name:
+    """A location card's name as each phone reads it (a name the table typed stays as typed)."""
+    return LOCATION_NAMES.get(name) or Name(name)
+
+
+def amount(ingredient: str, count: int):
+    """"3 fish", "1 strawberry": a number of one ingredient, in the phone's language."""
+    if ingredient == "mistletoe":
+        return plural_sentence("%(count)s mistletoe", "%(count)s mistletoe", count)
+    if ingredient == "strawberries":
+        return plural_sentence("%(count)s strawberry", "%(count)s strawberries", count)
+    return plural_sentence("%(count)s fish", "%(count)s fish", count)
+
+
+def joined(items: list):
+    """One, two or three things: "2 fish", "2 fish and 1 strawberry", "a and b and c"."""
+    if len(items) == 1:
+        return items[0]
+    if len(items) == 2:
+        return Sentence("%(first)s and %(second)s", first=items[0], second=items[1])
+    return Sentence("%(first)s and %(second)s and %(third)s", first=items[0], second=items[1],
+                    third=items[2])
+
 
 # Defaults for the six location cards (name, timeline spaces, the two mishap symbols). The
 # names follow the places GAMES.md lists; the space counts and symbols are not known, so every

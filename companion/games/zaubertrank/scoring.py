@@ -4,6 +4,7 @@ Mission Zaubertrank! keeps no points: everybody wins or everybody loses."""
 
 from __future__ import annotations
 
+from ..text import Sentence, plural_sentence
 from .board import spaces_to_camp
 
 
@@ -34,10 +35,12 @@ def winners(state: dict) -> list[str]:
     return list(state["players"]) if state["result"] == "won" else []
 
 
-def result_line(state: dict) -> str | None:
+def result_line(state: dict) -> Sentence | None:
     """The status line of a finished game (None while it runs)."""
     if state["result"] == "won":
-        return f"All {state['tasks']['total']} tasks completed: the village wins!"
+        return plural_sentence("%(count)s task completed: the village wins!",
+                               "All %(count)s tasks completed: the village wins!",
+                               state["tasks"]["total"])
     if state["result"] == "lost":
-        return "The Roman is back at his camp: the village has lost."
+        return Sentence("The Roman is back at his camp: the village has lost.")
     return None

@@ -10,7 +10,8 @@ from typing import Literal, Optional
 from pydantic import Field
 
 from ..base import Action, Whole
-from .board import place_name, player, who
+from ..text import Sentence
+from .board import loc_name, player, who
 from .components import CHARACTER_NAMES, LOCATION_COUNT, OPENING_MARKERS, Character, fresh_seat
 from .turn import new_turn
 
@@ -53,18 +54,22 @@ def choose_character(game, state: dict, action: ChooseCharacter, actor: str | No
     seat = state["seats"][name]
     state["seats"][name] = {**fresh_seat(action.character), "location": seat["location"],
                             "ingredients": seat["ingredients"]}
-    return f"{name} plays {CHARACTER_NAMES[action.character]}."
+    return Sentence("%(player)s plays %(character)s.", player=name,
+                    character=CHARACTER_NAMES[action.character])
 
 
 def place_figure(game, state: dict, action: PlaceFigure, actor: str | None) -> str:
     name = player(state, action.player)
     state["seats"][name]["location"] = action.location
-    return f"{who(state, name)} starts at {place_name(state, action.location)}."
+    if action.location is None:
+        return Sentence("%(player)s starts at the task stack.", player=who(state, name))
+    return Sentence("%(player)s starts at the %(place)s.", player=who(state, name),
+                    place=loc_name(state, action.location))
 
 
 def openings_placed(game, state: dict) -> str | None:
     if state["drawn"] is not None or state["opening_placed"] < OPENING_MARKERS:
-        return "Place the two opening mishap markers before play begins."
+        return Sentence("Place the two opening mishap markers before play begins.")
     return None
 
 
@@ -74,4 +79,4 @@ def begin_play(game, state: dict, action: BeginPlay, actor: str | None) -> str:
         starter = player(state, action.starting_player)
     state["phase"] = "actions"
     state["turn"] = new_turn(starter)
-    return f"Play began with {starter}."
+    return Sentence("Play began with %(player)s.", player=starter)

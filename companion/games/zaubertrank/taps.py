@@ -13,10 +13,11 @@ from typing import Literal, Optional
 from pydantic import Field
 
 from ..base import Action, GameError, Whole
-from .board import player, who
+from ..text import Sentence, plural_sentence
+from .board import loc_name, player, who
 from .components import (
-    HELPER_CARDS_PER_CHARACTER, INGREDIENTS, LOCATION_COUNT, MAX_QUANTITY,
-    SUPPLY_PER_INGREDIENT, Ingredient, extra_draws,
+    HELPER_CARDS_PER_CHARACTER, INGREDIENT_NAMES, INGREDIENTS, LOCATION_COUNT, MAX_QUANTITY,
+    SUPPLY_PER_INGREDIENT, Ingredient, amount, extra_draws, joined,
 )
 
 
@@ -70,26 +71,26 @@ class EnterTask(Action):
 # -- checks: a gain is offered only while the components allow one for somebody ----------------
 def supply_left(game, state: dict) -> str | None:
     if not any(state["supply"].values()):
-        return "The supply is empty until a sub-task brings ingredients back."
+        return Sentence("The supply is empty until a sub-task brings ingredients back.")
     return None
 
 
 def draw_pile_left(game, state: dict) -> str | None:
     if not any(state["draw_piles"][seat["character"]] for seat in state["seats"].values()):
-        return "Every draw pile is empty; played helper cards are not shuffled back."
+        return Sentence("Every draw pile is empty; played helper cards are not shuffled back.")
     return None
 
 
 def marker_on_ring(game, state: dict) -> str | None:
     if not any(any(location["covered"]) for location in state["locations"]):
-        return "No mishap marker lies on a location."
+        return Sentence("No mishap marker lies on a location.")
     return None
 
 
 def potion_used(game, state: dict) -> str | None:
     if all(seat["potion_fresh"] for seat in state["seats"].values()
            if seat["character"] != "obelix"):
-        return "Every magic potion is still fresh; there is nothing to refill."
+        return Sentence("Every magic potion is still fresh; there is nothing to refill.")
     return None
 
 
@@ -99,7 +100,7 @@ def _tap_player(state: dict, named: str | None) -> str:
     if named:
         return player(state, named)
     if state["turn"] is None:
-        raise GameError("Name the player this concerns.")
+        raise GameError(Sentence("Name the player this concerns."))
     return state["turn"]["player"]
 
 
@@ -107,20 +108,22 @@ def take_ingredients(game, state: dict, action: TakeIngredients, actor: str | No
     name = _tap_player(state, action.player)
     wanted = {i: getattr(action, i) for i in INGREDIENTS}
     if not any(wanted.values()):
-        raise GameError("Choose at least one ingredient to take.")
+        raise GameError(Sentence("Choose at least one ingredient to take."))
     for ingredient, count in wanted.items():
         left = state["supply"][ingredient]
         if count and left == 0:
-            raise GameError(
-                f"The supply has no {ingredient} left until a sub-task brings some back."
-            )
+            raise GameError(Sentence(
+                "The supply has no %(ingredient)s left until a sub-task brings some back.",
+                ingredient=INGREDIENT_NAMES[ingredient]))
         if count > left:
-            raise GameError(f"The supply has only {left} {ingredient} left.")
+            raise GameError(Sentence("The supply has only %(amount)s left.",
+                                     amount=amount(ingredient, left)))
     for ingredient, count in wanted.items():
         state["supply"][ingredient] -= count
         state["seats"][name]["ingredients"][ingredient] += count
-    taken = [f"{count} {ingredient}" for ingredient, count in wanted.items() if count]
-    return f"{who(state, name)} took {' and '.join(taken)} from the supply."
+    taken = [amount(ingredient, count) for ingredient, count in wanted.items() if count]
+    return Sentence("%(player)s took %(items)s from the supply.", player=who(state, name),
+                    items=joined(taken))
 
 
 def draw_helpers(game, state: dict, action: DrawHelpers, actor: str | None) -> str:
@@ -129,39 +132,47 @@ def draw_helpers(game, state: dict, action: DrawHelpers, actor: str | None) -> s
     character = seat["character"]
     pile = state["draw_piles"][character]
     if pile == 0:
-        raise GameError(f"{name}'s draw pile is empty; played helper cards are not shuffled back.")
+        raise GameError(Sentence("%(player)s's draw pile is empty; played helper cards are not "
+                                 "shuffled back.", player=name))
     drawn = min(pile, action.count + extra_draws(character))
     state["draw_piles"][character] -= drawn
     seat["hand"][character] += drawn
-    return f"{who(state, name)} drew {drawn} helper card{'s' if drawn != 1 else ''}."
+    return plural_sentence("%(player)s drew %(count)s helper card.",
+                           "%(player)s drew %(count)s helper cards.", drawn,
+                           player=who(state, name))
 
 
 def remove_mishap(game, state: dict, action: RemoveMishap, actor: str | None) -> str:
     location = state["locations"][action.location - 1]
     slots = [action.slot - 1] if action.slot else [0, 1]
     covered = [i for i in slots if location["covered"][i]]
+    place = loc_name(state, action.location)
     if not covered:
-        where = f"space {action.slot} of the" if action.slot else "the"
-        raise GameError(f"There is no mishap marker on {where} {location['name']}.")
+        if action.slot:
+            raise GameError(Sentence("There is no mishap marker on space %(slot)s of the "
+                                     "%(place)s.", slot=action.slot, place=place))
+        raise GameError(Sentence("There is no mishap marker on the %(place)s.", place=place))
     location["covered"][covered[0]] = False
     state["bag"][location["symbols"][covered[0]]] += 1
-    return f"A mishap marker was taken off the {location['name']} and put back into the bag."
+    return Sentence("A mishap marker was taken off the %(place)s and put back into the bag.",
+                    place=place)
 
 
 def refill_potion(game, state: dict, action: RefillPotion, actor: str | None) -> str:
     name = _tap_player(state, action.player)
     seat = state["seats"][name]
     if seat["character"] == "obelix":
-        raise GameError("Obelix has roast boars, and a gnawed bone cannot be refilled.")
+        raise GameError(Sentence("Obelix has roast boars, and a gnawed bone cannot be "
+                                 "refilled."))
     if seat["potion_fresh"]:
-        raise GameError(f"{name}'s magic potion is still fresh.")
+        raise GameError(Sentence("%(player)s's magic potion is still fresh.", player=name))
     seat["potion_fresh"] = True
-    return f"{who(state, name)} refilled the magic potion."
+    return Sentence("%(player)s refilled the magic potion.", player=who(state, name))
 
 
 def no_task_face_up(game, state: dict) -> str | None:
     if state["tasks"]["current"] is not None:
-        return "The face-up task is already entered; undo its entry to correct it."
+        return Sentence("The face-up task is already entered; undo its entry to correct it.")
     return None
 
 
@@ -175,6 +186,9 @@ def enter_task(game, state: dict, action: EnterTask, actor: str | None) -> str:
     state["tasks"]["current"] = {"title": title, "reward": (action.reward or "").strip(),
                                  "subtasks": subtasks}
     state["tasks"]["covered"] = 0
-    parts = ", then ".join(f"{sub['quantity']} {sub['ingredient']}" for sub in subtasks)
-    named = f" '{title}'" if title else ""
-    return f"The task{named} was turned up: {parts}."
+    first, second, third = (amount(sub["ingredient"], sub["quantity"]) for sub in subtasks)
+    if title:
+        return Sentence("The task '%(title)s' was turned up: %(first)s, then %(second)s, then "
+                        "%(third)s.", title=title, first=first, second=second, third=third)
+    return Sentence("The task was turned up: %(first)s, then %(second)s, then %(third)s.",
+                    first=first, second=second, third=third)

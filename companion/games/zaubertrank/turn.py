@@ -13,10 +13,12 @@ from typing import Literal, Optional
 from pydantic import Field
 
 from ..base import Action, GameError, Whole
-from .board import place_name, player, who
+from ..text import Sentence, plural_sentence
+from .board import at_place, loc_name, player, who
 from .components import (
-    ACTIONS_PER_TURN, CHARACTER_NAMES, LOCATION_COUNT, MOVES_PER_TURN, PASS_LIMIT,
-    POTION_OUTCOMES, SUBTASKS_PER_TASK, Character, Ingredient, PotionOutcome, subtask_limit,
+    ACTIONS_PER_TURN, CHARACTER_NAMES, INGREDIENT_NAMES, LOCATION_COUNT, MOVES_PER_TURN,
+    PASS_LIMIT, POTION_OUTCOMES, SUBTASKS_PER_TASK, Character, Ingredient, PotionOutcome,
+    amount, joined, subtask_limit,
 )
 from .scoring import step_roman, task_completed
 
@@ -106,14 +108,15 @@ def _on_turn(state: dict) -> tuple[str, dict]:
 def _no_action_left(state: dict) -> str | None:
     turn = state["turn"]
     if turn["actions_used"] >= ACTIONS_PER_TURN:
-        return f"{turn['player']} has used both actions; move the Roman on to end them."
+        return Sentence("%(player)s has used both actions; move the Roman on to end them.",
+                        player=turn["player"])
     return None
 
 
 def can_move(game, state: dict) -> str | None:
     turn = state["turn"]
     if turn["moves_used"] >= MOVES_PER_TURN:
-        return f"{turn['player']} has already moved twice this turn."
+        return Sentence("%(player)s has already moved twice this turn.", player=turn["player"])
     return None
 
 
@@ -123,12 +126,14 @@ def can_use_location(game, state: dict) -> str | None:
     name, seat = _on_turn(state)
     where = seat["location"]
     if where is None:
-        return f"{name} stands at the task stack, not on a location."
+        return Sentence("%(player)s stands at the task stack, not on a location.", player=name)
     location = state["locations"][where - 1]
     if all(location["covered"]):
-        return f"The {location['name']} is shut: both of its mishap spaces are covered."
+        return Sentence("The %(place)s is shut: both of its mishap spaces are covered.",
+                        place=loc_name(state, where))
     if where in state["turn"]["used_locations"]:
-        return f"The {location['name']} was already used this turn."
+        return Sentence("The %(place)s was already used this turn.",
+                        place=loc_name(state, where))
     return None
 
 
@@ -138,9 +143,10 @@ def can_drink(game, state: dict) -> str | None:
     name, seat = _on_turn(state)
     if seat["character"] == "obelix":
         if seat["roast_boars"] == 0:
-            return "Obelix has gnawed all three roast boars already."
+            return Sentence("Obelix has gnawed all three roast boars already.")
     elif not seat["potion_fresh"]:
-        return f"{name}'s magic potion is used; it must be refilled first."
+        return Sentence("%(player)s's magic potion is used; it must be refilled first.",
+                        player=name)
     return None
 
 
@@ -150,10 +156,11 @@ def can_pass(game, state: dict) -> str | None:
     name, seat = _on_turn(state)
     if not any(other != name and state["seats"][other]["location"] == seat["location"]
                for other in state["players"]):
-        return (f"Nobody else stands at {place_name(state, seat['location'])}: items are passed "
-                "on the same location, or both at the task stack.")
+        return Sentence("Nobody else stands %(place)s: items are passed on the same location, "
+                        "or both at the task stack.", place=at_place(state, seat["location"]))
     if not any(seat["ingredients"].values()) and not any(seat["hand"].values()):
-        return f"{name} holds nothing to pass: no ingredients, no helper cards."
+        return Sentence("%(player)s holds nothing to pass: no ingredients, no helper cards.",
+                        player=name)
     return None
 
 
@@ -162,7 +169,7 @@ def can_play(game, state: dict) -> str | None:
         return reason
     name, seat = _on_turn(state)
     if not any(seat["hand"].values()):
-        return f"{name} holds no helper cards."
+        return Sentence("%(player)s holds no helper cards.", player=name)
     return None
 
 
@@ -170,17 +177,19 @@ def can_complete(game, state: dict) -> str | None:
     name, seat = _on_turn(state)
     tasks = state["tasks"]
     if seat["location"] is not None:
-        return f"{name} must stand at the task stack to complete a sub-task."
+        return Sentence("%(player)s must stand at the task stack to complete a sub-task.",
+                        player=name)
     if tasks["current"] is None:
-        return "Enter the face-up task card's sub-tasks first."
+        return Sentence("Enter the face-up task card's sub-tasks first.")
     if state["turn"]["subtasks_done"] >= subtask_limit(seat["character"]):
         if seat["character"] == "obelix":
-            return "Obelix may complete at most two sub-tasks per turn."
-        return "Only one sub-task may be completed per turn (Obelix may do two)."
+            return Sentence("Obelix may complete at most two sub-tasks per turn.")
+        return Sentence("Only one sub-task may be completed per turn (Obelix may do two).")
     subtask = tasks["current"]["subtasks"][tasks["covered"]]
     need, held = subtask["quantity"], seat["ingredients"][subtask["ingredient"]]
     if held < need:
-        return f"This sub-task needs {need} {subtask['ingredient']}; {name} has {held}."
+        return Sentence("This sub-task needs %(need)s; %(player)s has %(held)s.",
+                        need=amount(subtask["ingredient"], need), player=name, held=held)
     return _no_action_left(state)
 
 
@@ -188,60 +197,73 @@ def can_complete(game, state: dict) -> str | None:
 def move(game, state: dict, action: MoveFigure, actor: str | None) -> str:
     name, seat = _on_turn(state)
     if seat["location"] == action.location:
-        raise GameError(f"{name} is already at {place_name(state, action.location)}.")
+        raise GameError(Sentence("%(player)s is already %(place)s.", player=name,
+                                 place=at_place(state, action.location)))
     seat["location"] = action.location
     state["turn"]["moves_used"] += 1
-    return f"{who(state, name)} moved to {place_name(state, action.location)}."
+    if action.location is None:
+        return Sentence("%(player)s moved to the task stack.", player=who(state, name))
+    return Sentence("%(player)s moved to the %(place)s.", player=who(state, name),
+                    place=loc_name(state, action.location))
 
 
 def use_location(game, state: dict, action: UseLocation, actor: str | None) -> str:
     name, seat = _on_turn(state)
     state["turn"]["actions_used"] += 1
     state["turn"]["used_locations"].append(seat["location"])
-    return f"{who(state, name)} used {place_name(state, seat['location'])}."
+    return Sentence("%(player)s used the %(place)s.", player=who(state, name),
+                    place=loc_name(state, seat["location"]))
 
 
 def drink_potion(game, state: dict, action: DrinkPotion, actor: str | None) -> str:
     name, seat = _on_turn(state)
     obelix = seat["character"] == "obelix"
     if action.other_roll is not None and seat["character"] != "getafix":
-        raise GameError("Only Getafix rolls the potion die twice.")
+        raise GameError(Sentence("Only %(getafix)s rolls the potion die twice.",
+                                 getafix=CHARACTER_NAMES["getafix"]))
     state["turn"]["actions_used"] += 1
     if obelix:
         seat["roast_boars"] -= 1
     else:
         seat["potion_fresh"] = False
     state["turn"]["potion_outcome"] = action.outcome
-    drink = "gnawed a roast boar" if obelix else "drank the magic potion"
-    extra = f" (the other roll: {POTION_OUTCOMES[action.other_roll]})" if action.other_roll else ""
-    return f"{who(state, name)} {drink}: {POTION_OUTCOMES[action.outcome]}{extra}."
+    outcome = POTION_OUTCOMES[action.outcome]
+    if obelix:
+        return Sentence("%(player)s gnawed a roast boar: %(outcome)s.", player=who(state, name),
+                        outcome=outcome)
+    if action.other_roll:
+        return Sentence("%(player)s drank the magic potion: %(outcome)s (the other roll: "
+                        "%(other)s).", player=who(state, name), outcome=outcome,
+                        other=POTION_OUTCOMES[action.other_roll])
+    return Sentence("%(player)s drank the magic potion: %(outcome)s.", player=who(state, name),
+                    outcome=outcome)
 
 
 def pass_items(game, state: dict, action: PassItems, actor: str | None) -> str:
     giver, giving = _on_turn(state)
     receiver = player(state, action.to_player)
     if receiver == giver:
-        raise GameError("Items are passed to another player, not to oneself.")
+        raise GameError(Sentence("Items are passed to another player, not to oneself."))
     ingredients = [i for i in (action.ingredient, action.second_ingredient) if i]
     cards = [c for c in (action.card, action.second_card) if c]
     if not ingredients and not cards:
-        raise GameError("Choose at least one ingredient or helper card to pass.")
+        raise GameError(Sentence("Choose at least one ingredient or helper card to pass."))
     if len(ingredients) + len(cards) > PASS_LIMIT:
-        raise GameError("At most two items in total may be passed in one action.")
+        raise GameError(Sentence("At most two items in total may be passed in one action."))
     getting = state["seats"][receiver]
     if giving["location"] != getting["location"]:
-        raise GameError(
-            f"{giver} and {receiver} must stand on the same location, or both at the task "
-            "stack, to pass items."
-        )
+        raise GameError(Sentence(
+            "%(giver)s and %(receiver)s must stand on the same location, or both at the task "
+            "stack, to pass items.", giver=giver, receiver=receiver))
     for ingredient in ingredients:
         if giving["ingredients"][ingredient] < ingredients.count(ingredient):
-            raise GameError(f"{giver} has not enough {ingredient} to pass.")
+            raise GameError(Sentence("%(player)s has not enough %(ingredient)s to pass.",
+                                     player=giver, ingredient=INGREDIENT_NAMES[ingredient]))
     for card in cards:
         if giving["hand"][card] < cards.count(card):
-            raise GameError(
-                f"{giver} holds not enough {CHARACTER_NAMES[card]} helper cards to pass."
-            )
+            raise GameError(Sentence(
+                "%(player)s holds not enough %(character)s helper cards to pass.",
+                player=giver, character=CHARACTER_NAMES[card]))
     state["turn"]["actions_used"] += 1
     for ingredient in ingredients:
         giving["ingredients"][ingredient] -= 1
@@ -249,8 +271,10 @@ def pass_items(game, state: dict, action: PassItems, actor: str | None) -> str:
     for card in cards:
         giving["hand"][card] -= 1
         getting["hand"][card] += 1
-    items = ingredients + [f"a {CHARACTER_NAMES[c]} card" for c in cards]
-    return f"{who(state, giver)} passed {' and '.join(items)} to {receiver}."
+    items = ([amount(i, 1) for i in ingredients]
+             + [Sentence("a %(character)s card", character=CHARACTER_NAMES[c]) for c in cards])
+    return Sentence("%(player)s passed %(items)s to %(receiver)s.", player=who(state, giver),
+                    items=joined(items), receiver=receiver)
 
 
 def play_helpers(game, state: dict, action: PlayHelpers, actor: str | None) -> str:
@@ -260,12 +284,15 @@ def play_helpers(game, state: dict, action: PlayHelpers, actor: str | None) -> s
         cards.append(action.second_card)
     for card in cards:
         if seat["hand"][card] < cards.count(card):
-            raise GameError(f"{name} holds not enough {CHARACTER_NAMES[card]} helper cards.")
+            raise GameError(Sentence("%(player)s holds not enough %(character)s helper cards.",
+                                     player=name, character=CHARACTER_NAMES[card]))
     state["turn"]["actions_used"] += 1
     for card in cards:
         seat["hand"][card] -= 1
         state["discards"][card] += 1
-    return f"{who(state, name)} played {len(cards)} helper card{'s' if len(cards) == 2 else ''}."
+    return plural_sentence("%(player)s played %(count)s helper card.",
+                           "%(player)s played %(count)s helper cards.", len(cards),
+                           player=who(state, name))
 
 
 def complete_subtask(game, state: dict, action: CompleteSubtask, actor: str | None) -> str:
@@ -277,19 +304,21 @@ def complete_subtask(game, state: dict, action: CompleteSubtask, actor: str | No
     seat["ingredients"][subtask["ingredient"]] -= subtask["quantity"]
     state["supply"][subtask["ingredient"]] += subtask["quantity"]
     tasks["covered"] += 1
-    done = f"{who(state, name)} delivered {subtask['quantity']} {subtask['ingredient']}"
+    delivered = amount(subtask["ingredient"], subtask["quantity"])
     if tasks["covered"] < SUBTASKS_PER_TASK:
-        return f"{done} and placed a menhir."
+        return Sentence("%(player)s delivered %(amount)s and placed a menhir.",
+                        player=who(state, name), amount=delivered)
     # Third menhir placed: the reward is granted and the next card turned up.
     tasks["last_reward"] = tasks["current"]["reward"] or None
     tasks["current"] = None
     tasks["covered"] = 0
     task_completed(state)
-    return f"{done} and completed the task."
+    return Sentence("%(player)s delivered %(amount)s and completed the task.",
+                    player=who(state, name), amount=delivered)
 
 
 def advance_roman(game, state: dict, action: AdvanceRoman, actor: str | None) -> str:
     step_roman(state, 1)
     if not state["finished"]:
         state["phase"] = "draw"
-    return "The Roman marched one space on."
+    return Sentence("The Roman marched one space on.")

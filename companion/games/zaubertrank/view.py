@@ -4,11 +4,16 @@ the page reads that from ``legal`` (the game's table of moves), with the reason 
 
 from __future__ import annotations
 
-from .board import bag_symbol_taken, legal_spaces, place_name, roman_position, spaces_to_camp
+from ..text import N_
+from .board import (
+    bag_symbol_taken, legal_spaces, loc_name, place_name, roman_position,
+    spaces_to_camp,
+)
 from .components import (
-    ACTIONS_PER_TURN, CHARACTER_NAMES, CHARACTERS, DIFFICULTY_NAMES, INGREDIENT_COLOURS,
-    INGREDIENTS, MOVES_PER_TURN, OPENING_MARKERS, POTION_FACES, POTION_OUTCOMES,
-    SUPPLY_PER_INGREDIENT, SYMBOLS, extra_draws, subtask_limit,
+    ACTIONS_PER_TURN, CHARACTER_NAMES, CHARACTERS, COLOUR_NAMES, DIFFICULTY_NAMES,
+    INGREDIENT_COLOURS, INGREDIENT_NAMES, INGREDIENTS, MOVES_PER_TURN, OPENING_MARKERS,
+    POTION_FACES, POTION_OUTCOMES, SUPPLY_PER_INGREDIENT, SYMBOL_NAMES, SYMBOLS,
+    extra_draws, location_name, subtask_limit,
 )
 
 
@@ -24,7 +29,7 @@ def table_view(state: dict) -> dict:
         "ring": _ring(state, figures),
         "stack_figures": figures[None],
         "roman": {"location": roman_location, "space": roman_space,
-                  "name": state["locations"][roman_location - 1]["name"],
+                  "name": loc_name(state, roman_location),
                   "steps": state["roman_steps"], "lap_length": state["lap_length"],
                   "spaces_to_camp": spaces_to_camp(state),
                   "at_camp": state["roman_steps"] >= state["lap_length"]},
@@ -37,7 +42,7 @@ def table_view(state: dict) -> dict:
         "draw_choices": [_draw_choice(state, symbol) for symbol in SYMBOLS],
         "covered_spaces": [
             {"location": loc["number"], "slot": slot + 1, "symbol": loc["symbols"][slot],
-             "name": loc["name"]}
+             "name": location_name(loc["name"])}
             for loc in state["locations"] for slot in (0, 1) if loc["covered"][slot]
         ],
         "shut_locations": [loc["number"] for loc in state["locations"] if all(loc["covered"])],
@@ -46,11 +51,16 @@ def table_view(state: dict) -> dict:
         "supply": dict(state["supply"]),
         "supply_max": SUPPLY_PER_INGREDIENT,
         "ingredient_colours": dict(INGREDIENT_COLOURS),
+        # The words a phone reads (the keys above stay the ids the forms post).
+        "ingredient_names": dict(INGREDIENT_NAMES),
+        "colour_names": {i: COLOUR_NAMES[c] for i, c in INGREDIENT_COLOURS.items()},
+        "symbol_names": dict(SYMBOL_NAMES),
         "tasks": _tasks(state),
         "players": [_player(state, name) for name in state["players"]],
         "characters": [{"id": c, "name": CHARACTER_NAMES[c]} for c in CHARACTERS],
-        "places": [{"location": None, "name": "the task stack"}] + [
-            {"location": loc["number"], "name": loc["name"]} for loc in state["locations"]
+        "places": [{"location": None, "name": N_("Task stack")}] + [
+            {"location": loc["number"], "name": location_name(loc["name"])}
+            for loc in state["locations"]
         ],
         "turn": _turn(state) if state["turn"] else None,
         "difficulty": DIFFICULTY_NAMES[state["difficulty"]],
@@ -95,6 +105,7 @@ def _ring(state: dict, figures: dict) -> list[dict]:
         number = location["number"]
         ring.append({
             **location,
+            "name": location_name(location["name"]),
             "shut": all(location["covered"]),
             "markers": sum(location["covered"]),
             "roman_here": number == roman_location,
@@ -122,6 +133,7 @@ def _tasks(state: dict) -> dict:
     if current:
         subtasks = [
             {**sub, "number": index + 1, "covered": index < tasks["covered"],
+             "colour": COLOUR_NAMES[INGREDIENT_COLOURS[sub["ingredient"]]],
              "next": index == tasks["covered"]}
             for index, sub in enumerate(current["subtasks"])
         ]
@@ -182,12 +194,12 @@ def _turn(state: dict) -> dict:
         "moves_left": MOVES_PER_TURN - turn["moves_used"],
         "moves_used": turn["moves_used"],
         "used_locations": list(turn["used_locations"]),
-        "used_names": [state["locations"][n - 1]["name"] for n in turn["used_locations"]],
+        "used_names": [loc_name(state, n) for n in turn["used_locations"]],
         "here": where,
         "here_name": place_name(state, where),
         "at_stack": where is None,
         "subtasks_left": subtask_limit(character) - turn["subtasks_done"],
-        "drink": "gnaw a roast boar" if character == "obelix" else "drink the magic potion",
+        "drink": N_("Gnaw a roast boar") if character == "obelix" else N_("Drink the magic potion"),
         "double_roll": character == "getafix",
         "hand_cards": _hand_cards(seat),
         "ingredients_held": [i for i in INGREDIENTS if seat["ingredients"][i]],
