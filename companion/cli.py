@@ -1,4 +1,10 @@
-"""`companion serve` and `companion init-db`: what `make run` does, for an installed package."""
+"""`companion serve` and `companion init-db`: what `make run` does, for an installed package.
+
+The banner before serving (the address, its QR code, or why phones cannot join) speaks the
+terminal's language: German when the terminal's locale says so (``LANGUAGE``, else ``LC_ALL``,
+else ``LC_MESSAGES``, else ``LANG`` starts with ``de``), English otherwise. Its German words
+come from the app's catalogue (companion/translations), like the pages'.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,7 @@ import argparse
 import os
 import shutil
 import sys
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from .network import LISTEN_HOST_VARIABLE, is_loopback_host, lan_addresses
@@ -36,21 +43,45 @@ def phone_url(host: str, port: int) -> str:
     return f"http://{host}:{port}/"
 
 
-def banner(host: str, port: int) -> str:
+def terminal_language() -> str:
+    """"de" when the terminal's locale is German, else "en" (the first of LANGUAGE, LC_ALL,
+    LC_MESSAGES, LANG that is set decides, as gettext does)."""
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(variable, "")
+        if value:
+            return "de" if value.lower().startswith("de") else "en"
+    return "en"
+
+
+def _gettext(language: str):
+    """The catalogue's gettext for ``language`` (English: the text as it is)."""
+    if language == "de":
+        from babel.support import Translations
+
+        found = Translations.load(str(Path(__file__).parent / "translations"), ["de"])
+        return found.gettext
+    return lambda text: text
+
+
+def banner(host: str, port: int, language: str | None = None) -> str:
     """What the terminal shows before serving: the address and its QR code, or why phones
-    cannot join (the server listens on loopback only, or this machine has no network)."""
+    cannot join (the server listens on loopback only, or this machine has no network).
+    ``language``: "en" or "de" (default: the terminal's, ``terminal_language``)."""
+    _ = _gettext(language or terminal_language())
     address = phone_url(host, port)
     if os.environ.get("PUBLIC_URL") or not is_loopback_host(urlsplit(address).hostname or ""):
-        return (f"\nTable companion on {address}\nPhones: scan this, or open the address above.\n\n"
-                + qr_text(address))
+        return ("\n" + _("Table companion on %(address)s") % {"address": address} + "\n"
+                + _("Phones: scan this, or open the address above.") + "\n\n" + qr_text(address))
     if is_loopback_host(host):
-        why = (f"It listens on {host} only, so other phones cannot join (the invite on each "
-               "table page says so too).\nFor phones, stop it and start `make run` (it listens on "
-               "every network: HOST=0.0.0.0) or `companion serve --host 0.0.0.0`.")
+        why = (_("It listens on %(host)s only, so other phones cannot join (the invite on each "
+                 "table page says so too).") % {"host": host} + "\n"
+               + _("For phones, stop it and start `make run` (it listens on every network: "
+                   "HOST=0.0.0.0) or `companion serve --host 0.0.0.0`."))
     else:
-        why = ("This machine has no network address a phone could reach, so other phones cannot "
-               "join.\nConnect it to the table's Wi-Fi, then start it again.")
-    return f"\nTable companion on {address} (this computer only).\n{why}\n"
+        why = (_("This machine has no network address a phone could reach, so other phones "
+                 "cannot join.") + "\n" + _("Connect it to the table's Wi-Fi, then start it again."))
+    return ("\n" + _("Table companion on %(address)s (this computer only).") % {"address": address}
+            + f"\n{why}\n")
 
 
 def gunicorn_args(host: str, port: int, workers: int, connections: int) -> list[str]:

@@ -838,10 +838,19 @@
   });
 
   // Times in the log are written by the server in UTC; show them in the phone's own time.
+  // In the page's language (a German page: "21:05"), as the phone's own locales of that
+  // language write it (en-GB keeps its 24 hours; en-US says "9:05 PM").
+  function timeLocales() {
+    const lang = (document.documentElement.lang || "").toLowerCase();
+    if (!lang) return [];
+    const own = (navigator.languages || []).filter((tag) => tag.toLowerCase().split("-")[0] === lang);
+    return own.length ? own : [lang];
+  }
   function localTimes(root) {
+    const locales = timeLocales();
     root.querySelectorAll("time[datetime]").forEach((el) => {
       const when = new Date(el.getAttribute("datetime"));
-      if (!isNaN(when)) el.textContent = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      if (!isNaN(when)) el.textContent = when.toLocaleTimeString(locales, { hour: "2-digit", minute: "2-digit" });
     });
   }
   document.addEventListener("DOMContentLoaded", () => localTimes(document));

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..games import GAMES
+from ..games.text import Sentence
 from .aliases import AliasTable
 from .content import Section, parse_sections
 from .errors import QueryTooLong, RulesFormatError, UnknownGame, UnknownSection
@@ -123,7 +124,8 @@ class Library:
         try:
             return self._by_lang(lang)[game_id]
         except (KeyError, TypeError):
-            raise UnknownGame(f"There are no rules for a game called '{game_id}'.") from None
+            raise UnknownGame(Sentence("There are no rules for a game called '%(game)s'.",
+                                       game=str(game_id)[:40])) from None
 
     def sections(self, game_id: str, lang: str = "en") -> list[Section]:
         """One game's sections in reading order; raises UnknownGame."""
@@ -135,9 +137,9 @@ class Library:
         try:
             return self._sections[rules_lang(lang)][game_id][section_id]
         except (KeyError, TypeError):
-            raise UnknownSection(
-                f"The rules of {rules.title} have no section called '{section_id}'."
-            ) from None
+            raise UnknownSection(Sentence(
+                "The rules of %(game)s have no section called '%(section)s'.",
+                game=rules.title, section=str(section_id)[:40])) from None
 
     def has_section(self, game_id: str, section_id: str) -> bool:
         """Whether a "?" pointing at this section would find it."""
@@ -163,10 +165,9 @@ class Library:
             game = None
         query = (query or "").strip()
         if len(query) > MAX_QUERY_LENGTH:
-            raise QueryTooLong(
-                f"Please shorten the search to {MAX_QUERY_LENGTH} characters or fewer "
-                f"(it has {len(query)})."
-            )
+            raise QueryTooLong(Sentence(
+                "Please shorten the search to %(most)s characters or fewer (it has %(count)s).",
+                most=MAX_QUERY_LENGTH, count=len(query)))
         if not query or limit < 1:
             return []
         return self.index.search(query, game, min(limit, MAX_LIMIT), rules_lang(lang))

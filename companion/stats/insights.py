@@ -10,14 +10,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from ..games.zaubertrank.components import TASK_CARDS
+from ..games.text import N_
 from .facts import SESTERCE_SOURCES, TOKEN_KINDS
 from .plays import PlayRow, prepare
 from .results import Data, average, ratio
 
-TOKEN_LABELS = {"traitor": "Traitor", "pirates": "Pirates", "red": "Red", "blue": "Blue",
-                "yellow": "Yellow", "green": "Green", "purple": "Purple"}
-SOURCE_LABELS = {"albums": "Albums", "centurion_helmets": "Centurion helmets",
-                 "legionary_helmets": "Legionary helmets"}
+TOKEN_LABELS = {"traitor": N_("Traitor"), "pirates": N_("Pirates"), "red": N_("Red"), "blue": N_("Blue"),
+                "yellow": N_("Yellow"), "green": N_("Green"), "purple": N_("Purple")}
+SOURCE_LABELS = {"albums": N_("Albums"), "centurion_helmets": N_("Centurion helmets"),
+                 "legionary_helmets": N_("Legionary helmets")}
 
 
 def _number(value) -> int:
@@ -176,7 +177,7 @@ def asterix_co(rows: list[PlayRow]) -> AsterixCoInsights:
 class DifficultyResults(Data):
     difficulty: str
     challenge: bool
-    label: str  # "a cohort", "a cohort + challenge"
+    label: str  # "a cohort", "a cohort + challenge" (English, for the API; charts say it per phone)
     task_cards: int
     plays: int = 0
     wins: int = 0
@@ -221,7 +222,7 @@ def zaubertrank(rows: list[PlayRow]) -> ZaubertrankInsights:
         game="zaubertrank", plays=len(counted), wins=wins, win_rate=ratio(wins, len(counted)),
         spaces_left=average(spaces), spaces_left_when_won=average(spaces_won),
         by_difficulty=sorted((level for level, _s in levels.values()),
-                             key=lambda level: (level.task_cards, level.challenge, level.label)),
+                             key=lambda level: (level.task_cards, level.challenge, str(level.label))),
     )
 
 

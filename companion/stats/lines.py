@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ..games.text import N_, Sentence, plural_sentence
 from .compute import TrendSeries
 from .results import Data
 from .svg import (PAD, WIDTH, LegendItem, Table, TableRow, Tick, describe, fit, legend, marker_path, nice_scale,
@@ -13,7 +14,9 @@ from .svg import (PAD, WIDTH, LegendItem, Table, TableRow, Tick, describe, fit, 
 LABEL_ROOM = 78  # right of the plot: a marker and a name of up to 7 characters
 LABEL_SPACING = 16  # end labels at least this far apart, so equal scores stay readable
 PLOT_HEIGHT = 168
-MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+# Month abbreviations, each in the phone's language.
+MONTHS = (N_("Jan"), N_("Feb"), N_("Mar"), N_("Apr"), N_("May"), N_("Jun"), N_("Jul"), N_("Aug"),
+          N_("Sep"), N_("Oct"), N_("Nov"), N_("Dec"))
 
 
 @dataclass
@@ -56,13 +59,16 @@ class LineChart(Data):
     width: int = WIDTH
 
 
-def day(date: str | None, with_year: bool) -> str:
-    """"27 Nov" (with the year, "27 Nov 26"), joined by no-break spaces so it never wraps."""
+def day(date: str | None, with_year: bool):
+    """"27 Nov" (with the year, "27 Nov 26"), joined by no-break spaces so it never wraps; a
+    Sentence, so a German phone reads "27. Nov"."""
     if not date:
         return "?"
     year, month, day_of_month = date.split("-")
-    text = f"{int(day_of_month)}\u00a0{MONTHS[int(month) - 1]}"
-    return f"{text}\u00a0{year[2:]}" if with_year else text
+    if with_year:
+        return Sentence("%(day)s\u00a0%(month)s\u00a0%(year)s", day=int(day_of_month),
+                        month=MONTHS[int(month) - 1], year=year[2:])
+    return Sentence("%(day)s\u00a0%(month)s", day=int(day_of_month), month=MONTHS[int(month) - 1])
 
 
 def spread(wanted: list[float], low: float, high: float) -> list[float]:
@@ -94,7 +100,7 @@ def latest(series: list[TrendSeries], dates: list[str | None], last: int) -> tup
     return [line for line in kept if line.points], dates[skip:]
 
 
-def trend_chart(series: list[TrendSeries], chart_id: str = "score-trend", title: str = "Scores over time",
+def trend_chart(series: list[TrendSeries], chart_id: str = "score-trend", title=N_("Scores over time"),
                 dates: list[str | None] | None = None, last: int | None = 20) -> LineChart:
     """Lines through each player's scores (x: the game's plays in order, oldest left), over the
     ``last`` plays (None: all; more than about 20 plays of 4 players no longer read as lines).
@@ -102,10 +108,11 @@ def trend_chart(series: list[TrendSeries], chart_id: str = "score-trend", title:
     if dates is None:
         known = {point.index: point.date for line in series for point in line.points}
         dates = [known.get(index) for index in range(max(known, default=-1) + 1)]
-    x_axis = "plays, oldest to newest"
+    x_axis = N_("plays, oldest to newest")
     if last is not None and len(dates) > last:
         series, dates = latest(series, dates, last)
-        x_axis = f"the last {last} plays, oldest to newest"
+        x_axis = plural_sentence("the last %(count)s play, oldest to newest",
+                                 "the last %(count)s plays, oldest to newest", last)
     count = len(dates)
     styles = [series_style(index) for index in range(len(series))]
     placed, top = legend([{"text": line.player, "colour": style["colour"], "dash": style["dash"],
@@ -135,8 +142,7 @@ def trend_chart(series: list[TrendSeries], chart_id: str = "score-trend", title:
     lines = []
     for line, style in zip(series, styles):
         points = [Point(x_of(p.index), y_of(p.score), marker_path(style["marker"], x_of(p.index), y_of(p.score)),
-                        f"{line.player}, {day(p.date, True)}: {number(p.score)}" + (" (won)" if p.won else ""))
-                  for p in line.points]
+                        _tooltip(line.player, p)) for p in line.points]
         lines.append(Line(player=line.player, colour=style["colour"], marker=style["marker"], dash=style["dash"],
                           hollow=style["hollow"], points=" ".join(f"{p.x},{p.y}" for p in points), markers=points,
                           label=fit(line.player, LABEL_ROOM - 22, bold=True)))
@@ -152,16 +158,29 @@ def trend_chart(series: list[TrendSeries], chart_id: str = "score-trend", title:
                      y_ticks=y_ticks, x_axis=x_axis, table=_table(title, series, dates))
 
 
-def _description(title: str, series: list[TrendSeries]) -> str:
+def _tooltip(player: str, point) -> Sentence:
+    """A marker's tooltip: "Ann, 27 Nov 26: 80 (won)"."""
+    if point.won:
+        return Sentence("%(player)s, %(day)s: %(score)s (won)", player=player, day=day(point.date, True),
+                        score=number(point.score))
+    return Sentence("%(player)s, %(day)s: %(score)s", player=player, day=day(point.date, True),
+                    score=number(point.score))
+
+
+def _description(title, series: list[TrendSeries]) -> Sentence:
     return describe(title, [
-        f"{line.player}: {len(line.points)} scores from {number(min(p.score for p in line.points))} to "
-        f"{number(max(p.score for p in line.points))}, latest {number(line.points[-1].score)}"
+        plural_sentence("%(player)s: %(count)s score from %(low)s to %(high)s, latest %(latest)s",
+                        "%(player)s: %(count)s scores from %(low)s to %(high)s, latest %(latest)s",
+                        len(line.points), player=line.player,
+                        low=number(min(p.score for p in line.points)),
+                        high=number(max(p.score for p in line.points)),
+                        latest=number(line.points[-1].score))
         for line in series if line.points])
 
 
-def _table(title: str, series: list[TrendSeries], dates: list[str | None]) -> Table:
+def _table(title, series: list[TrendSeries], dates: list[str | None]) -> Table:
     """One row per play: its date, each player's score (– when they sat out) and who won."""
-    table = Table(title, ["Date"] + [line.player for line in series] + ["Won"], [], text_columns=[len(series)])
+    table = Table(title, [N_("Date")] + [line.player for line in series] + [N_("Won")], [], text_columns=[len(series)])
     scored = {(line.player, point.index): point for line in series for point in line.points}
     for index, date in enumerate(dates):
         points = [scored.get((line.player, index)) for line in series]

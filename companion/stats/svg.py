@@ -3,6 +3,10 @@
 Every chart is 320 units wide (its viewBox) and drawn at the width of its box: on a 360 px
 phone the box is about 300 px, so 13-unit text shows at 12 px or more; on a tablet it grows.
 Series are told apart by shape, dash or fill pattern and by a text label, never by colour alone.
+
+Words (titles, column heads, series, notes, tooltips, descriptions) are ``Name``/``Sentence``
+values (games/text.py): the template prints them in the phone's language. Sizes are measured
+on the words as the current language says them (``say``), so a longer German label still fits.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from ..games.text import Name, Sentence, say
 from .results import Data
 
 WIDTH = 320
@@ -67,14 +72,43 @@ class Table(Data):
     text_columns: list[int] = field(default_factory=list)
 
 
-def text_width(text: str, size: float = FONT) -> float:
-    return len(text) * size * CHAR
+class Joined(Sentence):
+    """Words joined by ``sep``, each part (a Sentence, Name or plain value) in the phone's
+    language: "Ann 60%; Ben 40%"."""
+
+    __slots__ = ("parts", "sep")
+
+    def __init__(self, parts, sep: str = "; "):
+        super().__init__("%(text)s")
+        self.parts = list(parts)
+        self.sep = sep
+
+    def render(self, gettext=lambda text: text,
+               ngettext=lambda one, many, count: one if count == 1 else many) -> str:
+        words = []
+        for part in self.parts:
+            if isinstance(part, Sentence):
+                words.append(part.render(gettext, ngettext))
+            elif isinstance(part, Name):
+                words.append(gettext(str(part)))
+            else:
+                words.append(str(part))
+        return self.sep.join(words)
+
+    def __repr__(self) -> str:
+        return f"Joined({self.parts!r}, {self.sep!r})"
 
 
-def fit(text: str, width: float, size: float = FONT, bold: bool = False) -> str:
-    """``text`` cut with an ellipsis to fit ``width`` units (the table keeps it whole)."""
+def text_width(text, size: float = FONT) -> float:
+    return len(say(text)) * size * CHAR
+
+
+def fit(text, width: float, size: float = FONT, bold: bool = False):
+    """``text`` cut with an ellipsis to fit ``width`` units (the table keeps it whole). A Name or
+    Sentence that fits stays one (it prints in the phone's language); one cut is plain text."""
     most = max(1, int(width / (size * (BOLD_CHAR if bold else CHAR))))
-    return text if len(text) <= most else text[: most - 1] + "…"
+    shown = say(text) if isinstance(text, (Name, Sentence)) else text
+    return text if len(shown) <= most else shown[: most - 1] + "…"
 
 
 def number(value: float | None) -> str:
@@ -86,9 +120,11 @@ def number(value: float | None) -> str:
     return f"{value:.1f}"
 
 
-def describe(title: str, parts: list[str]) -> str:
+def describe(title, parts: list) -> Sentence:
     """A chart's <desc>: every number in words, or that there is nothing yet."""
-    return f"{title}: " + ("; ".join(parts) if parts else "no plays to show yet") + "."
+    if not parts:
+        return Sentence("%(title)s: no plays to show yet.", title=title)
+    return Sentence("%(title)s: %(parts)s.", title=title, parts=Joined(parts))
 
 
 def percent(rate: float | None) -> str:

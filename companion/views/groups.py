@@ -20,6 +20,7 @@ from flask_babel import ngettext
 from sqlmodel import select
 
 from ..database import get_db
+from ..games.text import Name, Sentence
 from ..games import GAMES
 from ..groups import (
     GROUP_NAME_MAX,
@@ -269,7 +270,7 @@ def stats(code: str):
             trends = score_trends(rows, game.game)
             if trends:
                 charts.append(trend_chart(trends, chart_id=f"trend-{game.game}",
-                                          title=f"Scores over time: {game.name}"))
+                                          title=Sentence("Scores over time: %(game)s", game=Name(game.name))))
         games.append({"stats": game, "charts": charts})
     players = numbers.group.players
     win_rates = win_rate_chart(players, chart_id="win-rate") if players else None

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, abort, redirect, render_template, request, url_for
+from flask_babel import get_locale, gettext as _
 
 from ..database import get_db
 from ..games import GAMES, GameError, get_game
-from ..games.text import say
+from ..games.text import Name, say
 from ..tables import (
     Forbidden,
     Invalid,
@@ -67,12 +68,14 @@ def _option_fields(game) -> list[dict]:
             kind = "select"
         elif annotation in (int, int | None) or "int" in str(annotation):
             kind = "number"
-        label = info.title or name.replace("_", " ").capitalize()
+        # Labels, help and choice names are the game's English (marked N_ there); as Names
+        # they print in the phone's language (pydantic may hand a plain str back).
+        label = Name(info.title or name.replace("_", " ").capitalize())
         extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
         names = extra.get("choice_labels", {})
         fields.append({"name": name, "kind": kind, "label": label, "default": info.default,
-                       "help": info.description or "",
-                       "choices": [(c, names.get(c, c)) for c in choices or ()]})
+                       "help": Name(info.description) if info.description else "",
+                       "choices": [(c, Name(names.get(c, c))) for c in choices or ()]})
     return fields
 
 
@@ -157,12 +160,12 @@ def _my_row(me: str, players: list[str]) -> int | None:
     if me == "host":
         return None
     if not me.isdigit():
-        raise Invalid('The form did not say which player you are: choose "me" next to your '
-                      'name, or "I only host or watch".')
+        raise Invalid(_('The form did not say which player you are: choose "me" next to your '
+                        'name, or "I only host or watch".'))
     row = int(me)
     if row >= len(players) or not players[row].strip():
-        raise Invalid(f'You chose "me" on row {row + 1}, which has no name: type your name '
-                      'there, or choose "I only host or watch".')
+        raise Invalid(_('You chose "me" on row %(row)d, which has no name: type your name '
+                        'there, or choose "I only host or watch".', row=row + 1))
     return row
 
 
@@ -222,9 +225,10 @@ def web_manifest():
                 "type": kind, "purpose": purpose}
 
     manifest = {
-        "name": "Table companion",
-        "short_name": "Companion",
-        "description": "Every phone at the board-game table shares one live game.",
+        "name": _("Table companion"),
+        "short_name": _("Companion"),
+        "description": _("Every phone at the board-game table shares one live game."),
+        "lang": str(get_locale() or "en"),
         "start_url": url_for("pages.home"),
         "scope": url_for("pages.home"),
         "display": "standalone",

@@ -17,6 +17,11 @@ from ..web import is_fragment_request, vary
 bp = Blueprint("rules", __name__)
 
 
+def _words(problem: RulesError) -> str:
+    """A rules error's sentence in the phone's language."""
+    return say(problem.args[0]) if problem.args else str(problem)
+
+
 def _results(query: str, game: str | None):
     """Search hits, or the sentence that says why the query was not searched."""
     library = load_library()
@@ -25,7 +30,7 @@ def _results(query: str, game: str | None):
     try:
         return library.search(query, game=game, limit=12, lang=select_language()), None
     except RulesError as problem:
-        return [], str(problem)
+        return [], _words(problem)
 
 
 @bp.get("/rules")
@@ -65,7 +70,7 @@ def section(game_id: str, section_id: str):
         found = load_library().section(game_id, section_id, lang)
         rules = load_library().game(game_id, lang)
     except (UnknownGame, UnknownSection) as problem:
-        return _section_response({"section": None, "message": str(problem)}, 404)
+        return _section_response({"section": None, "message": _words(problem)}, 404)
     return _section_response({"section": found, "rules": rules, "body": Markup(found.html)})
 
 
@@ -135,9 +140,9 @@ def api_search():
         hits = load_library().search(query.q, game=query.game or None, limit=query.limit,
                                      lang=select_language())
     except UnknownGame as problem:
-        return reply(Error(error=str(problem)), 404)
+        return reply(Error(error=_words(problem)), 404)
     except RulesError as problem:
-        return reply(Error(error=str(problem)), 422)
+        return reply(Error(error=_words(problem)), 422)
     return reply(RulesHits([RulesHit.model_validate(hit.as_dict()) for hit in hits]))
 
 
@@ -149,7 +154,7 @@ def api_game(game_id: str):
     try:
         sections = load_library().sections(game_id, select_language())
     except UnknownGame as problem:
-        return reply(Error(error=str(problem)), 404)
+        return reply(Error(error=_words(problem)), 404)
     return reply(RulesSections([
         RulesSection(section=s.id, title=s.title, tags=list(s.tags), aliases=list(s.aliases),
                      markdown=s.body, html=s.html, url=s.url_path)

@@ -18,7 +18,11 @@
       if (meta) form.querySelectorAll("input[data-live-version]").forEach((input) => { input.value = meta.dataset.stateVersion; });
     }
     const title = dialog.querySelector("[data-cell-title]");
-    if (title) title.textContent = `${cell.dataset.player}, round ${cell.dataset.round}`;
+    // The words come from the page (data-round-title, in the phone's language).
+    if (title) {
+      const pattern = title.dataset.roundTitle || "{player}, round {round}";
+      title.textContent = pattern.replace("{player}", () => cell.dataset.player).replace("{round}", () => cell.dataset.round);
+    }
     if (!dialog.open) dialog.showModal();
     const points = form && form.elements.points;
     if (points) {

@@ -141,17 +141,30 @@ def test_an_open_dialog_and_half_typed_scores_survive_another_phones_entry(live_
     expect(dialog.locator("input[name=points]")).to_have_value("4")
     ann.screenshot(path=f"{SHOTS}/sp-dialog-kept-{size['width']}.png")
 
-    # Sent, the tap made against the sheet as it was is refused, in the dialog where Ann looks;
-    # a second tap (on the fresh sheet) lands.
-    dialog.get_by_role("button", name="Save").tap()
-    expect(dialog.locator(".form-error")).to_contain_text("The table changed a moment before your tap")
-    expect(dialog).to_be_visible()
-    assert "6" not in table.scores()["Dorothea"]
+    # Sent: the tap was made against the sheet as it was, but touches another cell than the
+    # other phone's entry, so it is recorded (merged), not refused.
     dialog.get_by_role("button", name="Save").tap()
     expect(dialog).to_be_hidden()
     expect(ann.locator(cell("Dorothea", 6))).to_have_text("4")
     expect(form.locator("input[name=points]")).to_have_value("33")
     assert table.scores()["Dorothea"]["6"] == 4
+    assert table.scores()["Eberhard"]["6"] == 21
+
+    # The same cell written by another phone meanwhile is a real conflict: refused in the
+    # dialog where Ann looks; a second tap (on the fresh sheet) lands.
+    ann.locator(cell("Dorothea", 6)).tap()
+    expect(dialog).to_be_visible()
+    dialog.locator("input[name=points]").fill("5")
+    table.score("Dorothea", 6, 9)
+    settle(ann, live_server, table.code)
+    dialog.get_by_role("button", name="Save").tap()
+    expect(dialog.locator(".form-error")).to_contain_text("The table changed a moment before your tap")
+    expect(dialog).to_be_visible()
+    assert table.scores()["Dorothea"]["6"] == 9
+    dialog.get_by_role("button", name="Save").tap()
+    expect(dialog).to_be_hidden()
+    expect(ann.locator(cell("Dorothea", 6))).to_have_text("5")
+    assert table.scores()["Dorothea"]["6"] == 5
 
 
 # -- the sheet: many players, long names ---------------------------------------------------------

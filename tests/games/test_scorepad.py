@@ -40,7 +40,7 @@ def test_a_tie_is_a_shared_win():
     state = play([score("Ann", 1, 3), score("Ben", 1, 3),
                   {"kind": "action", "payload": {"type": "finish_game"}}])
     assert pad.winners(state) == ["Ann", "Ben"]
-    assert "share" in pad.status(state)
+    assert "share" in str(pad.status(state))
 
 
 def test_planned_rounds_end_the_game_when_the_last_round_is_full():

@@ -18,7 +18,9 @@ from companion.stats.svg import FONT, WIDTH
 
 SVG = "{http://www.w3.org/2000/svg}"
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
-ENV = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]))
+ENV = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]),
+                  extensions=["jinja2.ext.i18n"])
+ENV.install_null_translations(newstyle=True)  # type: ignore[attr-defined]  # the macros say _("…")
 ODD = "<b>Ann & Co</b>"
 
 
@@ -247,7 +249,7 @@ def test_a_long_history_draws_its_last_plays():
     chart = trend_chart(score_trends(plays, "scorepad"), last=20)
     # Plays 10 to 29: Ann's scores 10 … 29 from left to right; Bo, only in plays 0-4, is not drawn.
     assert [line.player for line in chart.lines] == ["Ann"]
-    assert [m.tooltip.split(": ")[1] for m in chart.lines[0].markers] == [f"{n} (won)" for n in range(10, 30)]
+    assert [str(m.tooltip).split(": ")[1] for m in chart.lines[0].markers] == [f"{n} (won)" for n in range(10, 30)]
     assert chart.lines[0].markers[0].x == chart.plot["left"] and chart.lines[0].markers[-1].x == chart.plot["right"]
     assert len(chart.table.rows) == 20 and chart.x_axis == "the last 20 plays, oldest to newest"
     assert chart.table.rows[0].header == "11\u00a0Nov\u00a026"

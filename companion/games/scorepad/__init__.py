@@ -7,35 +7,37 @@ from typing import Literal
 from pydantic import Field
 
 from ..base import Game, Move, Options
+from ..text import N_, Sentence
 from .moves import MAX_ROUNDS, EnterScore, FinishGame, can_finish, enter_score, finish_game
 
 
 
 class ScorePadOptions(Options):
     winning: Literal["highest", "lowest"] = Field(
-        "highest", title="Who wins",
-        json_schema_extra={"choice_labels": {"highest": "The highest total wins",
-                                             "lowest": "The lowest total wins (golf, Hearts…)"}},
+        "highest", title=N_("Who wins"),
+        json_schema_extra={"choice_labels": {"highest": N_("The highest total wins"),
+                                             "lowest": N_("The lowest total wins (golf, Hearts…)")}},
     )
     rounds: int | None = Field(
         None,
         ge=1,
         le=MAX_ROUNDS,
-        title="Number of rounds (optional)",
-        description="The game ends when every player has a score for the last round. "
-        "Leave empty to play until someone taps 'Finish the game'.",
+        title=N_("Number of rounds (optional)"),
+        description=N_("The game ends when every player has a score for the last round. "
+                       "Leave empty to play until someone taps 'Finish the game'."),
     )
 
 
 class ScorePad(Game):
     id = "scorepad"
-    name = "Score pad"
-    summary = "A shared score sheet for any game: rounds, totals, highest or lowest wins."
+    name = N_("Score pad")
+    summary = N_("A shared score sheet for any game: rounds, totals, highest or lowest wins.")
     min_players = 1
     max_players = 12
     options_model = ScorePadOptions
     moves = (
-        Move(EnterScore, enter_score),
+        # One cell of the sheet: players entering their own scores at once do not collide.
+        Move(EnterScore, enter_score, scope=lambda action: frozenset({(action.player, action.round)})),
         Move(FinishGame, finish_game, check=can_finish),
     )
     regions = ("scoresheet",)
@@ -67,16 +69,22 @@ class ScorePad(Game):
             return []
         return self.best(self.totals(state), highest=state["winning"] == "highest")
 
-    def status(self, state: dict) -> str:
+    def status(self, state: dict) -> Sentence:
         winners = self.winners(state)
         if winners:
             if len(winners) == 1:
-                return f"{winners[0]} wins!"
-            return "A tie: " + " and ".join(winners) + " share the win."
-        rounds = self.played_rounds(state)
-        goal = "highest" if state["winning"] == "highest" else "lowest"
-        planned = f" of {state['rounds']}" if state["rounds"] else ""
-        return f"Round {max(rounds, 1)}{planned} · {goal} total wins"
+                return Sentence("%(player)s wins!", player=winners[0])
+            return Sentence("A tie: %(players)s share the win.", players=", ".join(winners))
+        rounds = max(self.played_rounds(state), 1)
+        if state["winning"] == "highest":
+            if state["rounds"]:
+                return Sentence("Round %(round)d of %(rounds)d · highest total wins",
+                                round=rounds, rounds=state["rounds"])
+            return Sentence("Round %(round)d · highest total wins", round=rounds)
+        if state["rounds"]:
+            return Sentence("Round %(round)d of %(rounds)d · lowest total wins",
+                            round=rounds, rounds=state["rounds"])
+        return Sentence("Round %(round)d · lowest total wins", round=rounds)
 
     def view(self, state: dict) -> dict:
         players = state["players"]
