@@ -81,6 +81,11 @@ def create_app(test_config: dict | None = None) -> Flask:
         # Request bodies: far above any real action or form (a few hundred bytes), refused
         # with 413 before they are read whole; a group's import of a play export may be larger.
         BODY_LIMIT_BYTES=int(os.environ.get("BODY_LIMIT_KB", "64")) * 1024,
+        # Requests per client address per minute, by kind (limits.py): "code=600,action=300".
+        RATE_LIMITS=os.environ.get("RATE_LIMITS", ""),
+        # A table without activity this many days is put away: out of reach of its code
+        # (guessing finds only tables in use); 0 keeps every table reachable.
+        ARCHIVE_DAYS=int(os.environ.get("ARCHIVE_DAYS", "30")),
         IMPORT_LIMIT_BYTES=6 * 1024 * 1024,
     )
     if test_config is None:
@@ -108,6 +113,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     if app.config.get("CREATE_TABLES", True):
         # Workers starting together take turns (init_db locks); what was done, for init-db.
         app.extensions["schema_upgrade"] = database.init_db(app.extensions["engine"])
+
+    from .limits import parse_limits
+
+    limits = app.config["RATE_LIMITS"]
+    app.extensions["rate_limits"] = (dict(limits) if isinstance(limits, dict)
+                                     else parse_limits(limits))
 
     from .web import init_web
 

@@ -87,6 +87,30 @@ class JoinAttempt(SQLModel, table=True):
     at: datetime = Field(default_factory=now, index=True)
 
 
+class StateCheckpoint(SQLModel, table=True):
+    """A table's game state after its first ``depth`` actions in effect (the last of them the
+    log entry ``last_seq``), kept every few dozen actions so that an undo replays only the
+    actions since (tables.CHECKPOINT_EVERY). A cache: the log stays the truth."""
+
+    __tablename__ = "state_checkpoint"
+
+    table_id: int = Field(foreign_key="game_table.id", primary_key=True, ondelete="CASCADE")
+    depth: int = Field(primary_key=True)
+    last_seq: int
+    state: dict = Field(sa_column=Column(JSON, nullable=False))
+
+
+class RateWindow(SQLModel, table=True):
+    """How many requests of one kind a client made in one minute (see limits.py)."""
+
+    __tablename__ = "rate_window"
+
+    client: str = Field(primary_key=True, max_length=64)
+    kind: str = Field(primary_key=True, max_length=10)
+    window: int = Field(primary_key=True)  # minutes since 1970
+    hits: int = 0
+
+
 class PlayerGroup(SQLModel, table=True):
     """The people who play together: their names, plays and statistics, without accounts.
     Anyone with its code (or QR) sees it; a phone that joined it remembers it."""

@@ -7,14 +7,16 @@ bump the version. Errors are exceptions carrying a sentence for the player.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import timedelta, timezone
 
 from sqlalchemy import Engine, Row, delete, func
 from sqlalchemy import select as sa_select
+from flask import current_app, has_app_context
 from flask_babel import gettext as _
 from sqlmodel import Session, select
 
@@ -22,9 +24,9 @@ from .games import GameError, get_game
 from .games.base import Game
 from .games.text import Name, Sentence, as_sentence, say
 from .inputs import name_key, quote, text_problem, tidy_name
-from .history import replay, stacks
+from .history import stacks
 from .live import DELETED, table_changed
-from .models import Device, GameTable, JoinAttempt, LogEntry, now
+from .models import Device, GameTable, JoinAttempt, LogEntry, StateCheckpoint, now
 
 # Six characters without look-alikes: no 0/O, no 1/I/L.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -176,7 +178,29 @@ def find_table(db: Session, code: str, for_update: bool = False) -> GameTable:
     table = db.exec(query).first()
     if table is None:
         raise NotFound(_("There is no table with the code %(code)s.", code=code or "–"))
+    if is_archived(table):
+        raise NotFound(_("The table %(code)s had no activity for %(days)d days and was put "
+                         "away; its plays stay in its group.", code=code, days=archive_days()))
     return table
+
+
+ARCHIVE_DAYS = 30
+
+
+def archive_days() -> int:
+    """Days without activity after which a table is out of reach of its code (config
+    ARCHIVE_DAYS; 0: never)."""
+    return int(current_app.config.get("ARCHIVE_DAYS", ARCHIVE_DAYS)) if has_app_context() else ARCHIVE_DAYS
+
+
+def is_archived(table) -> bool:
+    days = archive_days()
+    if not days:
+        return False
+    updated = table.updated_at
+    if updated.tzinfo is None:  # SQLite gives the stored UTC time back without its zone
+        updated = updated.replace(tzinfo=timezone.utc)
+    return now() - updated > timedelta(days=days)
 
 
 def table_version(engine: Engine, code: str) -> int | None:
@@ -211,11 +235,14 @@ def devices(db: Session, table: GameTable) -> list[Device]:
 
 
 def log_entries(db: Session, table: GameTable, limit: int | None = None,
-                after: int | None = None) -> list[LogEntry]:
-    """The table's log, newest first; ``after``: only the entries past that version."""
+                after: int | None = None, before: int | None = None) -> list[LogEntry]:
+    """The table's log, newest first; ``after``/``before``: only the entries past / before
+    that version."""
     query = select(LogEntry).where(LogEntry.table_id == table.id).order_by(LogEntry.seq.desc())
     if after is not None:
         query = query.where(LogEntry.seq > after)
+    if before is not None:
+        query = query.where(LogEntry.seq < before)
     if limit:
         query = query.limit(limit)
     return list(db.exec(query))
@@ -602,19 +629,9 @@ def act(db: Session, table: GameTable, device: Device | None, payload: dict,
     _stored(db, table, game, new_state)
     table.undo_depth += 1
     table.redo_depth = 0
+    _checkpoint(db, table, table.undo_depth, table.version, new_state)
     db.commit()
     return table
-
-
-def _entries(db: Session, table: GameTable) -> list[dict]:
-    rows = db.exec(
-        select(LogEntry).where(LogEntry.table_id == table.id).order_by(LogEntry.seq)
-    )
-    return [
-        {"kind": row.kind, "payload": row.payload, "actor": row.actor, "sentence": row.sentence,
-         "message": row.message}
-        for row in rows
-    ]
 
 
 def _entry_sentence(entry) -> Sentence:
@@ -631,47 +648,114 @@ def entry_sentence(entry) -> Sentence:
 
 def undo_or_redo(db: Session, table: GameTable, device: Device | None, kind: str,
                  expected: int | None, key: str | None = None) -> GameTable:
-    """Undo the last action in effect, or redo the last undone one, and replay the log.
+    """Undo the last action in effect, or redo the last undone one.
 
-    ``table`` was found with ``for_update``; ``key`` as for ``act``."""
+    The state is rebuilt from the nearest checkpoint (``StateCheckpoint``, every
+    CHECKPOINT_EVERY actions in effect), not from the start: only the log's versions and kinds
+    are read in full, the payloads of at most that many actions are replayed. A redo plays
+    its action on the table as it is. ``table`` was found with ``for_update``; ``key`` as for
+    ``act``."""
     actor = _require_actor(device)
     _check_request_key(db, table, key)
     _check_version(table, expected)
     game = game_of(table)
-    entries = _entries(db, table)
-    applied, redoable = stacks(entries)
+    rows = db.exec(select(LogEntry.seq, LogEntry.kind).where(LogEntry.table_id == table.id)
+                   .order_by(LogEntry.seq)).all()
+    applied, redoable = stacks([{"seq": seq, "kind": entry_kind} for seq, entry_kind in rows])
     if kind == "undo":
         if not applied:
             raise Invalid(_("There is nothing to undo."))
         target = applied[-1]
-        what = _entry_sentence(target)
-        sentence = (Sentence("%(player)s undid: %(what)s", player=actor, what=what) if actor
-                    else Sentence("The host undid: %(what)s", what=what))
+        now_applied, now_redoable = applied[:-1], redoable + [target]
     else:
         if not redoable:
             raise Invalid(_("There is nothing to redo."))
         target = redoable[-1]
-        what = _entry_sentence(target)
+        now_applied, now_redoable = applied + [target], redoable[:-1]
+    what = _entry_sentence(_entry_at(db, table, target["seq"]))
+    if kind == "undo":
+        sentence = (Sentence("%(player)s undid: %(what)s", player=actor, what=what) if actor
+                    else Sentence("The host undid: %(what)s", what=what))
+    else:
         sentence = (Sentence("%(player)s redid: %(what)s", player=actor, what=what) if actor
                     else Sentence("The host redid: %(what)s", what=what))
-    entries.append({"kind": kind, "payload": {}, "actor": actor})
     try:
-        result = replay(game, table.players, table.options, entries)
+        if kind == "redo":  # the table holds the state of ``applied``: play the one action on
+            state = _replayed(db, table, game, table.state, [target])
+        else:
+            state = _state_of(db, table, game, now_applied)
     except GameError as exc:
         problem = say(exc.sentence)
         raise Invalid(_("That cannot be undone: %(problem)s", problem=problem) if kind == "undo"
                       else _("That cannot be redone: %(problem)s", problem=problem)) from None
     _log(db, table, kind, sentence, actor, key=key)
-    _stored(db, table, game, result.state)
-    table.undo_depth = len(result.applied)
-    table.redo_depth = len(result.redoable)
+    _stored(db, table, game, state)
+    table.undo_depth = len(now_applied)
+    table.redo_depth = len(now_redoable)
+    if kind == "redo":
+        _checkpoint(db, table, len(now_applied), target["seq"], state)
     db.commit()
     return table
+
+
+# Every so many actions in effect, the state is kept (``StateCheckpoint``): an undo replays
+# at most this many actions, however long the game.
+CHECKPOINT_EVERY = 50
+
+
+def _checkpoint(db: Session, table: GameTable, depth: int, last_seq: int, state: dict) -> None:
+    """Keep ``state`` as the state after the first ``depth`` actions in effect (the last of
+    them the log entry ``last_seq``), when ``depth`` is a multiple of CHECKPOINT_EVERY."""
+    if depth <= 0 or depth % CHECKPOINT_EVERY:
+        return
+    old = db.get(StateCheckpoint, (table.id, depth))
+    if old is not None:
+        db.delete(old)
+        db.flush()
+    db.add(StateCheckpoint(table_id=table.id, depth=depth, last_seq=last_seq, state=state))
+
+
+def _entry_at(db: Session, table: GameTable, seq: int) -> LogEntry:
+    return db.exec(select(LogEntry).where(LogEntry.table_id == table.id,
+                                          LogEntry.seq == seq)).one()
+
+
+def _replayed(db: Session, table: GameTable, game: Game, state: dict,
+              entries: list[dict]) -> dict:
+    """``state`` with the actions of ``entries`` (dicts with their ``seq``) played on it."""
+    if not entries:
+        return state
+    seqs = [entry["seq"] for entry in entries]
+    rows = {row.seq: row for row in db.exec(
+        select(LogEntry.seq, LogEntry.payload, LogEntry.actor)
+        .where(LogEntry.table_id == table.id, LogEntry.seq.in_(seqs)))}
+    for seq in seqs:
+        row = rows[seq]
+        state, _sentence = game.play(state, game.parse_action(row.payload), row.actor,
+                                     replaying=True)
+    return state
+
+
+def _state_of(db: Session, table: GameTable, game: Game, applied: list[dict]) -> dict:
+    """The state after the actions ``applied`` (oldest first), from the nearest checkpoint
+    still true of them (a checkpoint past an undo no longer is: its last action differs)."""
+    start, state = 0, None
+    for checkpoint in db.exec(select(StateCheckpoint)
+                              .where(StateCheckpoint.table_id == table.id,
+                                     StateCheckpoint.depth <= len(applied))
+                              .order_by(StateCheckpoint.depth.desc())):
+        if applied[checkpoint.depth - 1]["seq"] == checkpoint.last_seq:
+            start, state = checkpoint.depth, copy.deepcopy(checkpoint.state)
+            break
+    if state is None:
+        state = game.initial_state(table.players, game.parse_options(table.options))
+    return _replayed(db, table, game, state, applied[start:])
 
 
 def delete_table(db: Session, table: GameTable, device: Device | None) -> None:
     require_host(device)
     db.exec(delete(LogEntry).where(LogEntry.table_id == table.id))
+    db.exec(delete(StateCheckpoint).where(StateCheckpoint.table_id == table.id))
     db.exec(delete(Device).where(Device.table_id == table.id))
     db.delete(table)
     table_changed(db, table.code, DELETED)  # the phones still showing it are sent home
@@ -681,9 +765,19 @@ def delete_table(db: Session, table: GameTable, device: Device | None) -> None:
 # -- reading for display --------------------------------------------------------------------
 
 
-def snapshot(db: Session, table: GameTable, log_limit: int | None = None) -> dict:
-    """The table as JSON: what the API returns and what tests compare."""
+# Log entries in a snapshot: the newest ones; older ones are read page by page (log_next).
+LOG_PAGE = 50
+
+
+def snapshot(db: Session, table: GameTable, log_limit: int = LOG_PAGE,
+             log_before: int | None = None) -> dict:
+    """The table as JSON: what the API returns and what tests compare. The log holds the
+    newest ``log_limit`` entries (before version ``log_before``); ``log_next`` is where the
+    next page starts (None: nothing older), so a long game's answer stays small."""
     game = game_of(table)
+    entries = log_entries(db, table, log_limit + 1, before=log_before)
+    older = len(entries) > log_limit
+    entries = entries[:log_limit]
     return {
         "code": table.code,
         "game": table.game_id,
@@ -702,6 +796,7 @@ def snapshot(db: Session, table: GameTable, log_limit: int | None = None) -> dic
         "log": [
             {"seq": e.seq, "kind": e.kind, "actor": e.actor, "text": e.sentence,
              "at": e.created_at.isoformat()}
-            for e in log_entries(db, table, log_limit)
+            for e in entries
         ],
+        "log_next": entries[-1].seq if older and entries else None,
     }

@@ -19,6 +19,7 @@ from jinja2_fragments.flask import render_block
 from markupsafe import Markup
 
 from .inputs import quote
+from .limits import Limited, check_request
 from .tables import TableProblem
 
 csrf = CSRFProtect()
@@ -341,8 +342,24 @@ def init_web(app: Flask) -> None:
         request.max_content_length = app.config[
             "IMPORT_LIMIT_BYTES" if request.endpoint in large_bodies else "BODY_LIMIT_BYTES"]
 
-    # First of all: the CSRF check reads the form.
-    app.before_request_funcs.setdefault(None, []).insert(0, limit_body)
+    def fair_share():
+        """Count the request toward its client's limits (limits.py); 429 past one."""
+        if request.endpoint not in (None, "static", "health.healthz"):
+            check_request()
+
+    # First of all: the CSRF check reads the form; a client past its limit is not read at all.
+    app.before_request_funcs.setdefault(None, [])[0:0] = [limit_body, fair_share]
+
+    @app.errorhandler(Limited)
+    def too_many(limited: Limited):
+        message = _("Too many requests from this device; wait %(seconds)d seconds and try "
+                    "again.", seconds=limited.retry_after)
+        headers = {"Retry-After": str(limited.retry_after)}
+        if request.path.startswith("/api/"):
+            return {"error": message}, 429, headers
+        if is_fragment_request() or request.endpoint == "table.events":
+            return message, 429, headers
+        return render_template("error.html", title=_("Slow down"), message=message), 429, headers
 
     @app.errorhandler(413)
     def too_large(_error):

@@ -23,6 +23,7 @@ from ..tables import (
     NotFound,
     TableProblem,
     act,
+    LOG_PAGE,
     check_join_rate,
     clean_request_key,
     create_table,
@@ -161,7 +162,19 @@ class Snapshot(Answer):
     locked: bool = Field(description="The host closed the table to new phones.")
     can_undo: bool
     can_redo: bool
-    log: list[LogLine]
+    log: list[LogLine] = Field(description="The newest entries (50, or as many as ?log= asks).")
+    log_next: int | None = Field(
+        description="More entries are older: ask GET /api/tables/{code}?log_before=<this> "
+                    "for the next page. Null: the log is complete.")
+
+
+class LogPage(BaseModel):
+    """Which part of the log a snapshot carries."""
+
+    model_config = ConfigDict(extra="forbid")
+    log: int = Field(LOG_PAGE, ge=1, le=500, description="How many log entries, newest first.")
+    log_before: int | None = Field(
+        None, ge=1, description="Only entries before this version (the log_next of a snapshot).")
 
 
 class PlayPlayer(Answer):
@@ -296,9 +309,10 @@ class Unauthorized(TableProblem):
     status = 401
 
 
-def table_snapshot(db, table) -> Snapshot:
+def table_snapshot(db, table, page: LogPage | None = None) -> Snapshot:
     """The table's snapshot, checked field by field against the documented one."""
-    return Snapshot.model_validate(snapshot(db, table))
+    page = page or LogPage()
+    return Snapshot.model_validate(snapshot(db, table, page.log, page.log_before))
 
 
 NO_TABLE = (Error, "No such table")
@@ -350,11 +364,13 @@ def join(code: str):
 
 
 @bp.get("/tables/<code>")
-@documented(path={"code": CODE}, responses={200: Snapshot, 404: NO_TABLE})
+@documented(path={"code": CODE}, query=LogPage,
+            responses={200: Snapshot, 404: NO_TABLE, 422: (Error, "A bad log page")})
 def show(code: str):
-    """The table's snapshot: state, scores, winners and the log."""
+    """The table's snapshot: state, scores, winners and the newest log entries."""
+    page = parse(LogPage, request.args.to_dict())
     db = get_db()
-    return reply(table_snapshot(db, find_table(db, code)))
+    return reply(table_snapshot(db, find_table(db, code), page))
 
 
 @bp.post("/tables/<code>/actions")

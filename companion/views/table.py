@@ -210,7 +210,8 @@ def _page_context(db, table, device) -> dict:
     url = join_url(table.code)
     # No QR code that no phone could open: the invite says why and what to start instead.
     problem = unreachable_reason(url, listen_host())
-    context.update(join_url=url, qr=None if problem else qr_svg(url), invite_problem=problem,
+    qr = None if problem else qr_svg(url, _("QR code of the join address"))
+    context.update(join_url=url, qr=qr, invite_problem=problem,
                    listening=listen_host(), poll_ms=int(current_app.config["POLL_SECONDS"] * 1000))
     # The host's page opens on the invite until every seat has a phone (then it folds away).
     context["invite_first"] = context["is_host"] and not all(s["taken"] for s in context["seats"])

@@ -178,7 +178,8 @@ class EverywhereServer(Server):
     this test suite's own server listens on loopback only."""
 
     def start(self) -> None:
-        env = {**os.environ, "COMPANION_INSTANCE": str(self.instance), "JOIN_LIMIT": "10000"}
+        env = {**os.environ, "COMPANION_INSTANCE": str(self.instance), "JOIN_LIMIT": "10000",
+               "RATE_LIMITS": "code=0,action=0,live=0,create=0"}
         env.pop("DATABASE_URL", None)
         if os.environ.get("TEST_DATABASE_URL"):
             env["DATABASE_URL"] = os.environ["TEST_DATABASE_URL"]
@@ -392,3 +393,70 @@ def test_on_a_tablet_the_hosts_invite_opens_the_side_column(live_server, new_pho
     assert tablet.locator("#scoresheet").bounding_box()["y"] < ux.TABLET["height"]
     assert ux.overflowing(tablet) == []
     shot(tablet, "host-1024x768")
+
+
+# -- a German phone: every page around the table in German, nothing too wide ------------------
+
+
+GERMAN_SHOTS = Path("/work/screens")
+
+
+def german(page, live_server: str) -> None:
+    """Switch this phone to German with the switch in the top bar (the phone remembers it)."""
+    page.goto(f"{live_server}/")
+    page.locator('.lang-switch button[value="de"]').click()
+    page.wait_for_url(f"{live_server}/")
+    assert page.locator("html").get_attribute("lang") == "de"
+
+
+def a_german_game_night(live_server: str) -> dict:
+    """A group with one finished score-pad play (for its statistics) and a table mid-game."""
+    group = api(live_server, "POST", "/api/groups", {"name": "Freitag", "players": ["Annabelle", "Ben", "Cleo"]})
+    finished = api(live_server, "POST", "/api/tables", {"game": "scorepad", "players": ["Annabelle", "Ben", "Cleo"],
+                                                        "group": group["code"]})
+    for seat, points in (("Annabelle", 31), ("Ben", 24), ("Cleo", 40)):
+        api(live_server, "POST", f"/api/tables/{finished['code']}/actions",
+            {"type": "enter_score", "player": seat, "round": 1, "points": points}, token=finished["token"])
+    api(live_server, "POST", f"/api/tables/{finished['code']}/actions", {"type": "finish_game"},
+        token=finished["token"])
+    table = api(live_server, "POST", "/api/tables", {"game": "scorepad", "players": ["Annabelle", "Ben", "Cleo"],
+                                                     "group": group["code"]})
+    for round_, row in enumerate(((12, 8, 15), (-3, 10, 6)), start=1):
+        for seat, points in zip(("Annabelle", "Ben", "Cleo"), row):
+            api(live_server, "POST", f"/api/tables/{table['code']}/actions",
+                {"type": "enter_score", "player": seat, "round": round_, "points": points}, token=table["token"])
+    return {"group": group["code"], "code": table["code"]}
+
+
+GERMAN_WORDS = {"home": "An einen Tisch setzen", "new": "Tisch starten", "join": "Nur zuschauen",
+                "history": "Der ganze Verlauf von Punkteblock", "group-stats": "Siegquote pro Spieler",
+                "scorepad": "Punkte eintragen"}
+
+
+@pytest.mark.parametrize("size", ["390x844", "320x568"])
+def test_a_german_phone_reads_every_page_in_german_and_nothing_sticks_out(live_server, new_phone, size):
+    night = a_german_game_night(live_server)
+    page = new_phone(viewport=ux.SIZES[size])
+    german(page, live_server)
+    for name in ("home", "new", "join", "scorepad", "history", "group-stats"):
+        if name == "home":
+            page.goto(f"{live_server}/")
+        elif name == "new":
+            page.goto(f"{live_server}/new/scorepad")
+        elif name == "join":
+            page.goto(f"{live_server}/j/{night['code']}")
+        elif name == "scorepad":
+            page.locator('button[name="seat"][value="Annabelle"]').click()
+            page.wait_for_url(f"**/t/{night['code']}")
+            settle(page, live_server, night["code"])
+        elif name == "history":
+            page.goto(f"{live_server}/t/{night['code']}/history")
+        else:
+            page.goto(f"{live_server}/g/{night['group']}/stats")
+        assert page.locator("html").get_attribute("lang") == "de", name
+        expect(page.locator("body")).to_contain_text(GERMAN_WORDS[name])
+        assert ux.overflowing(page) == [], name
+        assert ux.small_targets(page) == [], name
+        GERMAN_SHOTS.mkdir(parents=True, exist_ok=True)
+        suffix = "" if size == "390x844" else "-320"
+        page.screenshot(path=str(GERMAN_SHOTS / f"de-pages-{name}{suffix}.png"), full_page=True)

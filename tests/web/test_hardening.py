@@ -215,3 +215,96 @@ def test_a_stale_move_of_a_turn_based_game_is_still_refused(client, table):
     again = client.post(f"/api/tables/{table['code']}/actions", headers=headers,
                         json={"type": "start_game", "starter": "Bob", "expected_version": seen})
     assert again.status_code == 409
+
+
+# -- fair share ------------------------------------------------------------------------------
+
+
+def test_a_client_past_its_limit_gets_429_with_retry_after_and_others_carry_on(make_app):
+    app = make_app(RATE_LIMITS={"code": 5, "action": 3, "live": 4, "create": 2})
+    guesser, player = app.test_client(), app.test_client()
+    address = {"REMOTE_ADDR": "10.0.0.66"}
+    made = player.post("/api/tables", json={"game": "scorepad", "players": ["Ann", "Ben"]},
+                       environ_base={"REMOTE_ADDR": "10.0.0.7"}).get_json()
+    # Misses count: five guesses, then the sixth is refused without a lookup.
+    for guess in ("AAAAAA", "BBBBBB", "CCCCCC", "DDDDDD", "EEEEEE"):
+        assert guesser.get(f"/api/tables/{guess}", environ_base=address).status_code == 404
+    refused = guesser.get(f"/api/tables/{made['code']}", environ_base=address)
+    assert refused.status_code == 429
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert "Too many requests from this device" in refused.get_json()["error"]
+    page = guesser.get(f"/j/{made['code']}", environ_base=address)
+    assert page.status_code == 429 and "Slow down" in page.get_data(as_text=True)
+    # Another client is not slowed down by it.
+    assert player.get(f"/api/tables/{made['code']}",
+                      environ_base={"REMOTE_ADDR": "10.0.0.7"}).status_code == 200
+    # Creating tables has its own, lower limit.
+    creator = {"REMOTE_ADDR": "10.0.0.8"}
+    for _try in range(2):
+        assert player.post("/api/tables", json={"game": "scorepad", "players": ["A", "B"]},
+                           environ_base=creator).status_code == 201
+    assert player.post("/api/tables", json={"game": "scorepad", "players": ["A", "B"]},
+                       environ_base=creator).status_code == 429
+
+
+def test_the_limits_are_shared_by_every_worker_of_a_database(make_app):
+    # Two apps on one database stand for two worker processes (or two servers).
+    first = make_app(RATE_LIMITS={"code": 3, "action": 0, "live": 0, "create": 0})
+    second = make_app(RATE_LIMITS={"code": 3, "action": 0, "live": 0, "create": 0})
+    address = {"REMOTE_ADDR": "10.0.0.99"}
+    answers = [app.test_client().get("/api/tables/ZZZZZZ", environ_base=address).status_code
+               for app in (first, second, first, second)]
+    assert answers == [404, 404, 404, 429]
+
+
+def test_rate_limits_are_read_from_a_setting_and_a_bad_one_is_named():
+    from companion.limits import parse_limits
+
+    assert parse_limits("code=10, create=0")["code"] == 10
+    with pytest.raises(ValueError, match="'coed=10' is not kind=number"):
+        parse_limits("coed=10")
+
+
+def test_a_table_without_activity_for_a_month_is_out_of_reach_of_its_code(app, client):
+    from datetime import timedelta
+
+    from sqlmodel import Session, select
+
+    from companion.models import GameTable, now
+
+    made = client.post("/api/tables", json={"game": "scorepad", "players": ["Ann", "Ben"]}).get_json()
+    assert client.get(f"/api/tables/{made['code']}").status_code == 200
+    with Session(app.extensions["engine"]) as db:
+        table = db.exec(select(GameTable).where(GameTable.code == made["code"])).one()
+        table.updated_at = now() - timedelta(days=31)
+        db.add(table)
+        db.commit()
+    answer = client.get(f"/api/tables/{made['code']}")
+    assert answer.status_code == 404
+    assert "no activity for 30 days" in answer.get_json()["error"]
+    assert client.get(f"/j/{made['code']}").status_code in (303, 404)
+
+
+# -- long games ------------------------------------------------------------------------------
+
+
+def test_a_long_game_answers_with_the_newest_log_and_a_cursor_to_the_rest(client):
+    made = client.post("/api/tables", json={"game": "scorepad", "players": ["Ann", "Ben"]}).get_json()
+    code, headers = made["code"], {"Authorization": f"Bearer {made['token']}"}
+    for i in range(120):
+        answer = client.post(f"/api/tables/{code}/actions", headers=headers, json={
+            "type": "enter_score", "player": "Ann", "round": 1 + i % 20, "points": i})
+    assert answer.status_code == 200
+    assert len(answer.get_json()["log"]) == 50  # the action's answer too
+    seen, cursor = [], None
+    while True:
+        page = client.get(f"/api/tables/{code}" + (f"?log_before={cursor}" if cursor else "")).get_json()
+        seen += [entry["seq"] for entry in page["log"]]
+        cursor = page["log_next"]
+        if cursor is None:
+            break
+    # Every entry once, newest first: the 120 actions and the set-up line.
+    assert seen == sorted(seen, reverse=True) and len(seen) == len(set(seen)) == 121
+    assert len(client.get(f"/api/tables/{code}?log=5").get_json()["log"]) == 5
+    bad = client.get(f"/api/tables/{code}?log=0")
+    assert bad.status_code == 422 and "'log'" in bad.get_json()["error"]
