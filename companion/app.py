@@ -87,6 +87,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         # (guessing finds only tables in use); 0 keeps every table reachable.
         ARCHIVE_DAYS=int(os.environ.get("ARCHIVE_DAYS", "30")),
         IMPORT_LIMIT_BYTES=6 * 1024 * 1024,
+        # A request body must arrive whole within this many seconds (web.BodyDeadline).
+        BODY_SECONDS=float(os.environ.get("BODY_SECONDS", "10")),
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

@@ -94,6 +94,10 @@ def gunicorn_args(host: str, port: int, workers: int, connections: int) -> list[
         "--workers", str(workers),
         "--worker-class", "gevent",
         "--worker-connections", str(connections),
+        # Also the header timeout: the gevent worker reads each request's line and headers,
+        # the first one included, under gevent.Timeout(keepalive) and closes the connection
+        # when it runs out, so idle or trickling connections go 5 s after they open
+        # (make bench BENCH_ARGS="--parts slow"). 0 would switch that off: keep it above 0.
         "--keep-alive", "5",
         "--timeout", "30",
         "--graceful-timeout", "3",

@@ -88,13 +88,13 @@ def count(engine: Engine, client: str, kinds: list[str], limits: dict[str, int],
     table = RateWindow.__table__
     over = None
     with engine.execution_options(**WRITE).begin() as connection:
-        for kind in kinds:
-            upsert = dialect.insert(table).values(client=client[:64], kind=kind, window=window,
-                                                 hits=1)
-            upsert = upsert.on_conflict_do_update(
-                index_elements=["client", "kind", "window"],
-                set_={"hits": table.c.hits + 1}).returning(table.c.hits)
-            hits = connection.execute(upsert).scalar_one()
+        # One statement for every kind the request counts toward.
+        upsert = dialect.insert(table).values(
+            [{"client": client[:64], "kind": kind, "window": window, "hits": 1} for kind in kinds])
+        upsert = upsert.on_conflict_do_update(
+            index_elements=["client", "kind", "window"],
+            set_={"hits": table.c.hits + 1}).returning(table.c.kind, table.c.hits)
+        for kind, hits in connection.execute(upsert):
             if hits > limits[kind] and over is None:
                 over = kind
         if random.random() < 0.01:  # now and then, forget windows long past

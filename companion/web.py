@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import re
 import threading
@@ -254,6 +255,55 @@ class NothingChangedShortcut:
         return self.app(environ, start_response)
 
 
+class BodyDeadline:
+    """WSGI middleware: a request body must arrive whole within ``seconds``.
+
+    gunicorn's gevent worker closes a connection whose request line and headers take longer
+    than the keep-alive time, but then reads the body for as long as the client takes: a
+    client sending one byte every few seconds would hold its connection for good, and enough
+    of them would fill the worker. So a body (up to ``most`` bytes, as its Content-Length says;
+    a larger one is refused with 413 by Flask without being read) is read here, under one
+    deadline for the whole of it, and handed on from memory; past the deadline the answer is
+    408 and the connection is closed. The deadline is a gevent timeout: it interrupts the
+    worker's cooperative socket reads."""
+
+    def __init__(self, app, most: int, seconds: float):
+        self.app, self.most, self.seconds = app, most, seconds
+
+    def __call__(self, environ, start_response):
+        length = environ.get("CONTENT_LENGTH") or ""
+        if length.isdigit() and 0 < int(length) <= self.most:
+            try:
+                body = read_within(environ["wsgi.input"], int(length), self.seconds)
+            except TooSlow:
+                start_response("408 Request Timeout", [
+                    ("Content-Type", "text/plain; charset=utf-8"), ("Connection", "close")])
+                return [b"The request body did not arrive within %d seconds; nothing was "
+                        b"read or changed.\n" % self.seconds]
+            environ["wsgi.input"] = io.BytesIO(body)
+            environ["CONTENT_LENGTH"] = str(len(body))
+        return self.app(environ, start_response)
+
+
+class TooSlow(Exception):
+    pass
+
+
+def read_within(stream, length: int, seconds: float) -> bytes:
+    """Up to ``length`` bytes of ``stream`` (fewer if it ends early), or TooSlow."""
+    import gevent
+
+    parts, left = [], length
+    with gevent.Timeout(seconds, TooSlow):
+        while left > 0:
+            part = stream.read(min(left, 65536))
+            if not part:
+                break
+            parts.append(part)
+            left -= len(part)
+    return b"".join(parts)
+
+
 # -- static files: versioned addresses, cached for good ------------------------------------
 
 
@@ -316,6 +366,9 @@ def init_web(app: Flask) -> None:
     app.jinja_env.context_class = TrackingContext
     engine = app.extensions["engine"]
     app.wsgi_app = NothingChangedShortcut(app.wsgi_app, engine)
+    app.wsgi_app = BodyDeadline(app.wsgi_app, max(app.config["BODY_LIMIT_BYTES"],
+                                                  app.config["IMPORT_LIMIT_BYTES"]),
+                                app.config["BODY_SECONDS"])
 
     from .live import Hub
     from .tables import table_version

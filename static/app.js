@@ -119,7 +119,12 @@
     return Array.from(root.querySelectorAll("input, select, textarea")).some((field) => {
       if (field.type === "hidden" || field.type === "submit" || field.type === "button") return false;
       if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
-      if (field.tagName === "SELECT") return Array.from(field.options).some((o) => o.selected !== o.defaultSelected);
+      if (field.tagName === "SELECT") {
+        // With no option marked selected, the browser shows the first: that is no choice made.
+        const options = Array.from(field.options);
+        const marked = options.some((o) => o.defaultSelected);
+        return options.some((o, i) => o.selected !== (marked ? o.defaultSelected : !field.multiple && i === 0));
+      }
       return field.value !== field.defaultValue;
     });
   }

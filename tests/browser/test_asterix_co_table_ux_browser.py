@@ -341,7 +341,7 @@ def test_a_german_phone_fits_the_hand_and_its_dialogs_speak_german(mid_game, liv
     expect(albums).to_contain_text("Deine Alben, Matthew")
     expect(page.locator("#album-5 .ac-side-roman .ac-side-name")).to_contain_text("Römerseite")
     expect(page.locator("#char-c11")).to_contain_text("verdeckt, zählt 0")
-    page.screenshot(path=f"/tmp/aco/de-asterix-co-{size.split('x')[0]}.png", full_page=True)
+    page.screenshot(path=str(ux.GERMAN_SHOTS / f"de-asterix-co-{size.split('x')[0]}.png"), full_page=True)
     fits_the_hand(page, f"de-{size}-start")
 
     # A character's menu: its title and the album in German words.

@@ -351,7 +351,7 @@ def test_the_german_board_fits_the_hand_too(live_server, new_phone, size):
     expect(page.get_by_role("img", name="Zeile 3, Spalte 1: geschlagen: roter Legionär")).to_have_count(1)
     page.eval_on_selector("#board", "el => el.scrollIntoView({block: 'start'})")
     page.wait_for_timeout(200)
-    page.screenshot(path=f"/work/screens/de-asterix-obelix-{size['width']}.png")
+    page.screenshot(path=str(ux.GERMAN_SHOTS / f"de-asterix-obelix-{size['width']}.png"))
     for part in ("#board", "#scoring", "#piles"):
         page.locator(part).screenshot(path=f"{SHOTS}/de-{part[1:]}-{size['width']}.png")
     assert_fit_for_hands_and_eyes(page, "German mid-attack")

@@ -391,7 +391,7 @@ def test_in_german_the_board_and_its_menus_fit_the_hand(live_server, new_phone, 
     ann.locator("#ks-pirate-menu > summary").click()
     ann.locator("#ks-idefix-menu > summary").click()
     ann.evaluate("window.scrollTo(0, 0)")
-    ann.screenshot(path=f"/work/screens/de-kartenspiel-{size['width']}.png", full_page=True)
+    ann.screenshot(path=str(ux.GERMAN_SHOTS / f"de-kartenspiel-{size['width']}.png"), full_page=True)
     # The scoring of a round: pirate names, take-out buttons and the close button.
     table.act(type="add_pirate", player="Ann", kind="lowest")
     table.act(type="add_pirate", player="Ben", kind="choice")

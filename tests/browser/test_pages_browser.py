@@ -398,7 +398,7 @@ def test_on_a_tablet_the_hosts_invite_opens_the_side_column(live_server, new_pho
 # -- a German phone: every page around the table in German, nothing too wide ------------------
 
 
-GERMAN_SHOTS = Path("/work/screens")
+GERMAN_SHOTS = ux.GERMAN_SHOTS
 
 
 def german(page, live_server: str) -> None:

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 PHONE_390 = {"width": 390, "height": 844}
@@ -16,6 +17,8 @@ PHONE_320 = {"width": 320, "height": 568}
 TABLET = {"width": 1024, "height": 768}
 SIZES = {"390x844": PHONE_390, "320x568": PHONE_320}
 
+# Where the German screenshots of every game and page go, to be looked at (issue 13).
+GERMAN_SHOTS = Path(os.environ.get("GERMAN_SCREENSHOTS", "/tmp/screens-de"))
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 MIN_TARGET = 44
 MIN_TEXT = 12

@@ -308,3 +308,71 @@ def test_a_long_game_answers_with_the_newest_log_and_a_cursor_to_the_rest(client
     assert len(client.get(f"/api/tables/{code}?log=5").get_json()["log"]) == 5
     bad = client.get(f"/api/tables/{code}?log=0")
     assert bad.status_code == 422 and "'log'" in bad.get_json()["error"]
+
+
+def test_a_body_that_trickles_in_is_cut_off_with_408(app):
+    import gevent
+
+    from companion.web import BodyDeadline
+
+    class Trickle:
+        def read(self, size=-1):
+            gevent.sleep(0.2)  # one byte every 0.2 s, as a slow-loris client sends it
+            return b"x"
+
+    seen = []
+    middleware = BodyDeadline(lambda environ, start: seen.append(environ) or [b"ok"], 1000, 0.5)
+    statuses = []
+    answer = middleware({"CONTENT_LENGTH": "100", "wsgi.input": Trickle()},
+                        lambda status, headers: statuses.append((status, dict(headers))))
+    assert statuses[0][0] == "408 Request Timeout"
+    assert statuses[0][1]["Connection"] == "close"
+    assert b"did not arrive within" in b"".join(answer)
+    assert not seen  # the app never saw the request
+    # A body that arrives in time is handed on whole.
+    import io
+
+    middleware({"CONTENT_LENGTH": "5", "wsgi.input": io.BytesIO(b"hello")}, lambda *a: None)
+    assert seen[0]["wsgi.input"].read() == b"hello"
+
+
+def test_undo_and_redo_across_checkpoints_give_what_replaying_the_whole_log_gives(app, client):
+    from sqlmodel import Session, select
+
+    from companion.games import get_game
+    from companion.history import replay
+    from companion.models import GameTable, LogEntry, StateCheckpoint
+
+    made = client.post("/api/tables", json={"game": "scorepad", "players": ["Ann", "Ben"]}).get_json()
+    code, headers = made["code"], {"Authorization": f"Bearer {made['token']}"}
+
+    def enter(i):
+        answer = client.post(f"/api/tables/{code}/actions", headers=headers, json={
+            "type": "enter_score", "player": "Ann" if i % 2 else "Ben", "round": 1 + i % 30,
+            "points": i})
+        assert answer.status_code == 200
+
+    def step(kind):
+        assert client.post(f"/api/tables/{code}/{kind}", headers=headers, json={}).status_code == 200
+
+    for i in range(55):
+        enter(i)
+    for _ in range(7):  # back below the checkpoint at 50
+        step("undo")
+    step("redo")
+    enter(100)  # a new action past an undo: the checkpoint at 50 no longer holds
+    for i in range(10):
+        enter(200 + i)
+    for _ in range(12):
+        step("undo")
+    step("redo")
+    with Session(app.extensions["engine"]) as db:
+        table = db.exec(select(GameTable).where(GameTable.code == code)).one()
+        entries = [{"kind": e.kind, "payload": e.payload, "actor": e.actor} for e in db.exec(
+            select(LogEntry).where(LogEntry.table_id == table.id).order_by(LogEntry.seq))]
+        game = get_game("scorepad")
+        whole = replay(game, table.players, table.options, entries)
+        assert table.state == whole.state
+        assert (table.undo_depth, table.redo_depth) == (len(whole.applied), len(whole.redoable))
+        kept = db.exec(select(StateCheckpoint).where(StateCheckpoint.table_id == table.id)).all()
+        assert [checkpoint.depth for checkpoint in kept] == [50]
