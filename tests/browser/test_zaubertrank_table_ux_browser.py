@@ -1,7 +1,8 @@
 """Mission Zaubertrank! in the hand, in a real browser at 390 × 844 and 320 × 568 and on a
 1024 × 768 tablet: a turn played by taps keeps each control under the finger, open menus
 survive other phones' moves, nothing is too small, too wide or unlabelled (axe-core), and the
-turn's controls lie within about two screen heights. Photographs go to $SCREENSHOTS (/tmp/zt)."""
+turn's controls lie within about two screen heights, in English and German. Photographs go to
+$SCREENSHOTS (/tmp/zt)."""
 
 from __future__ import annotations
 
@@ -325,16 +326,27 @@ def test_a_lost_game_and_long_names_fit_the_hand(live_server, new_phone, size):
     shoot(page, "zt-lost", size)
 
 
+# How far down a normal turn reaches (the bottom of the Roman's button), in screen heights: about
+# two (issue 12). Measured in English / German: 1.62 / 1.73 at 390 × 844 and 2.02 / 2.07 at
+# 320 × 568 (the narrow layout of zaubertrank.css); the 320 limits leave about two lines, so a
+# page that grows back fails.
+TURN_SCREENS = {("en", 844): 2.0, ("de", 844): 2.0, ("en", 568): 2.1, ("de", 568): 2.15}
+
+
+def turn_bottom(page) -> float:
+    return page.eval_on_selector("#turn form.zt-advance button",
+                                 "el => el.getBoundingClientRect().bottom + scrollY")
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_a_normal_turn_lies_within_about_two_screen_heights(live_server, new_phone, size):
     table = midgame(live_server)
     ann = seated(new_phone, live_server, table, "Ann", size)
     # The turn's controls, from the first move to the Roman's step, come before the ring.
-    bottom = ann.eval_on_selector("#turn form.zt-advance button",
-                                  "el => el.getBoundingClientRect().bottom + scrollY")
+    bottom = turn_bottom(ann)
     assert top_on_page(ann, "#turn") < top_on_page(ann, "#timeline") < top_on_page(ann, "#tasks")
     screens = bottom / size["height"]
-    limit = 2.0 if size["height"] >= 800 else 3.1  # a 568 px screen holds little: ~3 of them
+    limit = TURN_SCREENS[("en", size["height"])]
     assert screens <= limit, f"the Roman's button ends {bottom:.0f}px down: {screens:.2f} screens"
     print(f"{size['width']}x{size['height']}: page {ux.page_height(ann)}px, "
           f"turn ends at {bottom:.0f}px ({screens:.2f} screens)")
@@ -364,7 +376,7 @@ def test_a_tablet_shows_the_ring_and_the_tasks_side_by_side(live_server, new_pho
 
 
 # -- a German phone -------------------------------------------------------------------------------
-GERMAN_SHOTS = Path(os.environ.get("GERMAN_SCREENSHOTS", "/work/screens"))
+GERMAN_SHOTS = ux.GERMAN_SHOTS
 
 
 @pytest.fixture
@@ -404,10 +416,13 @@ def test_a_german_turn_fits_the_hand(live_server, german_phone, size):
             ann.screenshot(path=str(SHOTS / f"zt-de-{size['width']}-{n}.png"), full_page=True,
                            clip={"x": 0, "y": top, "width": size["width"],
                                  "height": size["height"]})
-    bottom = ann.eval_on_selector("#turn form.zt-advance button",
-                                  "el => el.getBoundingClientRect().bottom + scrollY")
+    # The longer words still keep a normal turn within about two screen heights.
+    bottom = turn_bottom(ann)
+    screens = bottom / size["height"]
     print(f"German {size['width']}x{size['height']}: turn ends at {bottom:.0f}px "
-          f"({bottom / size['height']:.2f} screens)")
+          f"({screens:.2f} screens)")
+    assert screens <= TURN_SCREENS[("de", size["height"])], (
+        f"the Roman's button ends {bottom:.0f}px down: {screens:.2f} screens")
     # A tap on the German page: the use of the Forest, then its reason in German.
     use = "#turn form.zt-use button"
     ux.kept_in_place(ann, use, lambda: tap(ann, use))
@@ -421,9 +436,9 @@ def test_a_german_turn_fits_the_hand(live_server, german_phone, size):
     for menu in ("#zt-potion", "#zt-free-taps", "#zt-bag", "#tasks", "#village"):
         ann.locator(menu).screenshot(
             path=str(SHOTS / f"zt-de-{menu[1:]}-{size['width']}.png"))
-    # The Roman steps on: the draw, then the placing, in German, still within the phone.
-    ann.reload()
-    settle(ann, live_server, table.code)
+    # The Roman steps on: the draw, then the placing, in German, still within the phone. The
+    # menus stay open: their untouched choices (a select showing its first option) are no
+    # unsent work, so the turn is redrawn after the tap.
     tap(ann, "#turn form.zt-advance button")
     expect(ann.locator("#turn #zt-draw h3")).to_have_text(
         "Zieh einen Unheilmarker: Welches Symbol siehst du?")
