@@ -40,3 +40,23 @@ def test_a_german_and_an_english_phone_share_a_table_each_in_its_language(live_s
     ann.wait_for_url(f"**/t/{table['code']}")
     expect(ann.locator("html")).to_have_attribute("lang", "en")
     expect(ann.locator(".log")).to_contain_text("A phone joined to watch.")
+
+
+def test_the_longer_german_undo_and_redo_words_are_never_broken_inside(live_server, new_phone):
+    table = create_table(live_server, "scorepad", ["Ann", "Ben", "Cid"])
+    for seat, size in zip(("Ann", "Ben", "Cid"), (PHONE_320, {"width": 360, "height": 740}, PHONE_390)):
+        page = new_phone(size)
+        join(page, live_server, table["code"], seat)
+        page.locator(".lang-switch button").click()
+        page.wait_for_url(f"**/t/{table['code']}")
+        expect(page.locator("html")).to_have_attribute("lang", "de")
+        buttons = page.locator(".history .undo-bar button")
+        expect(buttons.first).to_have_text("↶ Rückgängig")
+        expect(buttons.last).to_have_text("Wiederholen ↷")
+        for index in range(buttons.count()):
+            button = buttons.nth(index)
+            whole = button.evaluate(
+                "el => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().height < 80")
+            assert whole, (size, button.inner_text(), button.bounding_box())
+        assert overflowing(page) == [], (size, overflowing(page))
+        page.locator(".history").screenshot(path=f"/tmp/undo-de-{size['width']}.png")
