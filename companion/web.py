@@ -265,16 +265,21 @@ class BodyDeadline:
     a larger one is refused with 413 by Flask without being read) is read here, under one
     deadline for the whole of it, and handed on from memory; past the deadline the answer is
     408 and the connection is closed. The deadline is a gevent timeout: it interrupts the
-    worker's cooperative socket reads."""
+    worker's cooperative socket reads. A chunked body (no Content-Length) is read the same way,
+    up to one byte past ``most``."""
 
     def __init__(self, app, most: int, seconds: float):
         self.app, self.most, self.seconds = app, most, seconds
 
     def __call__(self, environ, start_response):
         length = environ.get("CONTENT_LENGTH") or ""
-        if length.isdigit() and 0 < int(length) <= self.most:
+        chunked = not length and environ.get("HTTP_TRANSFER_ENCODING", "").lower() == "chunked"
+        if chunked or (length.isdigit() and 0 < int(length) <= self.most):
+            # A chunked body has no length: read one byte past the limit at most, so that
+            # Flask answers 413 for a larger one, as it does from a Content-Length.
+            wanted = self.most + 1 if chunked else int(length)
             try:
-                body = read_within(environ["wsgi.input"], int(length), self.seconds)
+                body = read_within(environ["wsgi.input"], wanted, self.seconds)
             except TooSlow:
                 start_response("408 Request Timeout", [
                     ("Content-Type", "text/plain; charset=utf-8"), ("Connection", "close")])
@@ -282,6 +287,8 @@ class BodyDeadline:
                         b"read or changed.\n" % self.seconds]
             environ["wsgi.input"] = io.BytesIO(body)
             environ["CONTENT_LENGTH"] = str(len(body))
+            environ.pop("HTTP_TRANSFER_ENCODING", None)
+            environ.pop("wsgi.input_terminated", None)
         return self.app(environ, start_response)
 
 

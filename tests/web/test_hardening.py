@@ -329,6 +329,11 @@ def test_a_body_that_trickles_in_is_cut_off_with_408(app):
     assert statuses[0][1]["Connection"] == "close"
     assert b"did not arrive within" in b"".join(answer)
     assert not seen  # the app never saw the request
+    # Without a Content-Length (a chunked body) the deadline holds too.
+    statuses.clear()
+    middleware({"HTTP_TRANSFER_ENCODING": "chunked", "wsgi.input": Trickle()},
+               lambda status, headers: statuses.append((status, dict(headers))))
+    assert statuses[0][0] == "408 Request Timeout" and not seen
     # A body that arrives in time is handed on whole.
     import io
 
