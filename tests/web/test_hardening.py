@@ -381,3 +381,20 @@ def test_undo_and_redo_across_checkpoints_give_what_replaying_the_whole_log_give
         assert (table.undo_depth, table.redo_depth) == (len(whole.applied), len(whole.redoable))
         kept = db.exec(select(StateCheckpoint).where(StateCheckpoint.table_id == table.id)).all()
         assert [checkpoint.depth for checkpoint in kept] == [50]
+
+
+def test_players_typing_in_their_own_piles_at_once_are_all_recorded(client):
+    made = client.post("/api/tables", json={"game": "kartenspiel",
+                                            "players": ["Ann", "Ben", "Cid"]}).get_json()
+    code, headers = made["code"], {"Authorization": f"Bearer {made['token']}"}
+    seen = client.get(f"/api/tables/{code}").get_json()["state_version"]
+    for player, values in (("Ann", "3, 5"), ("Ben", "7"), ("Cid", "")):
+        answer = client.post(f"/api/tables/{code}/actions", headers=headers, json={
+            "type": "enter_romans", "player": player, "values": values, "expected_version": seen})
+        assert answer.status_code == 200, answer.get_json()
+    piles = client.get(f"/api/tables/{code}").get_json()["state"]["piles"]
+    assert [piles[name]["romans"] for name in ("Ann", "Ben", "Cid")] == [[3, 5], [7], []]
+    # The same pile again, made against the old version, is a real conflict.
+    again = client.post(f"/api/tables/{code}/actions", headers=headers, json={
+        "type": "enter_romans", "player": "Ann", "values": "9", "expected_version": seen})
+    assert again.status_code == 409

@@ -105,7 +105,8 @@ class AsterixCo(Game):
         Move(turn.TakeConsolation, turn.take_consolation, phases=(CONSOLATION,)),
         Move(turn.OrientAlbum, turn.orient_album, phases=(ORIENTATION,)),
         # A reminder of an album's printed effect, at any moment of the game.
-        Move(turn.SetAlbumNote, turn.set_album_note),
+        Move(turn.SetAlbumNote, turn.set_album_note,
+             scope=lambda action: frozenset({("note", action.album)})),
     )
     # "menus": the one shared copy of the character, play and power dialogs (see the template).
     regions = ("albums", "ledger", "resolution", "menus")

@@ -108,7 +108,9 @@ class Kartenspiel(Game):
         # Also with one player left: the taps may have missed that this one is empty too.
         Move(PlayerOut, player_out, phases=("tricks", "last_hand")),
         Move(LastPlayer, last_player, phases=("last_hand",)),
-        Move(EnterRomans, enter_romans),
+        # Typing in one player's pile touches that pile only: players typing theirs at once
+        # are all recorded (the rules still check the deck against the table as it is).
+        Move(EnterRomans, enter_romans, scope=lambda action: frozenset({("pile", action.player)})),
         Move(AddRoman, add_roman, check=romans_in_deck),
         Move(RemoveRoman, remove_roman, check=piles_hold_romans),
         Move(AddPirate, add_pirate, check=pirates_in_deck),
