@@ -131,12 +131,14 @@ def new_phone(browser):
     """Make a phone: a fresh browser context (its own cookies) 360 px wide."""
     contexts = []
 
-    def make(viewport: dict | None = None):
+    def make(viewport: dict | None = None, locale: str | None = None):
         """``viewport``: e.g. ux.PHONE_390, ux.PHONE_320 or ux.TABLET (default: 360 × 740);
-        a viewport wider than 900 px is a tablet (not is_mobile)."""
+        a viewport wider than 900 px is a tablet (not is_mobile). ``locale``: the browser's
+        language (e.g. "de-DE": it asks for German with Accept-Language)."""
         size = viewport or PHONE
         context = browser.new_context(viewport=size, device_scale_factor=2,
-                                      is_mobile=size["width"] < 900, has_touch=True)
+                                      is_mobile=size["width"] < 900, has_touch=True,
+                                      **({"locale": locale} if locale else {}))
         context.set_default_timeout(10_000)
         contexts.append(context)
         return context.new_page()

@@ -380,20 +380,9 @@ GERMAN_SHOTS = ux.GERMAN_SHOTS
 
 
 @pytest.fixture
-def german_phone(browser):
+def german_phone(new_phone):
     """Like ``new_phone``, but the browser asks for German (Accept-Language: de-DE)."""
-    contexts = []
-
-    def make(viewport: dict):
-        context = browser.new_context(viewport=viewport, device_scale_factor=2, locale="de-DE",
-                                      is_mobile=viewport["width"] < 900, has_touch=True)
-        context.set_default_timeout(10_000)
-        contexts.append(context)
-        return context.new_page()
-
-    yield make
-    for context in contexts:
-        context.close()
+    return lambda viewport: new_phone(viewport, locale="de-DE")
 
 
 @pytest.mark.parametrize("size", SIZES)
