@@ -21,8 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from sqlmodel import Session, delete, select
 
 from .games import GAMES, get_game
-from .games.text import say
-from .inputs import name_key, tidy_name
+from .games.text import N_, say
+from .inputs import name_key, stored_id, text_problem, tidy_name
 from .games.base import explain
 from .models import GameTable, GroupChange, GroupPlayer, Play, PlayerGroup, now
 from .tables import CODE_ALPHABET, CODE_LENGTH, NAME_MAX, Forbidden, Invalid, NotFound, normalise_code
@@ -99,7 +99,8 @@ def add_player(db: Session, group: PlayerGroup, name: str) -> GroupPlayer:
 
 
 def _player(db: Session, group: PlayerGroup, player_id) -> GroupPlayer:
-    player = db.get(GroupPlayer, player_id) if isinstance(player_id, int) else None
+    player_id = stored_id(player_id)
+    player = db.get(GroupPlayer, player_id) if player_id is not None else None
     if player is None or player.group_id != group.id:
         raise NotFound(_("That player is not in this group."))
     return player
@@ -321,7 +322,7 @@ def export_csv(db: Session, group: PlayerGroup) -> str:
 class _ImportedPlayer(BaseModel):
     model_config = ConfigDict(extra="ignore")
     name: str = Field(min_length=1, max_length=NAME_MAX)
-    score: int | None = None
+    score: int | None = Field(None, ge=-10**6, le=10**6)
     winner: bool = False
 
 
@@ -339,7 +340,13 @@ class _ImportedPlay(BaseModel):
     @field_validator("started_at", "ended_at")
     @classmethod
     def in_utc(cls, value: datetime) -> datetime:
-        return _utc(value)  # a time without a zone is taken as UTC
+        try:
+            value = _utc(value)  # a time without a zone is taken as UTC
+        except OverflowError:  # e.g. the year 1 east of UTC
+            value = None
+        if value is None or not 1970 <= value.year <= 2999:
+            raise ValueError(N_("a play's time lies between the years 1970 and 2999"))
+        return value
 
     @model_validator(mode="after")
     def ends_after_start(self) -> "_ImportedPlay":
@@ -375,6 +382,9 @@ def import_plays(db: Session, group: PlayerGroup, data) -> int:
     the first problem is refused with the play and field named, and nothing is added."""
     if not isinstance(data, dict) or not isinstance(data.get("plays"), list):
         raise Invalid(_("This is not a play export: it needs a list called \"plays\"."))
+    problem = text_problem(data)  # a NUL or a broken character no database stores
+    if problem:
+        raise Invalid(say(problem))
     if len(data["plays"]) > PLAYS_MAX:
         raise Invalid(_("An import holds at most %(most)d plays; this one has %(count)d.",
                         most=PLAYS_MAX, count=len(data["plays"])))

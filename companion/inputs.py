@@ -87,6 +87,18 @@ def text_problem(value: Any, depth: int = 0) -> Sentence | None:
     return None
 
 
+# One past the largest id or version every database holds (PostgreSQL's INTEGER: 32 bits).
+ID_MOST = 2**31
+
+
+def stored_id(value) -> int | None:
+    """``value`` when it is a whole number a database id could be, else None (an id far past
+    any row is simply no row: no query is sent that the database would refuse)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 < value < ID_MOST:
+        return value
+    return None
+
+
 def depth_problem() -> Sentence:
     return Sentence("The request is nested more than %(most)s levels deep; no action needs that.",
                     most=MAX_DEPTH)

@@ -23,7 +23,7 @@ from sqlmodel import Session, select
 from .games import GameError, get_game
 from .games.base import Game
 from .games.text import Name, Sentence, as_sentence, say
-from .inputs import name_key, quote, text_problem, tidy_name
+from .inputs import name_key, quote, stored_id, text_problem, tidy_name
 from .history import stacks
 from .live import DELETED, table_changed
 from .models import Device, GameTable, JoinAttempt, LogEntry, StateCheckpoint, now
@@ -500,7 +500,8 @@ def free_seat(db: Session, table: GameTable, device: Device | None, seat: str) -
 def set_read_only(db: Session, table: GameTable, device: Device | None, target_id: int,
                   read_only: bool) -> None:
     require_host(device)
-    target = db.get(Device, target_id)
+    target_id = stored_id(target_id)
+    target = db.get(Device, target_id) if target_id is not None else None
     if target is None or target.table_id != table.id:
         raise Invalid(_("That phone is not joined to this table."))
     if target.is_host:

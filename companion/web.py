@@ -18,10 +18,12 @@ from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from jinja2.runtime import Context
 from jinja2_fragments.flask import render_block
 from markupsafe import Markup
+from werkzeug.security import safe_join
 
-from .inputs import quote
+from .games.text import say
+from .inputs import quote, text_problem
 from .limits import Limited, check_request
-from .tables import TableProblem
+from .tables import Invalid, TableProblem
 
 csrf = CSRFProtect()
 compress = Compress()
@@ -321,7 +323,10 @@ def init_static_versions(app: Flask) -> None:
 
     def version_of(filename: str) -> str | None:
         if filename not in versions:
-            path = os.path.join(app.static_folder, filename)
+            # Only a file inside static/ (the name may come from an address: no "../", no NUL).
+            path = safe_join(app.static_folder, filename) if "\x00" not in filename else None
+            if path is None:
+                return None
             try:
                 with open(path, "rb") as fh:
                     versions[filename] = hashlib.blake2b(fh.read(), digest_size=6).hexdigest()
@@ -407,8 +412,19 @@ def init_web(app: Flask) -> None:
         if request.endpoint not in (None, "static", "health.healthz"):
             check_request()
 
+    def storable_text():
+        """Text no database stores (a NUL, a lone surrogate) in the address, the query or a
+        form is refused with a sentence before any view reads it (JSON bodies: api.body)."""
+        sources = [list((request.view_args or {}).values()), request.args.to_dict(flat=False)]
+        if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+            sources.append(request.form.to_dict(flat=False))
+        for source in sources:
+            problem = text_problem(source)
+            if problem:
+                raise Invalid(say(problem))
+
     # First of all: the CSRF check reads the form; a client past its limit is not read at all.
-    app.before_request_funcs.setdefault(None, [])[0:0] = [limit_body, fair_share]
+    app.before_request_funcs.setdefault(None, [])[0:0] = [limit_body, fair_share, storable_text]
 
     @app.errorhandler(Limited)
     def too_many(limited: Limited):

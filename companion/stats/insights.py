@@ -22,7 +22,9 @@ SOURCE_LABELS = {"albums": N_("Albums"), "centurion_helmets": N_("Centurion helm
 
 
 def _number(value) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+    """A count from the facts; anything else (a word, a list, a number past any real game:
+    an imported play's facts are only loosely checked) counts 0."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**6 else 0
 
 
 def _with_facts(rows: list[PlayRow], key: str) -> list[PlayRow]:
@@ -238,4 +240,23 @@ def game_insights(game: str, plays: Iterable[dict | PlayRow]) -> Data | None:
     """The insights of ``game`` over its plays (plays of other games are skipped); None for a
     game without any (the score pad)."""
     summarise = INSIGHTS.get(game)
-    return summarise([row for row in prepare(plays) if row.game == game]) if summarise else None
+    if summarise is None:
+        return None
+    rows = [row for row in prepare(plays) if row.game == game]
+    try:
+        return summarise(rows)
+    except _BAD_FACTS:
+        # An imported play whose facts are not of the shape this game writes: it counts in
+        # the ordinary statistics, not in these (one such play never breaks the page).
+        return summarise([row for row in rows if _readable(summarise, row)])
+
+
+_BAD_FACTS = (TypeError, AttributeError, ValueError, KeyError, OverflowError)
+
+
+def _readable(summarise, row: PlayRow) -> bool:
+    try:
+        summarise([row])
+    except _BAD_FACTS:
+        return False
+    return True

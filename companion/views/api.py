@@ -174,7 +174,7 @@ class LogPage(BaseModel):
     model_config = ConfigDict(extra="forbid")
     log: int = Field(LOG_PAGE, ge=1, le=500, description="How many log entries, newest first.")
     log_before: int | None = Field(
-        None, ge=1, description="Only entries before this version (the log_next of a snapshot).")
+        None, ge=1, le=2**31 - 1, description="Only entries before this version (the log_next of a snapshot).")
 
 
 class PlayPlayer(Answer):

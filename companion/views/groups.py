@@ -193,7 +193,7 @@ def import_view(code: str):
             raise_invalid(_("The file is larger than 5 MB; that is no play export."))
         try:
             data = json.loads(raw.decode("utf-8-sig"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        except (UnicodeDecodeError, ValueError) as exc:  # JSONDecodeError, or 5,000 digits
             line = getattr(exc, "lineno", None)
             raise_invalid(_("The file is not valid JSON (line %(line)s).", line=line)
                           if line else _("The file is not valid JSON."))

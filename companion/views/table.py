@@ -337,7 +337,8 @@ def events(code: str):
                           "and try again."), status=429, headers={"Retry-After": "30"},
                         mimetype="text/plain")
     last_id = request.headers.get("Last-Event-ID", "")
-    if last_id.isdigit():  # the browser reconnecting by itself: what it had is unknown
+    if last_id.isascii() and last_id.isdigit() and len(last_id) <= 18:
+        # the browser reconnecting by itself: what it had is unknown
         seen, have = int(last_id), {}
     else:
         seen, have = request.args.get("v", -1, type=int), parse_have(request.args.get("have"))

@@ -398,3 +398,93 @@ def test_players_typing_in_their_own_piles_at_once_are_all_recorded(client):
     again = client.post(f"/api/tables/{code}/actions", headers=headers, json={
         "type": "enter_romans", "player": "Ann", "values": "9", "expected_version": seen})
     assert again.status_code == 409
+
+
+# -- what the fuzzing found ------------------------------------------------------------------
+
+
+def test_ids_and_versions_past_any_database_column_are_no_row_not_a_crash(phone):
+    host = phone()
+    code = host.start(players=("Ann", "Ben"))
+    huge = 2**63
+    answer = host.post(f"/t/{code}/host/read-only", {"device": str(huge)}, htmx=True)
+    assert answer.status_code == 422 and "not joined to this table" in answer.get_data(as_text=True)
+    assert host.client.get(f"/api/tables/{code}?log_before={huge}").status_code == 422
+    stream = host.client.get(f"/t/{code}/events", headers={"Last-Event-ID": "²"},
+                             environ_base={"REMOTE_ADDR": host.address})
+    assert stream.status_code == 200  # a stream from the start, not a crash
+    stream.close()
+    # PostgreSQL's ids are 32 bits: one past that is no row there either.
+    assert host.client.get(f"/api/tables/{code}?log_before={2**31}").status_code == 422
+    group = host.client.post("/api/groups", json={"name": "Friday", "players": ["Ann"]}).get_json()
+    rename = host.post(f"/g/{group['code']}/players/{huge}/rename", {"name": "Bo"})
+    assert rename.status_code in (303, 404, 422)
+    merge = host.post(f"/g/{group['code']}/merge", {"keep": str(huge), "drop": "1"})
+    assert merge.status_code in (303, 404, 422)
+
+
+@pytest.mark.parametrize("url", ["/g/ABCDEF/plays/x%00y", "/t/ABCDEF/history?x=%00",
+                                 "/rules/search?q=a%00b"])
+def test_a_nul_in_an_address_or_query_gets_a_sentence(client, url):
+    answer = client.get(url)
+    assert answer.status_code == 422
+    assert "NUL character" in answer.get_data(as_text=True)
+
+
+def test_a_nul_in_a_form_gets_a_sentence_and_changes_nothing(phone):
+    host = phone()
+    code = host.start(players=("Ann", "Ben"))
+    before = host.snapshot()["version"]
+    answer = host.post(f"/t/{code}/host/free", {"seat": "Ann\x00"}, htmx=True)
+    assert answer.status_code == 422 and "NUL character" in answer.get_data(as_text=True)
+    assert host.snapshot()["version"] == before
+
+
+def test_an_import_with_a_number_of_5000_digits_is_not_json_we_read(phone):
+    host = phone()
+    group = host.client.post("/api/groups", json={"name": "Friday", "players": []}).get_json()
+    from io import BytesIO
+
+    answer = host.post(f"/g/{group['code']}/import",
+                       {"file": (BytesIO(b'{"format": ' + b"9" * 5001 + b"}"), "plays.json")})
+    assert answer.status_code in (303, 422)
+    page = host.get(f"/g/{group['code']}")
+    assert answer.status_code == 422 or "not valid JSON" in page.get_data(as_text=True)
+
+
+def test_an_import_with_dates_numbers_or_facts_no_play_has_is_refused_or_left_out(client):
+    group = client.post("/api/groups", json={"name": "Friday", "players": []}).get_json()
+    url = f"/api/groups/{group['code']}/plays"
+
+    def play(uid, **fields):
+        return {"uid": uid, "game": "scorepad", "started_at": "2026-11-27T20:00:00+01:00",
+                "ended_at": "2026-11-27T21:00:00+01:00",
+                "players": [{"name": "Ann", "score": 1, "winner": True}], **fields}
+
+    for bad, words in [
+        (play("d1", started_at="0001-01-01T00:00:00+05:00", ended_at="0001-01-01T01:00:00+05:00"),
+         "between the years 1970 and 2999"),
+        (play("d2", ended_at="9999-12-31T20:00:00-05:00"), "between the years 1970 and 2999"),
+        (play("s1", players=[{"name": "Ann", "score": 10**400}]), "'players[0].score'"),
+        (play("n1\u0000"), "NUL character"),
+    ]:
+        answer = client.post(url, data=__import__("json").dumps({"plays": [bad]}),
+                             headers={"Content-Type": "application/json"})
+        assert answer.status_code == 422, (bad, answer.get_json())
+        assert words in answer.get_json()["error"]
+    # Facts of the wrong shape are kept, but left out of the game's own statistics.
+    odd = [dict(play(f"f{i}"), game="asterix-obelix", facts=facts) for i, facts in enumerate([
+        {"tokens_won": []}, {"tokens_won": {"Ann": 5}}, {"tokens_won": {"Ann": [[1]]}}])]
+    odd += [dict(play("k1"), game="kartenspiel", facts={"rounds": [{"round": 1, "lost_to_pirates": [1]}]}),
+            dict(play("c1"), game="asterix-co", facts={"sesterces": {"Ann": 5}})]
+    for entry in odd:
+        entry["players"] = [{"name": "Ann", "score": 1, "winner": True}, {"name": "Ben", "score": 0}]
+    assert client.post(url, json={"plays": odd}).status_code == 200
+    assert client.get(f"/api/groups/{group['code']}/stats").status_code == 200
+    assert client.get(f"/g/{group['code']}/stats").status_code == 200
+
+
+def test_a_static_address_never_reads_outside_static(client):
+    for url in ["/static/%00", "/static/app.js%00", "/static/../companion/app.py"]:
+        assert client.open(url, method="OPTIONS").status_code < 500
+        assert client.get(url).status_code in (404, 422)  # a NUL gets its sentence
