@@ -18,11 +18,25 @@ measures against the trivial /healthz of the same server in the same run:
          first load of the table page (its HTML, and with every script and style sheet).
   group  a group with 200 plays (imported through the API): its page, its statistics page,
          the statistics JSON and the export, each fetched alternately with /healthz.
+  slow   /healthz and a table page, each on a new connection, before and while 1,000
+         connections that send nothing and 100 that trickle one header line every 3 s are held
+         open by a second client process (re-opened as soon as the server closes them): loaded
+         p99 / unloaded p99, failed requests, after how long the server closes an idle and a
+         trickling connection.
+  hammer one client (a second process, from 127.0.0.2) sending GET /t/<code>/live with a
+         version that never matches and POST /api/tables/<code>/actions on its own table, 50
+         requests in flight, against the server's DEFAULT rate limits (limits.py; the other
+         parts lift them); meanwhile the other tables, each from its own loopback address as
+         each table is a household of its own, read their snapshot and enter scores through
+         the API at a steady pace, with /healthz: loaded p99 / unloaded p99, the hammering
+         client's requests per second and share answered 429. The loaded stretch is put
+         around the turn of a minute, when the hammering client's limits start afresh.
 
 Server CPU is the sum of utime+stime of the gunicorn master and its workers (psutil), as % of
 one core over the measured window; memory is the sum of their RSS. The load generator is one
 asyncio process: it stays under a fifth of a core even with 6,000 streams open (most of their
-cost is at set-up), so it is not split; its own CPU and the lag of its event loop are printed
+cost is at set-up), so it is not split (slow and hammer run their attacker in a second process,
+its CPU printed apart); its own CPU and the lag of its event loop are printed
 beside each part, so a starved client would show (its timestamps are taken when it gets round
 to reading a socket). On a shared machine, "everything else" is the CPU other programs used.
 
@@ -42,6 +56,7 @@ import os
 import platform
 import random
 import re
+import shlex
 import shutil
 import socket
 import statistics
@@ -60,7 +75,7 @@ import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
-PARTS = ("push", "idle", "scale", "two", "poll", "bytes", "group")
+PARTS = ("push", "idle", "scale", "two", "poll", "bytes", "group", "slow", "hammer")
 DEFAULT_PG = "postgresql://companion:companion@127.0.0.1:5432/companion_bench"
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 VERSION = re.compile(r'id="live-meta"[^>]*data-version="(\d+)"')
@@ -100,8 +115,9 @@ class Server:
     bench/results/<name>.log."""
 
     def __init__(self, name: str, port: int, args, database_url: str | None = None,
-                 instance: str | None = None):
+                 instance: str | None = None, env: dict[str, str | None] | None = None):
         self.name, self.port, self.args = name, port, args
+        self.env = env or {}  # over the bench's settings below; None removes a variable
         self.database_url = database_url
         self.instance = instance or tempfile.mkdtemp(prefix=f"companion-bench-{name}-")
         self.own_instance = instance is None
@@ -120,8 +136,15 @@ class Server:
                 raise SystemExit(f"port {self.port} is in use; choose others with --port") from None
         # The bench's phones all come from 127.0.0.1: lift the per-address limits.
         env = {**os.environ, "COMPANION_INSTANCE": self.instance, "JOIN_LIMIT": "1000000",
+               # Counted as always (its cost is part of what is measured), never reached.
+               "RATE_LIMITS": "code=999999999,action=999999999,live=999999999,create=999999999",
                "STREAMS_PER_CLIENT": "1000000"}
         env.pop("DATABASE_URL", None)
+        for variable, value in self.env.items():
+            if value is None:
+                env.pop(variable, None)
+            else:
+                env[variable] = value
         if self.database_url:
             env["DATABASE_URL"] = self.database_url
         args = [str(Path(sys.executable).with_name("companion")), "serve", "--host", "127.0.0.1",
@@ -131,8 +154,24 @@ class Server:
         if self.args.server_connections:
             args += ["--connections", str(self.args.server_connections)]
         self.log = open(self.log_path, "w")
+        extra = getattr(self.args, "gunicorn_extra", None)
+        if extra:  # an experiment: gunicorn as `serve` runs it, with settings added (last wins)
+            args = self.gunicorn_by_hand(env, shlex.split(extra))
         self.process = subprocess.Popen(args, env=env, stdout=self.log, stderr=subprocess.STDOUT)
         return self
+
+    def gunicorn_by_hand(self, env: dict, extra: list[str]) -> list[str]:
+        """What `companion serve` does (init-db, then exec gunicorn), with ``extra`` gunicorn
+        arguments after its own: the hidden option --gunicorn-extra, for trying settings."""
+        from companion.cli import gunicorn_args
+        from companion.network import LISTEN_HOST_VARIABLE
+
+        subprocess.run([str(Path(sys.executable).with_name("companion")), "init-db"], env=env,
+                       stdout=self.log, stderr=subprocess.STDOUT, check=True)
+        env[LISTEN_HOST_VARIABLE] = "127.0.0.1"
+        raise_open_files(20000)  # inherited, as serve raises its own
+        return gunicorn_args("127.0.0.1", self.port, self.args.workers or min(os.cpu_count() or 1, 8),
+                             self.args.server_connections or 4000) + extra
 
     def __exit__(self, exc_type, *_exc) -> None:
         if self.process and self.process.poll() is None:
@@ -1320,6 +1359,632 @@ async def bytes_per_update(args) -> list[str]:
     ]
 
 
+# -- part 8: idle and slow connections ----------------------------------------------------
+
+
+def raise_open_files(wanted: int) -> int:
+    """This process holds the slow connections: lift its open-files limit (as `companion
+    serve` lifts the server's). Returns the soft limit in force."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < wanted:
+        target = wanted if hard == resource.RLIM_INFINITY else min(hard, max(wanted, soft))
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+class SlowClients:
+    """Attackers that hold connections open without finishing a request: ``idle`` ones
+    connect and send nothing, ``trickling`` ones send a request line and Host, then one more
+    header line every ``every`` seconds. Any the server closes is opened again at once, so
+    that as many stay open as asked. Records after how long the server closed each."""
+
+    def __init__(self, port: int, idle: int, trickling: int, every: float):
+        self.port, self.every = port, every
+        self.wanted = {"idle": idle, "trickling": trickling}
+        self.open = {"idle": 0, "trickling": 0}
+        self.closed_after: dict[str, list[float]] = {"idle": [], "trickling": []}
+        self.answered: dict[str, list[bytes]] = {"idle": [], "trickling": []}  # what it sent first
+        self.opened_since: dict[str, list[float]] = {"idle": [], "trickling": []}  # still open
+        self.connect_failures: dict[str, int] = {}
+        self.opened = 0
+        self.tasks: list[asyncio.Task] = []
+        self.stopping = False
+
+    def start(self) -> None:
+        # Not all in the same instant: a few hundred connects a second, as a script would.
+        kinds = [k for k in ("trickling", "idle") for _ in range(self.wanted[k])]
+        self.tasks = [asyncio.get_running_loop().create_task(self._hold(kind, index * 0.002))
+                      for index, kind in enumerate(kinds)]
+
+    def all_open(self) -> bool:
+        return all(self.open[k] >= self.wanted[k] for k in self.wanted)
+
+    async def _hold(self, kind: str, delay: float) -> None:
+        await asyncio.sleep(delay)
+        while not self.stopping:
+            try:
+                reader, writer = await asyncio.wait_for(
+                    asyncio.open_connection("127.0.0.1", self.port), 10)
+            except (OSError, asyncio.TimeoutError) as exc:
+                name = type(exc).__name__ if not isinstance(exc, OSError) or not exc.errno else \
+                    errno_name(exc.errno)
+                self.connect_failures[name] = self.connect_failures.get(name, 0) + 1
+                await asyncio.sleep(0.5)
+                continue
+            self.opened += 1
+            self.open[kind] += 1
+            since = time.perf_counter()
+            self.opened_since[kind].append(since)
+            try:
+                await (self._trickle(kind, reader, writer) if kind == "trickling"
+                       else self._idle(kind, reader))
+                if not self.stopping:
+                    self.closed_after[kind].append(time.perf_counter() - since)
+            except asyncio.CancelledError:
+                raise
+            finally:
+                self.open[kind] -= 1
+                self.opened_since[kind].remove(since)
+                writer.close()
+
+    async def _until_closed(self, kind: str, reader: asyncio.StreamReader, first: bytes) -> None:
+        """The server sent something (an error answer?): note it and read to its close."""
+        if first:
+            self.answered[kind].append(first[:40])
+            with contextlib.suppress(OSError, asyncio.TimeoutError):
+                while await asyncio.wait_for(reader.read(4096), 30):
+                    pass
+
+    async def _idle(self, kind: str, reader: asyncio.StreamReader) -> None:
+        try:
+            first = await reader.read(4096)  # b"" when the server closes it
+        except OSError:
+            return
+        await self._until_closed(kind, reader, first)
+
+    async def _trickle(self, kind: str, reader: asyncio.StreamReader,
+                       writer: asyncio.StreamWriter) -> None:
+        line = b"GET / HTTP/1.1\r\nHost: x\r\n"
+        while True:
+            try:
+                writer.write(line)
+                await writer.drain()
+                first = await asyncio.wait_for(reader.read(4096), self.every)
+            except asyncio.TimeoutError:
+                line = b"X-a: b\r\n"
+                continue
+            except OSError:
+                return
+            await self._until_closed(kind, reader, first)
+            return
+
+    async def stop(self) -> None:
+        self.stopping = True
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+    def oldest(self, kind: str) -> float:
+        return time.perf_counter() - min(self.opened_since[kind], default=time.perf_counter())
+
+
+def errno_name(number: int) -> str:
+    import errno
+    return errno.errorcode.get(number, str(number))
+
+
+async def paced_requests(base: str, paths: dict[str, str], rounds: int, interval: float,
+                         timeout: float, most_seconds: float = float("inf")
+                         ) -> tuple[dict[str, list[float]], dict[str, list[str]]]:
+    """``rounds`` rounds, one after the other, of one GET of each path, each on a NEW
+    connection (as a phone arriving at the table would make one), a round started every
+    ``interval`` s. A request not answered 200 within ``timeout`` s failed. No round starts
+    after ``most_seconds`` (a server that answers nothing would take rounds × timeout)."""
+    stop_at = time.perf_counter() + most_seconds
+    times: dict[str, list[float]] = {label: [] for label in paths}
+    failures: dict[str, list[str]] = {label: [] for label in paths}
+    connector = aiohttp.TCPConnector(force_close=True, limit=0)
+    async with aiohttp.ClientSession(connector=connector,
+                                     timeout=aiohttp.ClientTimeout(total=timeout)) as session:
+        for _ in range(rounds):
+            began = time.perf_counter()
+            if began > stop_at:
+                break
+            for label, path in paths.items():
+                started = time.perf_counter()
+                try:
+                    async with session.get(base + path) as answer:
+                        await answer.read()
+                        if answer.status == 200:
+                            times[label].append(time.perf_counter() - started)
+                        else:
+                            failures[label].append(f"answered {answer.status}")
+                except asyncio.TimeoutError:
+                    failures[label].append(f"no answer within {timeout:g} s")
+                except aiohttp.ClientError as exc:
+                    failures[label].append(type(exc).__name__)
+            await asyncio.sleep(max(0.0, interval - (time.perf_counter() - began)))
+    return times, failures
+
+
+def seconds_text(values: list[float]) -> str:
+    if not values:
+        return "none"
+    return (f"median {median(values):.1f} s (min {min(values):.1f}, max {max(values):.1f}; "
+            f"{len(values)} closed)")
+
+
+def attacker_process(port: int, idle: int, trickling: int, every: float, pipe) -> None:
+    """The slow clients, in a process of their own (multiprocessing, spawned): a burst of
+    a thousand reconnects must not hold up the loop that times the measured requests. Sends
+    the open counts each second and, when told "stop", what it saw."""
+    raise_open_files(idle + trickling + 1000)
+    asyncio.run(_attack(port, idle, trickling, every, pipe))
+
+
+async def _attack(port: int, idle: int, trickling: int, every: float, pipe) -> None:
+    attack = SlowClients(port, idle, trickling, every)
+    attack.start()
+    opened_at_start = 0
+    ticks = 0
+    while True:
+        await asyncio.sleep(0.1)
+        ticks += 1
+        if ticks % 10 == 0:
+            pipe.send(("open", dict(attack.open)))
+        if pipe.poll():
+            command = pipe.recv()
+            if command == "mark":  # the measured stretch begins
+                opened_at_start = attack.opened
+                attack.closed_after = {"idle": [], "trickling": []}
+                continue
+            if command == "stop":
+                break
+    result = {"oldest": {k: attack.oldest(k) for k in attack.wanted}, "still": dict(attack.open),
+              "connects": attack.opened - opened_at_start, "closed_after": attack.closed_after,
+              "answered": attack.answered, "connect_failures": attack.connect_failures}
+    await attack.stop()
+    pipe.send(("result", result))
+
+
+async def slow_clients(args) -> list[str]:
+    """/healthz and a table page, before and while 1,000 idle and 100 trickling
+    connections are held open (by another process)."""
+    import multiprocessing
+
+    with Server("slow", args.port + 6, args) as server:
+        async with aiohttp.ClientSession(connector=client_connector(), timeout=REQUEST_TIMEOUT) as plain:
+            await wait_up(plain, server)
+            table = await create_table(plain, server.base, "scorepad", ["Ann", "Bob", "Cem"])
+            paths = {"/healthz": "/healthz", "table page /t/<code>": f"/t/{table['code']}"}
+            async with plain.get(server.base + paths["table page /t/<code>"]) as answer:
+                assert answer.status == 200, ("table page", answer.status)
+        await paced_requests(server.base, paths, 20, 0.0, 5)  # warm up
+        log(f"slow: {args.slow_rounds} rounds unloaded …")
+        quiet, quiet_failed = await paced_requests(server.base, paths, args.slow_rounds,
+                                                   args.slow_interval, args.slow_timeout)
+        log(f"slow: opening {args.slow_idle} idle and {args.slow_trickling} trickling "
+            f"connections …")
+        context = multiprocessing.get_context("spawn")
+        ours, theirs = context.Pipe()
+        attacker = context.Process(target=attacker_process, daemon=True, args=(
+            server.port, args.slow_idle, args.slow_trickling, args.slow_every, theirs))
+        began = time.perf_counter()
+        attacker.start()
+        samples: list[dict[str, int]] = []
+        result: dict = {}
+
+        def receive() -> None:
+            while ours.poll():
+                kind, value = ours.recv()
+                if kind == "open":
+                    samples.append(value)
+                else:
+                    result.update(value)
+
+        wanted = {"idle": args.slow_idle, "trickling": args.slow_trickling}
+        while time.perf_counter() - began < 40:
+            await asyncio.sleep(0.2)
+            receive()
+            if samples and all(samples[-1][k] >= wanted[k] for k in wanted):
+                break
+        ramp = time.perf_counter() - began
+        log(f"slow: {samples[-1] if samples else 'nothing'} open after {ramp:.1f} s; "
+            f"{args.slow_rounds} rounds under load …")
+        ours.send("mark")
+        await asyncio.sleep(0.3)
+        receive()
+        samples.clear()
+        fds: list[int] = []
+
+        async def sample_fds() -> None:
+            while True:
+                await asyncio.sleep(1)
+                count = 0
+                for worker in server.workers():
+                    with contextlib.suppress(psutil.Error):
+                        count += worker.num_fds()
+                fds.append(count)
+                receive()
+
+        sampler = asyncio.get_running_loop().create_task(sample_fds())
+        them = psutil.Process(attacker.pid)
+        attacker_before = sum(them.cpu_times()[:2])
+        try:
+            with Window([server]) as window, LoopLag() as lag:
+                loaded, loaded_failed = await paced_requests(
+                    server.base, paths, args.slow_rounds, args.slow_interval, args.slow_timeout,
+                    args.slow_max_seconds)
+        finally:
+            sampler.cancel()
+            attacker_cpu = 100 * (sum(them.cpu_times()[:2]) - attacker_before) / max(
+                0.001, time.perf_counter() - window.began)
+            ours.send("stop")
+            for _ in range(150):
+                await asyncio.sleep(0.2)
+                receive()
+                if result:
+                    break
+            attacker.join(10)
+            if attacker.is_alive():
+                attacker.kill()
+    if not result:
+        raise RuntimeError("the attacking process sent no result")
+    closed_after, answered = result["closed_after"], result["answered"]
+    lines = [
+        f"8. Idle and slow connections: {args.slow_idle} connections that send nothing and "
+        f"{args.slow_trickling} that send one header line every {args.slow_every:g} s (from "
+        f"another process), each opened again as soon as the server closes it; "
+        f"{args.slow_rounds} rounds of the requests below, one every {args.slow_interval:g} s, "
+        f"each on a new connection, before and during (failed: not 200 within "
+        f"{args.slow_timeout:g} s)",
+        timing_header(),
+    ]
+    ratios = []
+    for label in paths:
+        lines.append(timing_row(f"{label} unloaded", quiet[label], quiet["/healthz"]))
+        lines.append(timing_row(f"{label} loaded", loaded[label], quiet["/healthz"]))
+        ratio = percentile(loaded[label], 0.99) / percentile(quiet[label], 0.99)
+        ratios.append(f"{label} {ratio:.1f}×")
+    failures = result["connect_failures"]
+    done = len(loaded["/healthz"]) + len(loaded_failed["/healthz"])
+    if done < args.slow_rounds:
+        lines.append(f"  under load only {done} of {args.slow_rounds} rounds were made in "
+                     f"{args.slow_max_seconds:g} s (--slow-max-seconds)")
+    lines += [
+        f"  loaded p99 / unloaded p99 (goal ≤ 5): {', '.join(ratios)}",
+        "  failed: " + "; ".join(
+            f"{label} unloaded {len(quiet_failed[label])}, loaded {len(loaded_failed[label])}"
+            f"{by_kind(loaded_failed[label])}" for label in paths),
+        f"  slow connections open (sampled each second during the load): idle min "
+        f"{min((s['idle'] for s in samples), default=0)}, median "
+        f"{median([s['idle'] for s in samples]):.0f}; trickling min "
+        f"{min((s['trickling'] for s in samples), default=0)}, median "
+        f"{median([s['trickling'] for s in samples]):.0f}; all open {ramp:.1f} s after the "
+        f"attack began; {result['connects']} connects during the load "
+        f"({result['connects'] / window.seconds:.0f}/s)"
+        + (f"; failed connects: {', '.join(f'{k} {n}' for k, n in failures.items())}"
+           if failures else ""),
+        f"  the server closed a trickling connection after: {seconds_text(closed_after['trickling'])}"
+        f"; at the end open {result['still']['trickling']}, the oldest {result['oldest']['trickling']:.0f} s",
+        f"  the server closed an idle connection after: {seconds_text(closed_after['idle'])}"
+        f"; at the end open {result['still']['idle']}, the oldest {result['oldest']['idle']:.0f} s",
+    ]
+    for kind in ("idle", "trickling"):
+        if answered[kind]:
+            first_lines = [a.split(b"\r\n")[0].decode(errors="replace") for a in answered[kind]]
+            lines.append(f"  the server answered {len(first_lines)} {kind} connections before "
+                         f"closing them{by_kind(first_lines)}")
+    lines += [
+        f"  during the load ({window.seconds:.0f} s): {window.text()}; the attacking process "
+        f"{attacker_cpu:.0f} % (in everything else)",
+        f"  workers' open files (sampled): max {max(fds, default=0)}; measuring client "
+        f"{lag.text()}",
+    ]
+    return lines
+
+
+# -- part 9: one client hammering ----------------------------------------------------------
+
+HAMMER_ADDRESS = "127.0.0.2"  # Linux routes all of 127.0.0.0/8 to lo: a client of its own
+OTHERS_FIRST = 10  # the other tables' clients: 127.0.0.10, 127.0.0.11, …
+
+
+def loopback_connector(address: str, limit: int = 0, keepalive: float = 4) -> aiohttp.TCPConnector:
+    """Connections from ``address`` (a loopback address other than 127.0.0.1): the server,
+    which takes the client from the socket's peer address, sees another client."""
+    return aiohttp.TCPConnector(limit=limit, keepalive_timeout=keepalive, local_addr=(address, 0))
+
+
+def hammer_process(base: str, code: str, token: str, in_flight: int, pipe) -> None:
+    """The hammering client, in a process of its own (multiprocessing, spawned), so that its
+    busy loop does not delay the timestamps of the measured requests. Sends its counts each
+    second; "mark" starts them afresh; on "stop" it sends what it saw since the mark."""
+    asyncio.run(_hammer(base, code, token, in_flight, pipe))
+
+
+async def _hammer(base: str, code: str, token: str, in_flight: int, pipe) -> None:
+    counts: dict[tuple[str, str], int] = {}
+    times: dict[tuple[str, str], list[float]] = {}
+    marked = time.perf_counter()
+    turn = 0
+    live_headers = {"HX-Request": "true"}  # as app.js polls (a poll loop gone wild)
+    act_headers = {"Authorization": f"Bearer {token}"}
+
+    async def one(session: aiohttp.ClientSession) -> None:
+        nonlocal turn
+        while True:
+            turn += 1
+            started = time.perf_counter()
+            try:
+                if turn % 2:
+                    kind = "live"
+                    request = session.get(f"{base}/t/{code}/live", headers=live_headers,
+                                          params={"v": random.randint(10**9, 10**12)})
+                else:
+                    kind = "action"
+                    request = session.post(f"{base}/api/tables/{code}/actions", headers=act_headers,
+                                           json={"type": "enter_score", "player": "P1", "round": 1,
+                                                 "points": random.randint(-20, 50)})
+                async with request as answer:
+                    await answer.read()
+                    status = str(answer.status)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a failure is counted, and it goes on
+                status = type(exc).__name__
+                await asyncio.sleep(0.05)
+            counts[kind, status] = counts.get((kind, status), 0) + 1
+            times.setdefault((kind, status), []).append(time.perf_counter() - started)
+
+    connector = loopback_connector(HAMMER_ADDRESS, limit=0, keepalive=30)
+    async with aiohttp.ClientSession(connector=connector,
+                                     timeout=aiohttp.ClientTimeout(total=30)) as session:
+        tasks = [asyncio.get_running_loop().create_task(one(session)) for _ in range(in_flight)]
+        ticks = 0
+        try:
+            while True:
+                await asyncio.sleep(0.05)
+                ticks += 1
+                if ticks % 20 == 0:
+                    pipe.send(("counts", {f"{k} {s}": n for (k, s), n in counts.items()}))
+                if pipe.poll():
+                    command = pipe.recv()
+                    if command == "mark":
+                        counts.clear()
+                        times.clear()
+                        marked = time.perf_counter()
+                    elif command == "stop":
+                        break
+            took = time.perf_counter() - marked
+            result = {"seconds": took, "counts": {f"{k} {s}": n for (k, s), n in counts.items()},
+                      "p50": {f"{k} {s}": median(v) for (k, s), v in times.items()}}
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+    pipe.send(("result", result))
+
+
+async def other_tables(base: str, tables: list[dict], sessions: list[aiohttp.ClientSession],
+                       health: aiohttp.ClientSession, count: int, rate: float
+                       ) -> tuple[dict[str, list[tuple[float, float]]], dict[str, list[str]]]:
+    """``count`` reads (GET /api/tables/<code>), ``count`` actions (POST .../actions, a score
+    entered with the host's token) and ``count`` /healthz, ``rate`` of each a second, round
+    the tables, each table's from its own session (address). Sent on schedule whether or not
+    the earlier ones were answered, so that a stall shows in the times of all it held up.
+    Answers (when sent, time taken) by label, and the failures."""
+    labels = ("read GET /api/tables/<code>", "action POST /api/tables/<code>/actions", "/healthz")
+    times: dict[str, list[tuple[float, float]]] = {label: [] for label in labels}
+    failures: dict[str, list[str]] = {label: [] for label in labels}
+
+    async def timed(label: str, request) -> None:
+        started = time.perf_counter()
+        try:
+            async with request as answer:
+                await answer.read()
+                if answer.status == 200:
+                    times[label].append((started, time.perf_counter() - started))
+                else:
+                    failures[label].append(f"answered {answer.status}")
+        except (aiohttp.ClientError, asyncio.TimeoutError) as exc:
+            failures[label].append(type(exc).__name__)
+
+    tasks = []
+    began = time.perf_counter()
+    n = len(tables)
+    for index in range(count):
+        await asyncio.sleep(max(0.0, began + index / rate - time.perf_counter()))
+        read, act = index % n, (index + n // 2) % n
+        tasks += [
+            asyncio.create_task(timed(labels[0], sessions[read].get(
+                f"{base}/api/tables/{tables[read]['code']}"))),
+            asyncio.create_task(timed(labels[1], sessions[act].post(
+                f"{base}/api/tables/{tables[act]['code']}/actions",
+                headers={"Authorization": f"Bearer {tables[act]['token']}"},
+                json={"type": "enter_score", "player": f"P{1 + index % 4}",
+                      "round": 1 + index // n % 20, "points": random.randint(-20, 50)}))),
+            asyncio.create_task(timed(labels[2], health.get(f"{base}/healthz"))),
+        ]
+    await asyncio.gather(*tasks)
+    return times, failures
+
+
+def rate_clients(instance: str) -> dict[str, dict[str, int]]:
+    """From the SQLite database: each client address the server counted, its hits by kind
+    (all windows summed): which address the server saw for whom."""
+    import sqlite3
+
+    path = Path(instance) / "companion.sqlite3"
+    if not path.exists():
+        return {}
+    seen: dict[str, dict[str, int]] = {}
+    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)) as db:
+        for client, kind, hits in db.execute(
+                "SELECT client, kind, SUM(hits) FROM rate_window GROUP BY client, kind"):
+            seen.setdefault(client, {})[kind] = hits
+    return seen
+
+
+async def hammering(args) -> list[str]:
+    """The other tables' reads and actions, before and while one client hammers its own
+    table (from another process and address), with the server's default rate limits."""
+    import multiprocessing
+
+    # Default limits: the bench's lifted ones (and its join and stream allowances) removed.
+    defaults = {"RATE_LIMITS": None, "JOIN_LIMIT": None, "STREAMS_PER_CLIENT": None}
+    with Server("hammer", args.port + 7, args, single_database(args), env=defaults) as server:
+        sessions = [aiohttp.ClientSession(
+            connector=loopback_connector(f"127.0.0.{OTHERS_FIRST + index}"),
+            timeout=REQUEST_TIMEOUT) for index in range(args.hammer_tables - 1)]
+        health = aiohttp.ClientSession(connector=client_connector(), timeout=REQUEST_TIMEOUT)
+        attacker = None
+        try:
+            await wait_up(health, server)
+            # Each table made by its own client (one creation each: far under the limit).
+            seats = ["P1", "P2", "P3", "P4"]
+            async with aiohttp.ClientSession(connector=loopback_connector(HAMMER_ADDRESS),
+                                             timeout=REQUEST_TIMEOUT) as hammerer:
+                mine = await create_table(hammerer, server.base, "scorepad", seats)
+            others = await gather_limited((create_table(session, server.base, "scorepad", seats)
+                                           for session in sessions), 8)
+            await other_tables(server.base, others, sessions, health, 2 * len(others),
+                               args.hammer_rate)  # warm up (each worker, each table)
+            log(f"hammer: {args.hammer_requests} reads and actions on {len(others)} tables, "
+                f"unloaded …")
+            quiet, quiet_failed = await other_tables(server.base, others, sessions, health,
+                                                     args.hammer_requests, args.hammer_rate)
+            context = multiprocessing.get_context("spawn")
+            ours, theirs = context.Pipe()
+            attacker = context.Process(target=hammer_process, daemon=True, args=(
+                server.base, mine["code"], mine["token"], args.hammer_in_flight, theirs))
+            attacker.start()
+            samples: list[dict[str, int]] = []
+            result: dict = {}
+
+            def receive() -> None:
+                while ours.poll():
+                    kind, value = ours.recv()
+                    if kind == "counts":
+                        samples.append(value)
+                    else:
+                        result.update(value)
+
+            began = time.perf_counter()
+            while not any(samples) and time.perf_counter() - began < 30:
+                await asyncio.sleep(0.2)
+                receive()
+            if not any(samples):
+                raise RuntimeError("the hammering process answered nothing in 30 s")
+            await asyncio.sleep(3)
+            receive()
+            seconds = args.hammer_requests / args.hammer_rate
+            turn_at = None
+            if not args.hammer_no_turn:
+                # The limits count per minute of the wall clock: the turn of a minute falls in
+                # the middle of the loaded stretch (before it, the hammering client's quota is
+                # spent; after it, it gets its next one).
+                wait = (60 - seconds / 2 - time.time() % 60) % 60
+                log(f"hammer: hammering; {wait:.0f} s until the measured stretch (a minute's turn "
+                    f"in its middle) …")
+                while wait > 0:
+                    await asyncio.sleep(min(wait, 0.5))
+                    receive()
+                    wait = (60 - seconds / 2 - time.time() % 60) % 60
+                    if wait > 59:  # passed it
+                        break
+                turn_at = time.perf_counter() + (60 - time.time() % 60)
+            log(f"hammer: {args.hammer_requests} reads and actions, loaded …")
+            ours.send("mark")
+            them = psutil.Process(attacker.pid)
+            attacker_before = sum(them.cpu_times()[:2])
+            workers_before = cpu_seconds([server])
+            try:
+                with Window([server]) as window, LoopLag() as lag:
+                    loaded, loaded_failed = await other_tables(
+                        server.base, others, sessions, health, args.hammer_requests,
+                        args.hammer_rate)
+            finally:
+                workers_after = cpu_seconds([server])
+                attacker_cpu = 100 * (sum(them.cpu_times()[:2]) - attacker_before) / max(
+                    0.001, time.perf_counter() - window.began)
+                ours.send("stop")
+                for _ in range(150):
+                    await asyncio.sleep(0.2)
+                    receive()
+                    if result:
+                        break
+            seen = rate_clients(server.instance) if args.database == "sqlite" else {}
+        finally:
+            if attacker is not None:
+                attacker.join(10)
+                if attacker.is_alive():
+                    attacker.kill()
+            await asyncio.gather(*(s.close() for s in sessions), health.close())
+    if not result:
+        raise RuntimeError("the hammering process sent no result")
+
+    def values(timed: list[tuple[float, float]], after: float | None = None,
+               before: float | None = None) -> list[float]:
+        return [took for sent, took in timed
+                if (after is None or sent >= after) and (before is None or sent < before)]
+
+    hz_quiet = values(quiet["/healthz"])
+    lines = [
+        f"9. One client hammering: {args.hammer_in_flight} requests in flight from "
+        f"{HAMMER_ADDRESS} (another process), GET /t/<code>/live?v=<never the version> and "
+        f"POST /api/tables/<code>/actions alternately on its own table, with the DEFAULT rate "
+        f"limits; {len(others)} other tables, each from its own address, read "
+        f"(GET /api/tables/<code>) and enter scores (API) {args.hammer_rate:g} times a second "
+        f"each, with /healthz, {args.hammer_requests} of each before and during",
+        timing_header(),
+    ]
+    ratios = []
+    for label in quiet:
+        lines.append(timing_row(f"{label.split(' ')[0]} unloaded", values(quiet[label]), hz_quiet))
+        lines.append(timing_row(f"{label.split(' ')[0]} loaded", values(loaded[label]), hz_quiet))
+        if turn_at is not None:
+            lines.append(timing_row(f"  … before the minute's turn", values(
+                loaded[label], before=turn_at), hz_quiet))
+            lines.append(timing_row(f"  … after it", values(loaded[label], after=turn_at),
+                                    hz_quiet))
+        ratio = percentile(values(loaded[label]), 0.99) / percentile(values(quiet[label]), 0.99)
+        middle = median(values(loaded[label])) / median(values(quiet[label]))
+        ratios.append(f"{label.split(' ')[0]} {ratio:.1f}× (p50 {middle:.1f}×)")
+    lines.append(f"  (the ×hz columns divide by the UNLOADED /healthz; the rows marked … split "
+                 f"the loaded ones by when each request was sent)")
+    lines.append(f"  other tables' loaded p99 / unloaded p99 (goal ≤ 2 for read and action): "
+                 f"{', '.join(ratios)}")
+    lines.append("  other tables' failures: " + "; ".join(
+        f"{label.split(' ')[0]} unloaded {len(quiet_failed[label])}, loaded "
+        f"{len(loaded_failed[label])}{by_kind(loaded_failed[label])}" for label in quiet))
+    counts, took = result["counts"], result["seconds"]
+    total = sum(counts.values())
+    limited = sum(n for key, n in counts.items() if key.endswith(" 429"))
+    lines.append(
+        f"  the hammering client, over {took:.1f} s: {total} requests ({total / took:.0f}/s), "
+        f"429 {limited} ({100 * limited / max(1, total):.1f} %); by kind and answer: "
+        + ", ".join(f"{key} {n} (p50 {result['p50'][key] * 1000:.0f} ms)"
+                    for key, n in sorted(counts.items())))
+    if seen:
+        lines.append("  the addresses the server counted (rate_window, hits over the run): " + "; ".join(
+            f"{client} " + " ".join(f"{kind} {hits}" for kind, hits in sorted(kinds.items()))
+            for client, kinds in sorted(seen.items(), key=lambda item: -sum(item[1].values()))[:4])
+            + (f"; and {len(seen) - 4} more" if len(seen) > 4 else ""))
+    per_process = [100 * (workers_after[pid] - workers_before.get(pid, 0.0)) / window.seconds
+                   for pid in workers_after]
+    lines += [
+        f"  during the load ({window.seconds:.0f} s): {window.text()}; per server process "
+        f"(master first): {', '.join(f'{v:.0f} %' for v in per_process)}; the hammering "
+        f"process {attacker_cpu:.0f} % (in everything else)",
+        f"  measuring client {lag.text()}",
+    ]
+    return lines
+
+
 # -- the whole run ------------------------------------------------------------------------
 
 
@@ -1460,7 +2125,9 @@ async def run(args, parts: list[str]) -> list[str]:
              ("4. Two servers", "two" in parts, lambda: two_servers(args)),
              ("5. Poll", "poll" in parts, lambda: poll(args)),
              ("6. Bytes per update", "bytes" in parts, lambda: bytes_per_update(args)),
-             ("7. Group pages", "group" in parts, lambda: group_pages(args))]
+             ("7. Group pages", "group" in parts, lambda: group_pages(args)),
+             ("8. Idle and slow connections", "slow" in parts, lambda: slow_clients(args)),
+             ("9. One client hammering", "hammer" in parts, lambda: hammering(args))]
     for title, wanted, part in steps:
         if wanted:
             note = await wait_for_quiet(args)
@@ -1506,7 +2173,34 @@ def main() -> None:
     parser.add_argument("--group-plays", type=int, default=200, help="plays of the group part")
     parser.add_argument("--group-rounds", type=int, default=40,
                         help="fetches of each group page (and of /healthz beside each)")
-    parser.add_argument("--port", type=int, default=5077, help="first of seven ports used")
+    parser.add_argument("--slow-idle", type=int, default=1000,
+                        help="slow: connections held open that send nothing")
+    parser.add_argument("--slow-trickling", type=int, default=100,
+                        help="slow: connections that send one header line every --slow-every s")
+    parser.add_argument("--slow-every", type=float, default=3.0,
+                        help="slow: seconds between a trickling connection's header lines")
+    parser.add_argument("--slow-rounds", type=int, default=200,
+                        help="slow: rounds of /healthz + a table page, before and during")
+    parser.add_argument("--slow-interval", type=float, default=0.1,
+                        help="slow: seconds from one round to the next")
+    parser.add_argument("--slow-timeout", type=float, default=5.0,
+                        help="slow: a request not answered within this many seconds failed")
+    parser.add_argument("--slow-max-seconds", type=float, default=60.0,
+                        help="slow: no round under load starts after this many seconds")
+    parser.add_argument("--hammer-tables", type=int, default=20,
+                        help="hammer: tables (one is the hammering client's)")
+    parser.add_argument("--hammer-requests", type=int, default=300,
+                        help="hammer: reads, and as many actions, on the other tables, before "
+                             "and during")
+    parser.add_argument("--hammer-rate", type=float, default=20.0,
+                        help="hammer: reads (and actions, and /healthz) per second")
+    parser.add_argument("--hammer-in-flight", type=int, default=50,
+                        help="hammer: the hammering client's requests in flight at once")
+    parser.add_argument("--hammer-no-turn", action="store_true",
+                        help="hammer: measure at once instead of around the turn of a minute "
+                             "(the hammering client's limits start afresh then)")
+    parser.add_argument("--port", type=int, default=5077, help="first of eight ports used")
+    parser.add_argument("--gunicorn-extra", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--quiet", type=float, default=0,
                         help="before each part, wait up to this many seconds for the rest of "
                              "the machine to use under half a core (a shared machine)")
@@ -1533,7 +2227,9 @@ def main() -> None:
     ]
     names = [n for part, n in (("push", "push"), ("idle", "push"), ("scale", "scale"),
                                ("two", "two-a"), ("two", "two-b"), ("poll", "poll"),
-                               ("bytes", "bytes"), ("group", "group")) if part in parts]
+                               ("bytes", "bytes"), ("group", "group"), ("slow", "slow"),
+                               ("hammer", "hammer"))
+             if part in parts]
     footer = ["Server logs:", *scan_logs(list(dict.fromkeys(names)), began_at),
               f"whole run: {time.perf_counter() - began:.0f} s"]
     report = "\n".join(header + lines + footer)
