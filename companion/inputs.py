@@ -15,6 +15,8 @@ Pure Python (no Flask): the sentences are ``Sentence`` objects, rendered by the 
 
 from __future__ import annotations
 
+import functools
+import sys
 import unicodedata
 from typing import Any
 
@@ -102,3 +104,41 @@ def stored_id(value) -> int | None:
 def depth_problem() -> Sentence:
     return Sentence("The request is nested more than %(most)s levels deep; no action needs that.",
                     most=MAX_DEPTH)
+
+
+# -- the same limits, said in the API's JSON schemas (companion/openapi.py) -------------------
+
+# Every string of a request body: no NUL (``text_problem``). A lone surrogate cannot be said
+# portably in a JSON Schema pattern; it is refused all the same.
+STORABLE_PATTERN = "^[^\\u0000]*$"
+
+
+def _something_left(gone) -> str:
+    """A pattern: no NUL, and at least one character for which ``gone`` is false."""
+    codes = [code for code in range(sys.maxunicode + 1)
+             if not 0xD800 <= code <= 0xDFFF and gone(chr(code))]
+    ranges, start = [], codes[0]
+    for before, code in zip(codes, codes[1:] + [None]):
+        if code != before + 1:
+            ranges.append((start, before))
+            start = code
+
+    def char(code: int) -> str:
+        # \uXXXX in the BMP (what both ECMA-262 and Python read); past it the character itself.
+        return f"\\u{code:04x}" if code <= 0xFFFF else chr(code)
+
+    kept_out = "".join(char(a) if a == b else f"{char(a)}-{char(b)}" for a, b in ranges)
+    return f"^[^\\u0000]*[^\\u0000{kept_out}][^\\u0000]*$"
+
+
+@functools.cache
+def name_pattern() -> str:
+    """A name ``tidy_name`` leaves something of: no NUL, and at least one character that is
+    neither invisible (as ``_invisible``) nor a space."""
+    return _something_left(lambda char: _invisible(char) or char.isspace())
+
+
+@functools.cache
+def unblank_pattern() -> str:
+    """Text that ``str.strip`` leaves something of (and no NUL)."""
+    return _something_left(str.isspace)

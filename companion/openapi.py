@@ -24,6 +24,8 @@ from werkzeug.routing.rules import parse_converter_args
 
 from .games import GAMES
 from .games.base import Game
+from .inputs import STORABLE_PATTERN
+from .tables import KEY_MAX
 
 REF = "#/components/schemas/{model}"
 # A placeholder of a rule: <name>, <converter:name> or <converter(arguments):name>.
@@ -171,9 +173,60 @@ def _path_parameters(rule: Rule, declaration: Declaration, fixed: dict[str, str]
             continue
         description = declaration.path.get(name)
         schema = dict(CONVERTER_SCHEMAS.get(found["converter"] or "", {"type": "string"}))
+        storable(schema)
         parameters.append({"name": name, "in": "path", "required": True, "schema": schema,
                            **({"description": description} if description else {})})
     return parameters
+
+
+# pydantic writes a limit on an optional value whose type has its own validator (``Whole |
+# None``, ``Field(ge=1)``) under the Field's own names; the document says them in JSON Schema.
+PLAIN_NAMES = {"ge": "minimum", "le": "maximum", "gt": "exclusiveMinimum", "lt": "exclusiveMaximum"}
+LENGTH_NAMES = {"min_length": ("minLength", "minItems"), "max_length": ("maxLength", "maxItems")}
+SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
+SUBSCHEMAS = ("items", "additionalProperties", "not", "propertyNames", "contains")
+
+
+def schema_nodes(schema: Any, components: dict | None = None, seen: set | None = None):
+    """Every (sub)schema of ``schema``; with ``components``, also those its $refs reach (each
+    once)."""
+    if not isinstance(schema, dict):
+        return
+    seen = set() if seen is None else seen
+    if id(schema) in seen:
+        return
+    seen.add(id(schema))
+    yield schema
+    if components is not None and "$ref" in schema:
+        yield from schema_nodes(components.get(schema["$ref"].rsplit("/", 1)[-1]), components,
+                                seen)
+    for key in SUBSCHEMAS:
+        yield from schema_nodes(schema.get(key), components, seen)
+    for key in SUBSCHEMA_LISTS:
+        for item in schema.get(key, ()):
+            yield from schema_nodes(item, components, seen)
+    for key in ("properties", "$defs"):
+        for item in (schema.get(key) or {}).values():
+            yield from schema_nodes(item, components, seen)
+
+
+def said_plainly(node: dict) -> None:
+    for name, plain in PLAIN_NAMES.items():
+        if name in node and node.get("type") in ("integer", "number"):
+            node[plain] = node.pop(name)
+    for name, (of_text, of_list) in LENGTH_NAMES.items():
+        if name in node and node.get("type") in ("string", "array"):
+            node[of_text if node["type"] == "string" else of_list] = node.pop(name)
+
+
+def storable(node: dict) -> None:
+    """A request's text may hold no NUL (``inputs.text_problem``): said of every string and
+    every free object's keys that the schema does not already pin down."""
+    if node.get("type") == "string" and not {"pattern", "enum", "const", "format"} & set(node):
+        node["pattern"] = STORABLE_PATTERN
+    if (node.get("type") == "object" and node.get("additionalProperties", True) is not False
+            and "propertyNames" not in node):
+        node["propertyNames"] = {"pattern": STORABLE_PATTERN}
 
 
 def _query_parameters(model: type[BaseModel]) -> list[dict]:
@@ -182,6 +235,9 @@ def _query_parameters(model: type[BaseModel]) -> list[dict]:
     parameters = []
     for name, prop in schema["properties"].items():
         description = prop.pop("description", None)
+        for node in schema_nodes(prop):
+            said_plainly(node)
+            storable(node)
         parameters.append({"name": name, "in": "query", "required": name in required,
                            "schema": prop,
                            **({"description": description} if description else {})})
@@ -220,6 +276,13 @@ def build_document(app: Flask) -> dict:
             wanted[(model, "serialization")] = None
     refs, top = models_json_schema(list(wanted), ref_template=REF)
     schemas = top.get("$defs", {})
+    for schema in schemas.values():
+        for node in schema_nodes(schema):
+            said_plainly(node)
+    bodies = [refs[key]["$ref"].rsplit("/", 1)[-1] for key in wanted if key[1] == "validation"]
+    for node in schema_nodes({"anyOf": [{"$ref": REF.format(model=name)} for name in bodies]},
+                             schemas):
+        storable(node)
 
     def ref(model: type[BaseModel], mode: str) -> dict:
         # pydantic names each schema, telling apart two games' models of the same class name.
@@ -269,7 +332,7 @@ def build_document(app: Flask) -> dict:
                 if declaration.idempotent:
                     parameters.append({
                         "name": "Idempotency-Key", "in": "header", "required": False,
-                        "schema": {"type": "string", "maxLength": 100},
+                        "schema": {"type": "string", "maxLength": KEY_MAX, "pattern": "^[ -~]*$"},
                         "description": "Any unique text per change (a UUID): a retry with the "
                         "same key records nothing again and answers the table as it is, with "
                         "the header Idempotent-Replayed: true."})

@@ -38,10 +38,26 @@ def _no_bool(value: Any) -> Any:
 Whole = Annotated[int, BeforeValidator(_no_bool)]
 
 
+def _type_is_required(schema: dict, model: type) -> None:
+    # ``type`` has its one value as a default (for building an action in Python), but a payload
+    # is dispatched by it: the API's document says it must be sent.
+    required = schema.setdefault("required", [])
+    if "type" in schema.get("properties", {}) and "type" not in required:
+        required.insert(0, "type")
+
+
+def unblank(schema: dict) -> None:
+    """For a text the server strips: the document says something besides spaces must be in it
+    (the pattern is built on first use; ``inputs`` is imported then, as it imports the games)."""
+    from ..inputs import unblank_pattern
+
+    schema["pattern"] = unblank_pattern()
+
+
 class Action(BaseModel):
     """Base of every action payload; subclasses set ``type`` to a ``Literal``."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_type_is_required)
 
     type: str
 
@@ -95,6 +111,8 @@ _BOUNDED = {
 def _problem(error: dict) -> "Name | Sentence | str":
     kind = error.get("type", "")
     ctx = error.get("ctx") or {}
+    if kind in ("too_short", "too_long") and isinstance(error.get("input"), str):
+        kind = f"string_{kind}"  # a text's length checked after a validator of its own (a name)
     if kind in _PROBLEMS:
         return _PROBLEMS[kind]
     if kind in _BOUNDED:

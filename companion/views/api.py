@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, Union
 
 from flask import Blueprint, current_app, request
 from flask_babel import gettext as _
-from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictInt, ValidationError
+from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, RootModel, StrictInt,
+                      ValidationError, create_model)
 
 from ..database import get_db
 from ..games import GAMES
-from ..games.base import GameError, explain
-from ..games.text import say
-from ..inputs import depth_problem, quote, text_problem
+from ..games.base import Game, GameError, explain
+from ..games.text import Sentence, say
+from ..inputs import depth_problem, name_pattern, quote, text_problem, tidy_name
 from ..openapi import Error, FreeObject, PerGame, documented, openapi_document, reply
 from ..tables import (
     AlreadyDone,
@@ -24,7 +25,9 @@ from ..tables import (
     TableProblem,
     act,
     LOG_PAGE,
+    NAME_MAX,
     check_join_rate,
+    clean_players,
     clean_request_key,
     create_table,
     find_device,
@@ -37,6 +40,7 @@ from ..tables import (
     undo_or_redo,
 )
 from ..groups import (
+    GROUP_NAME_MAX,
     create_group,
     export_plays,
     find_group,
@@ -54,33 +58,88 @@ from .table import join_url
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-class CreateTable(BaseModel):
-    """Start a table; the answer's token is the host's."""
+def _tidy(value: Any) -> Any:
+    """A name as the server keeps it (``inputs.tidy_name``), so its limits count what stays."""
+    return tidy_name(value) if isinstance(value, str) else value
+
+
+def _named(schema: dict) -> None:
+    schema["pattern"] = name_pattern()  # something visible must be left (built on first use)
+
+
+def name_text(most: int, least: int = 1) -> Any:
+    """A person's or group's name: tidied, then ``least``–``most`` characters; the document
+    says the lengths and, for a name that must be there, that something visible is in it."""
+    return Annotated[str, BeforeValidator(_tidy),
+                     Field(min_length=least, max_length=most,
+                           json_schema_extra=_named if least else None)]
+
+
+SeatName = name_text(NAME_MAX)
+
+
+class CreateTableFields(BaseModel):
+    """What every game's table takes besides its game, seats and options."""
 
     model_config = ConfigDict(extra="forbid")
-    game: str = Field(description="A game id from GET /api/games.")
-    players: list[str] = Field(description="Seat names, 1–24 characters, all different.")
-    options: dict = Field(default_factory=dict, description="The game's table options.")
     group: str | None = Field(None, description="A group's code: the table's end becomes one "
                                                  "of the group's plays.")
-    seat_players: dict[str, str] | None = Field(
+    seat_players: dict[str, name_text(NAME_MAX, least=0)] | None = Field(
         None, description="With a group: the group player's name per seat (default: the "
-                          "seat's own name).")
+                          "seat's own name; empty: the seat is no group player).")
+
+
+def _create_model(game: Game) -> type[CreateTableFields]:
+    """The body that starts a table of ``game``: its seats as many as it is played by, its own
+    options."""
+    return create_model(
+        f"Create{type(game).__name__}Table", __base__=CreateTableFields,
+        __doc__=f"Start a table of {game.name}; the answer's token is the host's.",
+        game=(Literal[game.id], Field(description="A game id from GET /api/games.")),
+        players=(list[SeatName], Field(
+            min_length=game.min_players, max_length=game.max_players,
+            description=f"Seat names, {game.min_players}–{game.max_players} of them, each "
+                        f"1–{NAME_MAX} characters, all different (case aside).",
+            json_schema_extra={"uniqueItems": True})),
+        options=(game.options_model, Field(default_factory=game.options_model,
+                                           description="The game's table options.")),
+    )
+
+
+CREATE_MODELS = {game.id: _create_model(game) for game in GAMES.values()}
+
+
+class CreateTable(RootModel[Annotated[Union[tuple(CREATE_MODELS.values())],  # noqa: UP007
+                                      Field(discriminator="game")]]):
+    """Start a table; the answer's token is the host's. The game decides the number of seats
+    and the options."""
 
 
 class CreateGroup(BaseModel):
     """Start a group of players (more players join it as its tables are set up)."""
 
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(description="The group's name, 1–40 characters.")
-    players: list[str] = Field(default_factory=list, description="Player names, 1–24 characters.")
+    name: name_text(GROUP_NAME_MAX) = Field(
+        description=f"The group's name, 1–{GROUP_NAME_MAX} characters.")
+    players: list[SeatName] = Field(default_factory=list,
+                                    description=f"Player names, 1–{NAME_MAX} characters.")
+
+
+def _seat_or_watch(schema: dict) -> None:
+    # tables.join_table: a seat with a name in it, or watching (then any seat is ignored).
+    schema["anyOf"] = [
+        {"required": ["seat"], "properties": {"seat": {"type": "string",
+                                                       "pattern": name_pattern()}}},
+        {"required": ["watch"], "properties": {"watch": {"const": True}}},
+    ]
 
 
 class JoinTable(BaseModel):
     """Take a seat by its player name, or watch."""
 
-    model_config = ConfigDict(extra="forbid")
-    seat: str | None = Field(None, description="The player whose seat to take.")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_seat_or_watch)
+    seat: name_text(NAME_MAX, least=0) | None = Field(
+        None, description="The player whose seat to take (needed unless watching).")
     watch: bool = Field(False, description="Join as a watcher who cannot change anything.")
 
 
@@ -293,6 +352,26 @@ def parse(model: type[BaseModel], data: dict) -> BaseModel:
         raise Invalid(say(explain(exc))) from None
 
 
+def parse_create(data: dict) -> CreateTableFields:
+    """A create-table body, read by its game's model (``CREATE_MODELS``). The game and the
+    seats are looked at first, so that their refusals keep their own sentences ("… is played
+    by 2 to 5 players, not 7", "Two players are called …"); an option is named as in the
+    set-up form ('winning', not 'options.winning')."""
+    if "game" not in data:
+        raise Invalid(say(Sentence("The field '%(field)s' is missing.", field="game")))
+    game_id = data["game"]
+    game = GAMES.get(game_id) if isinstance(game_id, str) else None
+    if game is None:
+        raise Invalid(_("There is no game called '%(game)s' here.", game=quote(str(game_id))))
+    if isinstance(data.get("players"), list):
+        clean_players(game, data["players"])
+    try:
+        return CREATE_MODELS[game.id].model_validate(data)
+    except ValidationError as exc:
+        in_options = exc.errors(include_url=False)[0]["loc"][:1] == ("options",)
+        raise Invalid(say(explain(exc, skip_first=in_options))) from None
+
+
 def caller(db, table):
     """The device behind the bearer token, for a write."""
     token = bearer_token()
@@ -332,13 +411,15 @@ def games():
 
 @bp.post("/tables")
 @documented(body=CreateTable, responses={
-    201: Created, 422: (Error, "Unknown game, wrong number of players, bad names or options")})
+    201: Created, 404: (Error, "No group with that code"),
+    422: (Error, "Unknown game, wrong number of players, bad names or options")})
 def create():
     """Start a table (the token answered is the host's)."""
-    request_body = parse(CreateTable, body())
+    data = body()
+    request_body = parse_create(data)
     db = get_db(write=True)
     group = find_group(db, request_body.group) if request_body.group else None
-    joined = create_table(db, request_body.game, request_body.players, request_body.options)
+    joined = create_table(db, request_body.game, request_body.players, data.get("options"))
     if group is not None:
         link_table(db, joined.table, group,
                    {seat: (request_body.seat_players or {}).get(seat, seat)

@@ -182,7 +182,9 @@ def test_real_answers_match_their_documented_schemas(api):
 @pytest.mark.parametrize("method, path, params, body, status", [
     ("get", "/api/tables/{code}", {"code": "ZZZZZZ"}, None, 404),
     ("post", "/api/tables/{code}/actions", {"code": "ZZZZZZ"}, {"type": "finish_game"}, 404),
-    ("post", "/api/tables", {}, {"game": "chess", "players": ["Ann"]}, 422),
+    # What the schema cannot say: two names that read the same.
+    ("post", "/api/tables", {}, {"game": "scorepad", "players": ["Ann", "ANN"]}, 422),
+    ("post", "/api/tables", {}, {"game": "scorepad", "players": ["Ann"], "group": "ZZZZZZ"}, 404),
     ("get", "/api/rules/{game_id}", {"game_id": "chess"}, None, 404),
     ("get", "/api/rules/search", {"q": "boar", "game": "chess"}, None, 404),
     ("get", "/api/rules/search", {"q": "x" * 500}, None, 422),
@@ -203,3 +205,33 @@ def test_quick_scores_are_documented_per_game_and_others_are_not_there(client, d
     missing = client.post("/api/games/scorepad/score", json={})
     assert missing.status_code == 404
     assert not errors(doc, {"$ref": "#/components/schemas/Error"}, missing.get_json())
+
+
+def test_the_document_says_the_limits_the_server_checks(doc):
+    schemas = doc["components"]["schemas"]
+    create = request_schema(doc, "/api/tables")
+    by_game = {}
+    for choice in schemas[create["$ref"].rsplit("/", 1)[-1]]["oneOf"]:
+        body = schemas[choice["$ref"].rsplit("/", 1)[-1]]
+        by_game[body["properties"]["game"]["const"]] = body
+    assert set(by_game) == set(GAMES)
+    for game_id, body in by_game.items():
+        players = body["properties"]["players"]
+        assert (players["minItems"], players["maxItems"]) == (GAMES[game_id].min_players,
+                                                              GAMES[game_id].max_players)
+        assert players["items"]["maxLength"] == 24 and players["items"]["pattern"]
+    # Seat names need something visible; every other text of a body, no NUL.
+    name = re.compile(by_game["scorepad"]["properties"]["players"]["items"]["pattern"])
+    assert name.search("Ann") and not name.search("\u200b \u202e") and not name.search("A\x00")
+    assert errors(doc, create, {"game": "scorepad", "players": ["Ann"], "options": {"rounds": 0}})
+    assert errors(doc, create, {"game": "chess", "players": ["Ann"]})
+    # An optional whole number keeps its limits as JSON Schema says them (not pydantic's "ge").
+    zenturio = schemas["KartenspielOptions"]["properties"]["zenturio"]["anyOf"][0]
+    assert (zenturio["minimum"], zenturio["maximum"]) == (1, 15) and "ge" not in zenturio
+    # An action is dispatched by its type: the document requires it.
+    assert schemas["FinishGame"]["required"] == ["type"]
+    join = request_schema(doc, "/api/tables/{code}/join")
+    assert errors(doc, join, {}) and errors(doc, join, {"seat": " "})
+    assert not errors(doc, join, {"watch": True}) and not errors(doc, join, {"seat": "Ann"})
+    actions = request_schema(doc, "/api/tables/{code}/actions")
+    assert errors(doc, actions, {"type": "enter_score", "player": "A\x00", "round": 1, "points": 1})

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, StringConstraints
 
-from ..base import GameError, Whole
+from ..base import GameError, Whole, unblank
 from ..text import N_, Sentence
 
 COLOURS = ("red", "blue", "yellow", "green", "purple")
@@ -71,7 +71,9 @@ PileItem = Annotated[Literal["legionary", "centurion", "pirate", "traitor"], Bef
 LineKind = Annotated[Literal["row", "column"], BeforeValidator(_text)]
 LineStart = Annotated[Literal["left", "right", "top", "bottom"], BeforeValidator(_text)]
 LineNumber = Annotated[Whole, Field(ge=1, le=GRID_SIZE)]
-Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+# The document says what the stripping means: something besides spaces must be in it.
+Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200),
+                   Field(json_schema_extra=unblank)]
 
 
 # -- cards ------------------------------------------------------------------------

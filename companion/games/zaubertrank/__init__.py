@@ -20,7 +20,7 @@ from typing import Annotated
 
 from pydantic import Field, StringConstraints, create_model, model_validator
 
-from ..base import Game, GameError, Move, Options, Whole
+from ..base import Game, GameError, Move, Options, Whole, unblank
 from ..text import N_, Sentence, plural_sentence
 from . import mishaps, samples, scoring, setup_moves, taps, turn
 from .board import legal_spaces, spaces_to_camp, who
@@ -32,7 +32,9 @@ from .components import (
 from .scoring import result_line
 from .view import table_view
 
-LocationName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+# The document says what the stripping means: something besides spaces must be in the name.
+LocationName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40),
+                         Field(json_schema_extra=unblank)]
 
 
 class _TableBasics(Options):
