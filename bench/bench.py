@@ -29,8 +29,7 @@ measures against the trivial /healthz of the same server in the same run:
          parts lift them); meanwhile the other tables, each from its own loopback address as
          each table is a household of its own, read their snapshot and enter scores through
          the API at a steady pace, with /healthz: loaded p99 / unloaded p99, the hammering
-         client's requests per second and share answered 429. The loaded stretch is put
-         around the turn of a minute, when the hammering client's limits start afresh.
+         client's requests per second and share answered 429.
 
 Server CPU is the sum of utime+stime of the gunicorn master and its workers (psutil), as % of
 one core over the measured window; memory is the sum of their RSS. The load generator is one
@@ -1815,7 +1814,7 @@ async def other_tables(base: str, tables: list[dict], sessions: list[aiohttp.Cli
 
 def rate_clients(instance: str) -> dict[str, dict[str, int]]:
     """From the SQLite database: each client address the server counted, its hits by kind
-    (all windows summed): which address the server saw for whom."""
+    : which address the server saw for whom."""
     import sqlite3
 
     path = Path(instance) / "companion.sqlite3"
@@ -1824,7 +1823,7 @@ def rate_clients(instance: str) -> dict[str, dict[str, int]]:
     seen: dict[str, dict[str, int]] = {}
     with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)) as db:
         for client, kind, hits in db.execute(
-                "SELECT client, kind, SUM(hits) FROM rate_window GROUP BY client, kind"):
+                "SELECT client, kind, SUM(hits) FROM rate_bucket GROUP BY client, kind"):
             seen.setdefault(client, {})[kind] = hits
     return seen
 
@@ -1882,21 +1881,9 @@ async def hammering(args) -> list[str]:
             await asyncio.sleep(3)
             receive()
             seconds = args.hammer_requests / args.hammer_rate
-            turn_at = None
-            if not args.hammer_no_turn:
-                # The limits count per minute of the wall clock: the turn of a minute falls in
-                # the middle of the loaded stretch (before it, the hammering client's quota is
-                # spent; after it, it gets its next one).
-                wait = (60 - seconds / 2 - time.time() % 60) % 60
-                log(f"hammer: hammering; {wait:.0f} s until the measured stretch (a minute's turn "
-                    f"in its middle) …")
-                while wait > 0:
-                    await asyncio.sleep(min(wait, 0.5))
-                    receive()
-                    wait = (60 - seconds / 2 - time.time() % 60) % 60
-                    if wait > 59:  # passed it
-                        break
-                turn_at = time.perf_counter() + (60 - time.time() % 60)
+            # The limits are buckets refilled at an even pace (limits.py): no moment of the
+            # minute differs from another; the hammering client's bucket ran dry in the seconds
+            # above, so the loaded stretch sees its steady pace.
             log(f"hammer: {args.hammer_requests} reads and actions, loaded …")
             ours.send("mark")
             them = psutil.Process(attacker.pid)
@@ -1927,10 +1914,8 @@ async def hammering(args) -> list[str]:
     if not result:
         raise RuntimeError("the hammering process sent no result")
 
-    def values(timed: list[tuple[float, float]], after: float | None = None,
-               before: float | None = None) -> list[float]:
-        return [took for sent, took in timed
-                if (after is None or sent >= after) and (before is None or sent < before)]
+    def values(timed: list[tuple[float, float]]) -> list[float]:
+        return [took for _sent, took in timed]
 
     hz_quiet = values(quiet["/healthz"])
     lines = [
@@ -1946,16 +1931,10 @@ async def hammering(args) -> list[str]:
     for label in quiet:
         lines.append(timing_row(f"{label.split(' ')[0]} unloaded", values(quiet[label]), hz_quiet))
         lines.append(timing_row(f"{label.split(' ')[0]} loaded", values(loaded[label]), hz_quiet))
-        if turn_at is not None:
-            lines.append(timing_row(f"  … before the minute's turn", values(
-                loaded[label], before=turn_at), hz_quiet))
-            lines.append(timing_row(f"  … after it", values(loaded[label], after=turn_at),
-                                    hz_quiet))
         ratio = percentile(values(loaded[label]), 0.99) / percentile(values(quiet[label]), 0.99)
         middle = median(values(loaded[label])) / median(values(quiet[label]))
         ratios.append(f"{label.split(' ')[0]} {ratio:.1f}× (p50 {middle:.1f}×)")
-    lines.append(f"  (the ×hz columns divide by the UNLOADED /healthz; the rows marked … split "
-                 f"the loaded ones by when each request was sent)")
+    lines.append("  (the ×hz columns divide by the UNLOADED /healthz)")
     lines.append(f"  other tables' loaded p99 / unloaded p99 (goal ≤ 2 for read and action): "
                  f"{', '.join(ratios)}")
     lines.append("  other tables' failures: " + "; ".join(
@@ -1970,7 +1949,7 @@ async def hammering(args) -> list[str]:
         + ", ".join(f"{key} {n} (p50 {result['p50'][key] * 1000:.0f} ms)"
                     for key, n in sorted(counts.items())))
     if seen:
-        lines.append("  the addresses the server counted (rate_window, hits over the run): " + "; ".join(
+        lines.append("  the addresses the server counted (rate_bucket, hits over the run): " + "; ".join(
             f"{client} " + " ".join(f"{kind} {hits}" for kind, hits in sorted(kinds.items()))
             for client, kinds in sorted(seen.items(), key=lambda item: -sum(item[1].values()))[:4])
             + (f"; and {len(seen) - 4} more" if len(seen) > 4 else ""))
@@ -2196,9 +2175,6 @@ def main() -> None:
                         help="hammer: reads (and actions, and /healthz) per second")
     parser.add_argument("--hammer-in-flight", type=int, default=50,
                         help="hammer: the hammering client's requests in flight at once")
-    parser.add_argument("--hammer-no-turn", action="store_true",
-                        help="hammer: measure at once instead of around the turn of a minute "
-                             "(the hammering client's limits start afresh then)")
     parser.add_argument("--port", type=int, default=5077, help="first of eight ports used")
     parser.add_argument("--gunicorn-extra", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--quiet", type=float, default=0,

@@ -52,6 +52,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.from_mapping(
         DATABASE_URL=None,
         PUBLIC_URL=os.environ.get("PUBLIC_URL") or None,
+        # Host names this server answers to ("games.example.org,.example.net"): Flask refuses
+        # any other Host header, and invites may use the name the phone came by. Unset: every
+        # Host is answered, and invites name PUBLIC_URL or this machine's address only.
+        TRUSTED_HOSTS=[name.strip() for name in os.environ.get("TRUSTED_HOSTS", "").split(",")
+                       if name.strip()] or None,
         POLL_SECONDS=1,
         # Join attempts per client address per minute (the bench raises it: all its phones
         # come from one address).
@@ -83,12 +88,15 @@ def create_app(test_config: dict | None = None) -> Flask:
         BODY_LIMIT_BYTES=int(os.environ.get("BODY_LIMIT_KB", "64")) * 1024,
         # Requests per client address per minute, by kind (limits.py): "code=600,action=300".
         RATE_LIMITS=os.environ.get("RATE_LIMITS", ""),
+        RATE_LIMIT_TARPIT=float(os.environ.get("RATE_LIMIT_TARPIT", "1")),  # seconds a 429 waits
         # A table without activity this many days is put away: out of reach of its code
         # (guessing finds only tables in use); 0 keeps every table reachable.
         ARCHIVE_DAYS=int(os.environ.get("ARCHIVE_DAYS", "30")),
         IMPORT_LIMIT_BYTES=6 * 1024 * 1024,
         # A request body must arrive whole within this many seconds (web.BodyDeadline).
         BODY_SECONDS=float(os.environ.get("BODY_SECONDS", "10")),
+        # Reverse proxies in front whose X-Forwarded-For/-Proto/-Host are believed (security.py).
+        TRUSTED_PROXIES=int(os.environ.get("TRUSTED_PROXIES", "0")),
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -125,4 +133,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .web import init_web
 
     init_web(app)
+    from .security import init_security
+
+    init_security(app)
     return app

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .network import LISTEN_HOST_VARIABLE, is_loopback_host, lan_addresses
+from .network import LISTEN_HOST_VARIABLE, LISTEN_PORT_VARIABLE, is_loopback_host, lan_addresses
 from .qr import qr_text
 
 
@@ -127,6 +127,7 @@ def serve(host: str, port: int, workers: int, connections: int) -> None:
     sys.stdout.flush()
     # The workers inherit it: their invites then know whether phones can reach them.
     os.environ[LISTEN_HOST_VARIABLE] = host
+    os.environ[LISTEN_PORT_VARIABLE] = str(port)
     args = gunicorn_args(host, port, workers, connections)
     _raise_open_files_limit()
     os.execv(args[0], args)

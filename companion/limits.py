@@ -1,10 +1,16 @@
 """Fair share: per-client limits on actions, live requests, table creation and lookups by code.
 
 One client (an address: a phone, a household behind one router, a script) may make so many
-requests of each kind per minute; past that it is answered 429 with ``Retry-After`` and
-nothing is done. The counts live in the app's database (``rate_window``: one row per
-client, kind and minute, counted with one upsert), so every worker process and every server
-on one PostgreSQL shares them.
+requests of each kind per minute, a few at once and then at an even pace; past that it is
+answered 429 with ``Retry-After`` and nothing is done.
+
+Each limit is a bucket (the generic cell rate algorithm): a kind allowed ``L`` a minute refills
+one request every ``60/L`` seconds and holds at most ``burst(L)`` (a tenth of a minute's worth,
+at least 10), so a client that was quiet may send that many at once, and one that hammers gets
+one request every ``60/L`` seconds, spread out, never a minute's worth at the turn of a minute.
+The buckets live in the app's database (``rate_bucket``: one row per client and kind, the
+moment its bucket is full again, moved on with one upsert per request), so every worker process
+and every server on one PostgreSQL shares them.
 
 The kinds (``kind_of`` decides from the endpoint):
 - ``code``: every request that looks a table or group up by its code: pages, live updates,
@@ -15,6 +21,11 @@ The kinds (``kind_of`` decides from the endpoint):
 
 ``RATE_LIMITS`` (config or environment, e.g. ``"code=600,action=300,live=300,create=30"``)
 sets them per minute; a kind set to 0 is not limited. Tests and the bench raise them.
+
+A refusal is cheap (no database write when the worker's own view of the bucket already
+refuses) and slow: the answer waits ``RATE_LIMIT_TARPIT`` seconds (1; a sleeping greenlet), so one
+client with many requests in flight gets few answers per second, and the others' requests go
+first.
 """
 
 from __future__ import annotations
@@ -22,16 +33,19 @@ from __future__ import annotations
 import math
 import random
 import time
+import weakref
 
 from flask import current_app, request
-from sqlalchemy import Engine, delete
+from sqlalchemy import Engine, case, delete
 from sqlalchemy.dialects import postgresql, sqlite
 
 from .database import WRITE
-from .models import RateWindow
+from .models import RateBucket
 
 DEFAULTS = {"code": 600, "action": 300, "live": 300, "create": 30}
-WINDOW = 60  # seconds
+# database -> {(client, kind): this worker's view of the bucket's ``due``} (see ``count``).
+_seen: weakref.WeakKeyDictionary[Engine, dict[tuple[str, str], float]] = (
+    weakref.WeakKeyDictionary())
 
 _CREATE = {"api.create", "api.create_group_view", "groups.create", "rematch.start",
            "api.rematch_view"}
@@ -67,8 +81,13 @@ def kinds_of(endpoint: str | None, method: str, view_args: dict | None) -> list[
     return kinds
 
 
+def burst(limit: int) -> int:
+    """How many requests of a kind allowed ``limit`` a minute a quiet client may send at once."""
+    return min(limit, max(10, limit // 10))
+
+
 class Limited(Exception):
-    """Past a limit: ``kind`` and the seconds until the window turns."""
+    """Past a limit: ``kind`` and the seconds until the next request is allowed."""
 
     def __init__(self, kind: str, retry_after: int):
         super().__init__(kind)
@@ -82,25 +101,56 @@ def count(engine: Engine, client: str, kinds: list[str], limits: dict[str, int],
     kinds = [kind for kind in kinds if limits.get(kind)]
     if not kinds:
         return
-    moment = time.time() if moment is None else moment
-    window = int(moment // WINDOW)
+    now = time.time() if moment is None else moment
+    client = client[:64]
+    known = _seen.setdefault(engine, {})
+    # This worker's own view of each bucket: the database's ``due`` as last read, moved on by
+    # every request this worker let through since. The real one is as far on or further (other
+    # workers count too), so a refusal by this view is a refusal by the database: no write.
+    # Taken and moved on before the write, with no wait in between (one greenlet at a time),
+    # so of fifty requests in flight only those the bucket still holds go to the database.
+    for kind in kinds:
+        interval = 60.0 / limits[kind]
+        due = known.get((client, kind), 0.0)
+        if max(due, now) + interval > now + burst(limits[kind]) * interval + 1e-6:
+            raise Limited(kind, max(1, math.ceil(due - (burst(limits[kind]) - 1) * interval
+                                                 - now)))
+    if len(known) > 10_000:
+        known.clear()
+    for kind in kinds:
+        known[client, kind] = max(known.get((client, kind), 0.0), now) + 60.0 / limits[kind]
     dialect = postgresql if engine.dialect.name == "postgresql" else sqlite
-    table = RateWindow.__table__
-    over = None
+    table = RateBucket.__table__
+    refused: tuple[str, float] | None = None
     with engine.execution_options(**WRITE).begin() as connection:
-        # One statement for every kind the request counts toward.
+        # One statement for every kind the request counts toward. ``due``: the moment the
+        # bucket is full again; an allowed request moves it one interval on (from now, if
+        # past), as long as that stays within ``burst`` intervals from now; a refused one
+        # leaves it (``allowed`` false). SET reads the row as it was, so both agree.
+        step = case(*[(table.c.kind == kind, 60.0 / limits[kind]) for kind in kinds])
+        most = case(*[(table.c.kind == kind, now + burst(limits[kind]) * 60.0 / limits[kind])
+                      for kind in kinds])
+        moved = case((table.c.due > now, table.c.due), else_=now) + step
+        fits = moved <= most + 1e-6
         upsert = dialect.insert(table).values(
-            [{"client": client[:64], "kind": kind, "window": window, "hits": 1} for kind in kinds])
+            [{"client": client, "kind": kind, "due": now + 60.0 / limits[kind], "hits": 1,
+              "allowed": True} for kind in kinds])
         upsert = upsert.on_conflict_do_update(
-            index_elements=["client", "kind", "window"],
-            set_={"hits": table.c.hits + 1}).returning(table.c.kind, table.c.hits)
-        for kind, hits in connection.execute(upsert):
-            if hits > limits[kind] and over is None:
-                over = kind
-        if random.random() < 0.01:  # now and then, forget windows long past
-            connection.execute(delete(table).where(table.c.window < window - 2))
-    if over is not None:
-        raise Limited(over, max(1, math.ceil((window + 1) * WINDOW - moment)))
+            index_elements=["client", "kind"],
+            set_={"due": case((fits, moved), else_=table.c.due), "allowed": fits,
+                  "hits": table.c.hits + 1},
+        ).returning(table.c.kind, table.c.due, table.c.allowed)
+        for kind, due, allowed in connection.execute(upsert):
+            known[client, kind] = max(known.get((client, kind), 0.0), due)
+            if allowed:
+                continue
+            until = due - (burst(limits[kind]) - 1) * 60.0 / limits[kind]  # the next one let in
+            if refused is None or until > refused[1]:
+                refused = (kind, until)
+        if random.random() < 0.01:  # now and then, forget buckets long full again
+            connection.execute(delete(table).where(table.c.due < now - 60))
+    if refused is not None:
+        raise Limited(refused[0], max(1, math.ceil(refused[1] - now)))
 
 
 def check_request() -> None:

@@ -100,15 +100,16 @@ class StateCheckpoint(SQLModel, table=True):
     state: dict = Field(sa_column=Column(JSON, nullable=False))
 
 
-class RateWindow(SQLModel, table=True):
-    """How many requests of one kind a client made in one minute (see limits.py)."""
+class RateBucket(SQLModel, table=True):
+    """One client's bucket of requests of one kind (see limits.py)."""
 
-    __tablename__ = "rate_window"
+    __tablename__ = "rate_bucket"
 
     client: str = Field(primary_key=True, max_length=64)
     kind: str = Field(primary_key=True, max_length=10)
-    window: int = Field(primary_key=True)  # minutes since 1970
-    hits: int = 0
+    due: float  # seconds since 1970 when the bucket is full again
+    hits: int = 0  # requests counted (for the bench's report)
+    allowed: bool = True  # whether the last request counted was let through
 
 
 class PlayerGroup(SQLModel, table=True):

@@ -10,9 +10,10 @@ from urllib.parse import urlsplit
 
 import psutil
 
-# `companion serve` puts its --host here for its workers: the pages then know whether phones
+# `companion serve` puts its --host (and --port) here for its workers: the pages then know whether phones
 # on the network can reach them at all.
 LISTEN_HOST_VARIABLE = "COMPANION_LISTEN_HOST"
+LISTEN_PORT_VARIABLE = "COMPANION_LISTEN_PORT"
 # Interfaces of containers and VPNs: an address there is not what a phone on the Wi-Fi sees.
 VIRTUAL_PREFIXES = ("docker", "br-", "veth", "virbr", "lxc", "tun", "tap", "zt", "tailscale", "wg")
 
@@ -53,21 +54,49 @@ def listen_host() -> str | None:
     return os.environ.get(LISTEN_HOST_VARIABLE) or None
 
 
+def listen_port() -> int | None:
+    """The port the server listens on, as `companion serve` started it (None: unknown)."""
+    value = os.environ.get(LISTEN_PORT_VARIABLE, "")
+    return int(value) if value.isdigit() else None
+
+
 def base_url(request_host_url: str, public_url: str | None = None,
-             lan: list[str] | None = None, listening: str | None = None) -> str:
-    """The address phones should open: PUBLIC_URL, else this request's host with loopback
-    swapped for the machine's LAN address (same port), unless the server listens on loopback
-    only (``listening``): nothing answers on the LAN address then."""
+             lan: list[str] | None = None, listening: str | None = None,
+             trusted_host: bool = False, port: int | None = None) -> str:
+    """The address phones should open: PUBLIC_URL, else this machine's LAN address (the port
+    it listens on), unless the server listens on loopback only (``listening``): nothing
+    answers on the LAN address then.
+
+    The request's own host is kept only when it cannot have been made up: a loopback or LAN
+    address of this machine, or a name the server was told to trust (``trusted_host``: Flask's
+    TRUSTED_HOSTS, which refuses every other Host header). Any other name came from a Host
+    header anyone can write (``Host: evil.example``) and is never put in an invite."""
     if public_url:
         return public_url.rstrip("/")
     parts = urlsplit(request_host_url)
+    if trusted_host:
+        return request_host_url.rstrip("/")
     host = parts.hostname or "localhost"
-    if is_loopback_host(host) and not (listening and is_loopback_host(listening)):
-        candidates = lan_addresses() if lan is None else lan
-        if candidates:
-            port = f":{parts.port}" if parts.port else ""
-            return f"{parts.scheme}://{candidates[0]}{port}"
-    return request_host_url.rstrip("/")
+    port = port or parts.port
+    suffix = f":{port}" if port else ""
+    candidates = lan_addresses() if lan is None else lan
+    if listening and is_loopback_host(listening):
+        # Loopback only: name it as typed (localhost or an address), or plain 127.0.0.1.
+        return f"{parts.scheme}://{host if is_loopback_host(host) else '127.0.0.1'}{suffix}"
+    if host in candidates:
+        return f"{parts.scheme}://{host}{suffix}"  # a LAN address of this machine, as typed
+    if candidates:
+        return f"{parts.scheme}://{candidates[0]}{suffix}"
+    return f"{parts.scheme}://{host if is_loopback_host(host) else '127.0.0.1'}{suffix}"
+
+
+def phone_root() -> str:
+    """``base_url`` for the request being answered, from the app's settings."""
+    from flask import current_app, request
+
+    return base_url(request.host_url, current_app.config.get("PUBLIC_URL"),
+                    listening=listen_host(), port=listen_port(),
+                    trusted_host=bool(current_app.config.get("TRUSTED_HOSTS")))
 
 
 def unreachable_reason(root: str, listening: str | None = None) -> str | None:

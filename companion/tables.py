@@ -221,10 +221,15 @@ def table_version(engine: Engine, code: str) -> int | None:
     return row[0] if row else None
 
 
-def find_device(db: Session, table: GameTable, token: str | None) -> Device | None:
-    if not token:
+def find_device(db: Session, table: GameTable, token: str | int | None) -> Device | None:
+    """The device of ``table`` holding ``token`` (an API bearer token), or with the id ``token``
+    (what a browser's signed session cookie holds; see web.device_token)."""
+    if not token or isinstance(token, bool):
         return None
-    device = db.exec(select(Device).where(Device.token_hash == hash_token(token))).first()
+    if isinstance(token, int):
+        device = db.get(Device, token) if stored_id(token) is not None else None
+    else:
+        device = db.exec(select(Device).where(Device.token_hash == hash_token(token))).first()
     if device is None or device.table_id != table.id:
         return None  # a token of another table gives no rights here
     return device
@@ -386,10 +391,25 @@ def _seat_holder(db: Session, table: GameTable, seat: str) -> Device | None:
     ).first()
 
 
+def seat_barred(table: GameTable, device: Device | None) -> str | None:
+    """Why this joined phone may not take a seat now (None: it may)."""
+    if device is None or device.is_host:
+        return None
+    if device.read_only:
+        return _("The host made this phone read-only, so it cannot take a seat.")
+    if table.locked:
+        return _("The host has locked this table: only the host can change who sits where.")
+    return None
+
+
 def take_seat(db: Session, table: GameTable, device: Device, seat: str | None) -> None:
-    """A joined phone changes seat or becomes a watcher (seat None)."""
+    """A joined phone changes seat or becomes a watcher (seat None). A phone the host made
+    read-only, or any phone but the host's on a locked table, takes no seat (one whose seat
+    the host freed cannot simply take it back); watching is always allowed."""
     if seat is not None:
         seat = _seat_name(table, seat)
+        if seat != device.seat and seat_barred(table, device):
+            raise Forbidden(seat_barred(table, device))
         holder = _seat_holder(db, table, seat)
         if holder is not None and holder.id != device.id:
             raise Forbidden(_("%(seat)s's seat is already taken by another phone; the host can "

@@ -7,6 +7,7 @@ import io
 import os
 import re
 import threading
+import time
 import zlib
 from contextlib import contextmanager
 from urllib.parse import parse_qs
@@ -31,17 +32,33 @@ compress = Compress()
 # -- which phone is this? ------------------------------------------------------
 
 
-def device_token(code: str) -> str | None:
-    """The token this browser holds for table ``code`` (kept in the signed session cookie)."""
+def device_token(code: str) -> int | str | None:
+    """What this browser holds for table ``code``: the id of its device there. The session
+    cookie is signed (so the id cannot be made up or changed) but not encrypted, so it never
+    holds the device's bearer token, which would let anyone who reads the cookie act through
+    the API. (A cookie from before holds the token itself: still honoured, and replaced by
+    the id once the device is found, see ``find_phone``.)"""
     return (session.get("tables") or {}).get(code)
 
 
-def remember_device(code: str, token: str) -> None:
+def remember_device(code: str, device_id: int) -> None:
     tables = dict(session.get("tables") or {})
-    tables[code] = token
+    tables.pop(code, None)
+    tables[code] = device_id
     # Phones join a few tables an evening; keep the newest few so the cookie stays small.
     session["tables"] = dict(list(tables.items())[-20:])
     session.permanent = True
+
+
+def find_phone(db, table):
+    """This browser's device at ``table`` (None: it has not joined)."""
+    from .tables import find_device
+
+    held = device_token(table.code)
+    device = find_device(db, table, held)
+    if device is not None and isinstance(held, str):
+        remember_device(table.code, device.id)  # an old cookie's token: keep the id instead
+    return device
 
 
 def keep_session_alive() -> None:
@@ -428,6 +445,8 @@ def init_web(app: Flask) -> None:
 
     @app.errorhandler(Limited)
     def too_many(limited: Limited):
+        # The tarpit (limits.py): under gevent a sleeping greenlet, costing nothing.
+        time.sleep(min(float(app.config["RATE_LIMIT_TARPIT"]), limited.retry_after))
         message = _("Too many requests from this device; wait %(seconds)d seconds and try "
                     "again.", seconds=limited.retry_after)
         headers = {"Retry-After": str(limited.retry_after)}
@@ -474,12 +493,15 @@ def init_web(app: Flask) -> None:
                                show_code_box=True), 404
 
     @app.errorhandler(405)
-    def wrong_method(_error):
+    def wrong_method(error):
+        # The methods the address does accept, as RFC 9110 asks of a 405.
+        allow = {"Allow": ", ".join(getattr(error, "valid_methods", None) or ())}
         if request.path.startswith("/api/"):
             return {"error": _("%(method)s is not accepted at %(path)s.",
-                               method=quote(request.method), path=quote(request.path))}, 405
+                               method=quote(request.method), path=quote(request.path))}, 405, allow
         return render_template("error.html", title=_("Not like that"),
-                               message=_("This address does not accept that kind of request.")), 405
+                               message=_("This address does not accept that kind of "
+                                         "request.")), 405, allow
 
     @app.errorhandler(500)
     def server_error(_error):

@@ -37,6 +37,7 @@ def make_app(tmp_path, monkeypatch):
     def build(**config):
         # No rate limits unless a test sets them (every test client comes from one address).
         config.setdefault("RATE_LIMITS", {"code": 0, "action": 0, "live": 0, "create": 0})
+        config.setdefault("RATE_LIMIT_TARPIT", 0)
         app = create_app({"TESTING": True, "DATABASE_URL": url, **config})
         apps.append(app)
         return app

@@ -7,7 +7,6 @@ import json
 from flask import (
     Blueprint,
     Response,
-    current_app,
     flash,
     redirect,
     render_template,
@@ -41,7 +40,7 @@ from ..groups import (
     undo_change,
 )
 from ..models import GameTable, GroupChange, Play
-from ..network import base_url, listen_host
+from ..network import phone_root
 from ..qr import qr_svg
 from ..stats import (
     difficulty_chart,
@@ -54,8 +53,8 @@ from ..stats import (
     trend_chart,
     win_rate_chart,
 )
-from ..tables import NAME_MAX, Invalid, NotFound, TableProblem, find_device, find_table, require_host
-from ..web import device_token
+from ..tables import NAME_MAX, Invalid, NotFound, TableProblem, find_table, require_host
+from ..web import find_phone
 
 bp = Blueprint("groups", __name__)
 
@@ -75,9 +74,7 @@ def remember_group(code: str) -> None:
 
 def group_url(code: str) -> str:
     """The group's address for its QR code: like a table's invite, one phones can open."""
-    root = base_url(request.host_url, current_app.config.get("PUBLIC_URL"),
-                    listening=listen_host())
-    return root + url_for("groups.show", code=code)
+    return phone_root() + url_for("groups.show", code=code)
 
 
 @bp.get("/groups/new")
@@ -285,7 +282,7 @@ def link(code: str):
     db = get_db(write=True)
     table = find_table(db, code, for_update=True)
     try:
-        require_host(find_device(db, table, device_token(table.code)))
+        require_host(find_phone(db, table))
         if table.group_id is not None:
             raise_invalid(_("This table already counts in a group."))
         if request.form.get("group_code", "").strip():

@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Response, redirect, request, url_for
 
 from ..i18n import COOKIE, COOKIE_DAYS, LANGUAGES, NAMES
+from ..security import cookie_secure
 
 bp = Blueprint("language", __name__)
 
@@ -29,5 +30,5 @@ def choose():
                         status=400, mimetype="text/plain")
     response = redirect(_back_to(request.form.get("next")), 303)
     response.set_cookie(COOKIE, lang, max_age=COOKIE_DAYS * 24 * 3600, samesite="Lax",
-                        httponly=True)
+                        httponly=True, secure=cookie_secure())
     return response

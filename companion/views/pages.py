@@ -17,14 +17,14 @@ from ..tables import (
     code_problem,
     create_table,
     devices,
-    find_device,
     find_table,
     join_table,
     normalise_code,
+    seat_barred,
     take_seat,
 )
 from ..groups import GROUP_NAME_MAX, clean_name, create_group, find_group, link_table, players_of
-from ..web import client_address, device_token, remember_device
+from ..web import client_address, find_phone, remember_device
 from .groups import remember_group, remembered_groups
 
 bp = Blueprint("pages", __name__)
@@ -137,7 +137,7 @@ def new_table(game_id: str):
         return render_template("new.html", game=game, fields=fields, players=players,
                                values=options, me=me, error=exc.message, groups=_my_groups(db),
                                group=group_choice, group_name=group_name), exc.status
-    remember_device(joined.table.code, joined.token)
+    remember_device(joined.table.code, joined.device.id)
     return redirect(url_for("table.show", code=joined.table.code), 303)
 
 
@@ -177,13 +177,14 @@ def join(code: str):
     if normal != code:
         return redirect(url_for("pages.join", code=normal), 303)
     table = find_table(db, code)
-    device = find_device(db, table, device_token(table.code))
+    device = find_phone(db, table)
     taken = {d.seat for d in devices(db, table) if d.seat}
     if request.method == "GET":
         if device is not None and request.args.get("change") is None:
             return redirect(url_for("table.show", code=table.code), 303)
         return render_template("join.html", table=table, game=get_game(table.game_id),
-                               taken=taken, device=device)
+                               taken=taken, device=device,
+                               barred=seat_barred(table, device))
     seat = request.form.get("seat") or None
     watch = request.form.get("watch") is not None or seat == "__watch__"
     try:
@@ -192,10 +193,11 @@ def join(code: str):
         else:
             check_join_rate(db, client_address(), current_app.config["JOIN_LIMIT"])
             joined = join_table(db, table.code, None if watch else seat, watch)
-            remember_device(table.code, joined.token)
+            remember_device(table.code, joined.device.id)
     except (Invalid, Forbidden, TooMany) as exc:
         return render_template("join.html", table=table, game=get_game(table.game_id),
-                               taken=taken, device=device, error=exc.message), exc.status
+                               taken=taken, device=device, error=exc.message,
+                               barred=seat_barred(table, device)), exc.status
     return redirect(url_for("table.show", code=table.code), 303)
 
 

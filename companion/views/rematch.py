@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, redirect, request, url_for
 
 from ..database import get_db
-from ..tables import NotFound, find_device, find_table, follow_rematch, rematch
-from ..web import device_token, is_fragment_request, remember_device
+from ..tables import NotFound, find_table, follow_rematch, rematch
+from ..web import find_phone, is_fragment_request, remember_device
 
 bp = Blueprint("rematch", __name__, url_prefix="/t")
 
@@ -24,7 +24,7 @@ def _already_there(db, next_code: str) -> bool:
         new = find_table(db, next_code)
     except NotFound:
         return False
-    return find_device(db, new, device_token(new.code)) is not None
+    return find_phone(db, new) is not None
 
 
 @bp.post("/<code>/rematch")
@@ -32,7 +32,7 @@ def start(code: str):
     """Start the rematch (or find it started) and take this phone there."""
     db = get_db(write=True)
     table = find_table(db, code, for_update=True)
-    me = find_device(db, table, device_token(table.code))
+    me = find_phone(db, table)
     new = rematch(db, table, me, rotate=request.form.get("rotate") == "1")
     return _follow(code, new.code)
 
@@ -52,6 +52,6 @@ def _follow(code: str, next_code: str) -> Response:
     if _already_there(db, next_code):
         return _go(next_code)
     table = find_table(db, code, for_update=True)
-    joined = follow_rematch(db, table, find_device(db, table, device_token(table.code)))
-    remember_device(joined.table.code, joined.token)
+    joined = follow_rematch(db, table, find_phone(db, table))
+    remember_device(joined.table.code, joined.device.id)
     return _go(joined.table.code)

@@ -21,7 +21,7 @@ from ..database import close_db, get_db
 from ..i18n import select_language
 from ..live import Snapshot
 from ..models import GameTable
-from ..network import base_url, listen_host, unreachable_reason
+from ..network import listen_host, phone_root, unreachable_reason
 from ..qr import qr_svg
 from ..tables import (
     AlreadyDone,
@@ -32,7 +32,6 @@ from ..tables import (
     clean_request_key,
     delete_table,
     devices,
-    find_device,
     find_table,
     free_seat,
     game_of,
@@ -45,7 +44,7 @@ from ..tables import (
 )
 from ..web import (
     client_address,
-    device_token,
+    find_phone,
     gzip_stream,
     live_hub,
     forget_device,
@@ -71,9 +70,7 @@ FORM_CONTROL_FIELDS = {"csrf_token", "expected_version", "have"}
 def join_url(code: str) -> str:
     """The address the QR code carries: the LAN address phones can reach (a loopback one
     when the server listens on loopback only: the invite then says phones cannot join)."""
-    root = base_url(request.host_url, current_app.config.get("PUBLIC_URL"),
-                    listening=listen_host())
-    return root + url_for("pages.join", code=code)
+    return phone_root() + url_for("pages.join", code=code)
 
 
 def region_names(table: GameTable) -> list[tuple[str, str]]:
@@ -219,7 +216,7 @@ def _page_context(db, table, device) -> dict:
 
 
 def _me(db, table):
-    return find_device(db, table, device_token(table.code))
+    return find_phone(db, table)
 
 
 @bp.get("/<code>")

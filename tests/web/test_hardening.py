@@ -257,6 +257,61 @@ def test_the_limits_are_shared_by_every_worker_of_a_database(make_app):
     assert answers == [404, 404, 404, 429]
 
 
+def test_a_client_past_its_limit_is_refused_slowly_and_without_a_write(make_app, monkeypatch):
+    from sqlmodel import Session, select
+
+    from companion import web
+    from companion.models import RateBucket
+
+    app = make_app(RATE_LIMITS={"code": 2, "action": 0, "live": 0, "create": 0},
+                   RATE_LIMIT_TARPIT=0.5)
+    waits = []
+    monkeypatch.setattr(web.time, "sleep", waits.append)
+    address = {"REMOTE_ADDR": "10.0.0.77"}
+    answers = [app.test_client().get("/api/tables/ZZZZZZ", environ_base=address).status_code
+               for _try in range(6)]
+    assert answers == [404, 404, 429, 429, 429, 429]
+    # Each refusal waited (the tarpit), no longer than the setting.
+    assert waits == [0.5] * 4
+    # Only the two let through were written: this worker's view of the bucket refused the rest.
+    with Session(app.extensions["engine"]) as db:
+        hits = db.exec(select(RateBucket.hits).where(RateBucket.client == "10.0.0.77")).all()
+    assert hits == [2]
+
+
+def test_a_hammering_client_gets_an_even_pace_not_a_minute_at_once(make_app):
+    from companion.limits import Limited, burst, count
+
+    engine = make_app().extensions["engine"]
+    limits = {"action": 300}  # five a second, on average
+    start = 1_000_000.0
+
+    def allowed(moment, client="10.0.0.5"):
+        try:
+            count(engine, client, ["action"], limits, moment=moment)
+            return True
+        except Limited as limited:
+            assert 1 <= limited.retry_after <= 60
+            return False
+
+    # A quiet client may send a burst at once (a tenth of a minute's worth) …
+    assert burst(300) == 30 and burst(30) == 10 and burst(5) == 5
+    assert [allowed(start) for _try in range(31)] == [True] * 30 + [False]
+    # … then one every 0.2 s, whatever it sends in between: over the next ten seconds it gets
+    # about fifty, not the rest of the minute's 300.
+    tries = [allowed(start + 0.05 * step) for step in range(1, 201)]
+    assert 45 <= sum(tries) <= 52
+    # Another client is not held back by it.
+    assert allowed(start + 10, client="10.0.0.6")
+    # A second worker (its own view of the buckets, empty) is refused by the database itself.
+    from companion.limits import _seen
+
+    _seen.clear()
+    assert not allowed(start + 10.01)
+    # Left alone for six seconds, the bucket is full again.
+    assert [allowed(start + 20) for _try in range(31)] == [True] * 30 + [False]
+
+
 def test_rate_limits_are_read_from_a_setting_and_a_bad_one_is_named():
     from companion.limits import parse_limits
 

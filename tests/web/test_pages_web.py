@@ -198,9 +198,43 @@ def test_base_url_keeps_loopback_when_the_server_listens_only_there():
                     listening="::1") == "http://localhost:5000"
     assert base_url("http://127.0.0.1:5000/", lan=["192.168.1.20"],
                     listening="0.0.0.0") == "http://192.168.1.20:5000"
-    # Reached through a proxy by its name: that name works for phones too.
-    assert base_url("http://games.example.org/", lan=["192.168.1.20"],
-                    listening="127.0.0.1") == "http://games.example.org"
+    # Reached through a proxy by a name the server trusts (TRUSTED_HOSTS): phones use it too.
+    assert base_url("http://games.example.org/", lan=["192.168.1.20"], listening="127.0.0.1",
+                    trusted_host=True) == "http://games.example.org"
+
+
+def test_an_invite_never_names_a_host_header_anyone_could_write():
+    lan = ["192.168.1.20"]
+    # A made-up name (or port) in the Host header: the invite names this machine instead.
+    assert base_url("http://evil.example/", lan=lan, listening="0.0.0.0",
+                    port=5000) == "http://192.168.1.20:5000"
+    assert base_url("http://192.168.1.20:6666/", lan=lan, listening="0.0.0.0",
+                    port=5000) == "http://192.168.1.20:5000"
+    # Served on loopback only: a made-up name does not make it reachable.
+    assert base_url("http://evil.example/", lan=lan, listening="127.0.0.1",
+                    port=5000) == "http://127.0.0.1:5000"
+    # The LAN address a phone typed is kept as it is.
+    assert base_url("http://192.168.1.20:5000/", lan=["10.0.0.3", "192.168.1.20"],
+                    listening="0.0.0.0") == "http://192.168.1.20:5000"
+
+
+def test_a_made_up_host_header_never_reaches_an_invite_or_a_group_qr(make_app, monkeypatch):
+    import companion.network
+
+    monkeypatch.setattr(companion.network, "lan_addresses", lambda: ["192.168.1.20"])
+    client = make_app().test_client()
+    made = client.post("/api/tables", json={"game": "scorepad", "players": ["Ann", "Ben"]},
+                       headers={"Host": "evil.example"}).get_json()
+    assert "evil.example" not in made["url"]
+    assert made["url"].startswith("http://192.168.1.20")
+    page = client.get(f"/t/{made['code']}", headers={"Host": "evil.example"})
+    assert "evil.example" not in page.get_data(as_text=True)
+    # Told which names to trust, the server refuses the others outright.
+    trusting = make_app(TRUSTED_HOSTS=["games.example.org"]).test_client()
+    assert trusting.get("/", headers={"Host": "evil.example"}).status_code == 400
+    made = trusting.post("/api/tables", json={"game": "scorepad", "players": ["Ann", "Ben"]},
+                         headers={"Host": "games.example.org"}).get_json()
+    assert made["url"].startswith("http://games.example.org/j/")
 
 
 def test_unreachable_reason_tells_loopback_from_no_network():
@@ -268,9 +302,9 @@ def test_the_table_page_numbers_history_entries_as_the_history_page_does(phone):
         host.act(type="enter_score", player="Ann", round=n + 1, points=5)
     version = host.snapshot()["version"]
     html = text(host.get(f"/t/{code}"))
-    found = re.search(r'<ol class="log" reversed start="(\d+)" style="--digits: (\d+)"', html)
+    found = re.search(r'<ol class="log" reversed start="(\d+)" data-digits="(\d+)"', html)
     assert found and int(found.group(1)) == version and found.group(2) == str(len(str(version)))
     history = text(host.get(f"/t/{code}/history"))
     items = re.findall(r"<li class=\"log-", history)
     assert len(items) == version  # the history page counts 1 … version, oldest first
-    assert f'style="--digits: {len(str(version))}"' in history
+    assert f'data-digits="{len(str(version))}"' in history

@@ -87,6 +87,8 @@ def test_the_nothing_changed_poll_is_answered_before_flask(make_app):
 def test_a_wrong_method_gets_a_sentence(client, path, json_answer):
     response = client.delete(path)
     assert response.status_code == 405
+    # The answer names what the address does accept.
+    assert set(response.headers["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS"}
     if json_answer:
         assert response.get_json()["error"] == f"DELETE is not accepted at {path}."
     else:

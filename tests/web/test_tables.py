@@ -197,6 +197,38 @@ def test_the_host_locks_the_table_and_frees_a_seat(phone):
     assert "The host freed Ann's seat." in log and "The host locked the table against new phones." in log
 
 
+def test_a_phone_the_host_removed_cannot_take_a_seat_back(phone):
+    host = phone()
+    code = host.start()
+    ann, ben = phone("10.0.0.3"), phone("10.0.0.4")
+    ann.join(code, "Ann")
+    ben.join(code)  # watching
+    assert host.post(f"/t/{code}/host/lock", htmx=True).status_code == 200
+    assert host.post(f"/t/{code}/host/free", {"seat": "Ann"}, htmx=True).status_code == 200
+    # Freed on a locked table: Ann's phone watches, and cannot sit down again, in any seat.
+    for seat in ("Ann", "Ben"):
+        refused = ann.post(f"/j/{code}", {"seat": seat})
+        assert refused.status_code == 403
+        assert "only the host can change who sits where" in text(refused)
+    picker = text(ann.get(f"/j/{code}?change"))
+    assert "only the host can change who sits where" in picker
+    assert re.search(r'<button type="submit" name="seat" value="Ann"[^>]*disabled', picker)
+    # The host still seats itself, and a locked table lets nobody in anew.
+    assert host.post(f"/j/{code}", {"seat": "Ben"}).status_code == 303
+    assert host.post(f"/j/{code}", {"watch": "1"}).status_code == 303
+    # A read-only phone takes no seat even on an open table; watching stays allowed.
+    host.post(f"/t/{code}/host/unlock", htmx=True)
+    host_page = text(host.get(f"/t/{code}"))
+    watcher_ids = re.findall(r'name="device" value="(\d+)"', host_page)
+    for device_id in watcher_ids:
+        host.post(f"/t/{code}/host/read-only", {"device": device_id}, htmx=True)
+    refused = ben.post(f"/j/{code}", {"seat": "Ben"})
+    assert refused.status_code == 403 and "read-only, so it cannot take a seat" in text(refused)
+    assert ben.post(f"/j/{code}", {"watch": "1"}).status_code == 303
+    log = [e["text"] for e in host.snapshot()["log"]]
+    assert log.count("A phone took Ann's seat.") == 1  # Ann's first join, never again
+
+
 def test_undo_and_redo_from_the_page(phone):
     host = phone()
     code = host.start()
@@ -269,7 +301,9 @@ def test_the_host_deletes_a_table(phone):
 def test_the_join_address_uses_the_lan_not_loopback():
     assert base_url("http://127.0.0.1:5000/", lan=["192.168.1.20"]) == "http://192.168.1.20:5000"
     assert base_url("http://localhost:8000/", lan=["10.0.0.5"]) == "http://10.0.0.5:8000"
-    assert base_url("http://192.168.1.20:5000/", lan=["10.0.0.5"]) == "http://192.168.1.20:5000"
+    assert base_url("http://10.0.0.5:5000/", lan=["10.0.0.5"]) == "http://10.0.0.5:5000"
+    # An address that is not this machine's came from the Host header: not used.
+    assert base_url("http://192.168.1.20:5000/", lan=["10.0.0.5"]) == "http://10.0.0.5:5000"
     assert base_url("http://127.0.0.1:5000/", "https://games.example.org/") == "https://games.example.org"
     assert base_url("http://127.0.0.1:5000/", lan=[]) == "http://127.0.0.1:5000"
 
