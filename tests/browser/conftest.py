@@ -28,7 +28,7 @@ PHONE = {"width": 360, "height": 740}
 
 # Files of layout tests (see the marker in pyproject.toml): run once, on SQLite.
 LAYOUT_FILES = ("_table_ux_browser.py", "test_pages_browser.py", "test_phone_shell_browser.py",
-                "test_ux_helpers_browser.py")
+                "test_ux_helpers_browser.py", "test_csp_browser.py")
 
 
 def pytest_collection_modifyitems(config, items):
