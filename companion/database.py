@@ -189,6 +189,16 @@ def get_db(write: bool = False) -> Session:
     return g.db
 
 
+def done_writing(db: Session) -> None:
+    """The request's change is committed (or rolled back): what it reads now to answer runs
+    outside the writers' queue. A write-bound session would begin each read with the writer
+    lock (``BEGIN IMMEDIATE`` on SQLite) and hold it while the answer is drawn, so every other
+    phone's change, and every request's rate-limit count, would wait for that drawing."""
+    if db.in_transaction():
+        db.commit()
+    db.bind = current_app.extensions["engine"]
+
+
 def close_db(_exc: BaseException | None = None) -> None:
     db = g.pop("db", None)
     if db is not None:

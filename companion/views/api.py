@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, RootModel, StrictInt,
                       ValidationError, create_model)
 
-from ..database import get_db
+from ..database import done_writing, get_db
 from ..games import GAMES
 from ..games.base import Game, GameError, explain
 from ..games.text import Sentence, say
@@ -470,12 +470,14 @@ def action(code: str):
         table = act(db, table, caller(db, table), data, expected, key)
     except AlreadyDone:
         return _replayed(db, table)
+    done_writing(db)
     return reply(table_snapshot(db, table))
 
 
 def _replayed(db, table):
     """The answer to a retry of a change already recorded: the table as it is."""
     db.rollback()
+    done_writing(db)
     answer, status = reply(table_snapshot(db, table))
     return answer, status, {"Idempotent-Replayed": "true"}
 
@@ -494,6 +496,7 @@ def undo_redo(code: str, kind: str):
         table = undo_or_redo(db, table, caller(db, table), kind, expected, key)
     except AlreadyDone:
         return _replayed(db, table)
+    done_writing(db)
     return reply(table_snapshot(db, table))
 
 

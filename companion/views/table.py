@@ -17,7 +17,7 @@ from flask.globals import request_ctx
 from flask_babel import gettext as _
 from sqlmodel import Session
 
-from ..database import close_db, get_db
+from ..database import close_db, done_writing, get_db
 from ..i18n import select_language
 from ..live import Snapshot
 from ..models import GameTable
@@ -453,15 +453,16 @@ def _change(code: str, operation) -> Response:
     db = get_db(write=True)
     table = find_table(db, code, for_update=True)
     me = _me(db, table)
+    problem = None
     try:
         operation(db, table, me)
     except AlreadyDone:  # a retried tap (same Idempotency-Key): recorded once, shown as is
         db.rollback()
-        return _after_change(db, table, me)
-    except TableProblem as problem:
+    except TableProblem as refused:
         db.rollback()  # nothing of the refused change stays; the objects reload if read
-        return _after_change(db, table, me, problem)
-    return _after_change(db, table, me)
+        problem = refused
+    done_writing(db)
+    return _after_change(db, table, me, problem)
 
 
 def _request_key() -> str | None:
