@@ -141,9 +141,10 @@ def count(engine: Engine, client: str, kinds: list[str], limits: dict[str, int],
                   "hits": table.c.hits + 1},
         ).returning(table.c.kind, table.c.due, table.c.allowed)
         for kind, due, allowed in connection.execute(upsert):
-            known[client, kind] = max(known.get((client, kind), 0.0), due)
             if allowed:
+                known[client, kind] = max(known.get((client, kind), 0.0), due)
                 continue
+            known[client, kind] = due  # the database's own, without this request's step
             until = due - (burst(limits[kind]) - 1) * 60.0 / limits[kind]  # the next one let in
             if refused is None or until > refused[1]:
                 refused = (kind, until)
