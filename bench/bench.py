@@ -1552,8 +1552,6 @@ async def _attack(port: int, idle: int, trickling: int, every: float, pipe) -> N
 async def slow_clients(args) -> list[str]:
     """/healthz and a table page, before and while 1,000 idle and 100 trickling
     connections are held open (by another process)."""
-    import multiprocessing
-
     with Server("slow", args.port + 6, args) as server:
         async with aiohttp.ClientSession(connector=client_connector(), timeout=REQUEST_TIMEOUT) as plain:
             await wait_up(plain, server)
@@ -1567,23 +1565,10 @@ async def slow_clients(args) -> list[str]:
                                                    args.slow_interval, args.slow_timeout)
         log(f"slow: opening {args.slow_idle} idle and {args.slow_trickling} trickling "
             f"connections …")
-        context = multiprocessing.get_context("spawn")
-        ours, theirs = context.Pipe()
-        attacker = context.Process(target=attacker_process, daemon=True, args=(
-            server.port, args.slow_idle, args.slow_trickling, args.slow_every, theirs))
         began = time.perf_counter()
-        attacker.start()
-        samples: list[dict[str, int]] = []
-        result: dict = {}
-
-        def receive() -> None:
-            while ours.poll():
-                kind, value = ours.recv()
-                if kind == "open":
-                    samples.append(value)
-                else:
-                    result.update(value)
-
+        attacker = SecondProcess(attacker_process, server.port, args.slow_idle,
+                                 args.slow_trickling, args.slow_every, sample_kind="open")
+        samples, result, receive = attacker.samples, attacker.result, attacker.receive
         wanted = {"idle": args.slow_idle, "trickling": args.slow_trickling}
         while time.perf_counter() - began < 40:
             await asyncio.sleep(0.2)
@@ -1593,7 +1578,7 @@ async def slow_clients(args) -> list[str]:
         ramp = time.perf_counter() - began
         log(f"slow: {samples[-1] if samples else 'nothing'} open after {ramp:.1f} s; "
             f"{args.slow_rounds} rounds under load …")
-        ours.send("mark")
+        attacker.send("mark")
         await asyncio.sleep(0.3)
         receive()
         samples.clear()
@@ -1610,8 +1595,7 @@ async def slow_clients(args) -> list[str]:
                 receive()
 
         sampler = asyncio.get_running_loop().create_task(sample_fds())
-        them = psutil.Process(attacker.pid)
-        attacker_before = sum(them.cpu_times()[:2])
+        attacker_before = attacker.cpu_seconds()
         try:
             with Window([server]) as window, LoopLag() as lag:
                 loaded, loaded_failed = await paced_requests(
@@ -1619,17 +1603,10 @@ async def slow_clients(args) -> list[str]:
                     args.slow_max_seconds)
         finally:
             sampler.cancel()
-            attacker_cpu = 100 * (sum(them.cpu_times()[:2]) - attacker_before) / max(
+            attacker_cpu = 100 * (attacker.cpu_seconds() - attacker_before) / max(
                 0.001, time.perf_counter() - window.began)
-            ours.send("stop")
-            for _ in range(150):
-                await asyncio.sleep(0.2)
-                receive()
-                if result:
-                    break
-            attacker.join(10)
-            if attacker.is_alive():
-                attacker.kill()
+            await attacker.stop()
+            attacker.end()
     if not result:
         raise RuntimeError("the attacking process sent no result")
     closed_after, answered = result["closed_after"], result["answered"]
@@ -1812,6 +1789,54 @@ async def other_tables(base: str, tables: list[dict], sessions: list[aiohttp.Cli
     return times, failures
 
 
+class SecondProcess:
+    """A process that loads the server for the slow and hammer parts (spawned, so its busy
+    loop does not delay the measured requests' timestamps). ``target(*args, pipe)`` sends
+    ``(sample_kind, counts)`` now and then and ``("result", {...})`` after "stop"; ``receive``
+    collects them into ``samples`` and ``result``."""
+
+    def __init__(self, target, *args, sample_kind: str):
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")
+        # Their end stays referenced here: a spawned child takes it over after start(), and
+        # it must not be closed (collected) before that.
+        self.pipe, self.theirs = context.Pipe()
+        self.process = context.Process(target=target, daemon=True, args=(*args, self.theirs))
+        self.process.start()
+        self.sample_kind = sample_kind
+        self.samples: list[dict[str, int]] = []
+        self.result: dict = {}
+
+    def receive(self) -> None:
+        while self.pipe.poll():
+            kind, value = self.pipe.recv()
+            if kind == self.sample_kind:
+                self.samples.append(value)
+            else:
+                self.result.update(value)
+
+    def send(self, command: str) -> None:
+        self.pipe.send(command)
+
+    def cpu_seconds(self) -> float:
+        return sum(psutil.Process(self.process.pid).cpu_times()[:2])
+
+    async def stop(self) -> None:
+        """Ask for the result and wait for it (30 s at most)."""
+        self.send("stop")
+        for _ in range(150):
+            await asyncio.sleep(0.2)
+            self.receive()
+            if self.result:
+                break
+
+    def end(self) -> None:
+        self.process.join(10)
+        if self.process.is_alive():
+            self.process.kill()
+
+
 def rate_clients(instance: str) -> dict[str, dict[str, int]]:
     """From the SQLite database: each client address the server counted, its hits by kind
     : which address the server saw for whom."""
@@ -1831,8 +1856,6 @@ def rate_clients(instance: str) -> dict[str, dict[str, int]]:
 async def hammering(args) -> list[str]:
     """The other tables' reads and actions, before and while one client hammers its own
     table (from another process and address), with the server's default rate limits."""
-    import multiprocessing
-
     # Default limits: the bench's lifted ones (and its join and stream allowances) removed.
     defaults = {"RATE_LIMITS": None, "JOIN_LIMIT": None, "STREAMS_PER_CLIENT": None}
     with Server("hammer", args.port + 7, args, single_database(args), env=defaults) as server:
@@ -1856,22 +1879,9 @@ async def hammering(args) -> list[str]:
                 f"unloaded …")
             quiet, quiet_failed = await other_tables(server.base, others, sessions, health,
                                                      args.hammer_requests, args.hammer_rate)
-            context = multiprocessing.get_context("spawn")
-            ours, theirs = context.Pipe()
-            attacker = context.Process(target=hammer_process, daemon=True, args=(
-                server.base, mine["code"], mine["token"], args.hammer_in_flight, theirs))
-            attacker.start()
-            samples: list[dict[str, int]] = []
-            result: dict = {}
-
-            def receive() -> None:
-                while ours.poll():
-                    kind, value = ours.recv()
-                    if kind == "counts":
-                        samples.append(value)
-                    else:
-                        result.update(value)
-
+            attacker = SecondProcess(hammer_process, server.base, mine["code"], mine["token"],
+                                     args.hammer_in_flight, sample_kind="counts")
+            samples, result, receive = attacker.samples, attacker.result, attacker.receive
             began = time.perf_counter()
             while not any(samples) and time.perf_counter() - began < 30:
                 await asyncio.sleep(0.2)
@@ -1880,14 +1890,12 @@ async def hammering(args) -> list[str]:
                 raise RuntimeError("the hammering process answered nothing in 30 s")
             await asyncio.sleep(3)
             receive()
-            seconds = args.hammer_requests / args.hammer_rate
             # The limits are buckets refilled at an even pace (limits.py): no moment of the
             # minute differs from another; the hammering client's bucket ran dry in the seconds
             # above, so the loaded stretch sees its steady pace.
             log(f"hammer: {args.hammer_requests} reads and actions, loaded …")
-            ours.send("mark")
-            them = psutil.Process(attacker.pid)
-            attacker_before = sum(them.cpu_times()[:2])
+            attacker.send("mark")
+            attacker_before = attacker.cpu_seconds()
             workers_before = cpu_seconds([server])
             try:
                 with Window([server]) as window, LoopLag() as lag:
@@ -1896,20 +1904,13 @@ async def hammering(args) -> list[str]:
                         args.hammer_rate)
             finally:
                 workers_after = cpu_seconds([server])
-                attacker_cpu = 100 * (sum(them.cpu_times()[:2]) - attacker_before) / max(
+                attacker_cpu = 100 * (attacker.cpu_seconds() - attacker_before) / max(
                     0.001, time.perf_counter() - window.began)
-                ours.send("stop")
-                for _ in range(150):
-                    await asyncio.sleep(0.2)
-                    receive()
-                    if result:
-                        break
+                await attacker.stop()
             seen = rate_clients(server.instance) if args.database == "sqlite" else {}
         finally:
             if attacker is not None:
-                attacker.join(10)
-                if attacker.is_alive():
-                    attacker.kill()
+                attacker.end()
             await asyncio.gather(*(s.close() for s in sessions), health.close())
     if not result:
         raise RuntimeError("the hammering process sent no result")
