@@ -36,16 +36,32 @@ import time
 import weakref
 
 from flask import current_app, request
-from sqlalchemy import Engine, case, delete
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import Engine, text
 
 from .database import WRITE
-from .models import RateBucket
 
 DEFAULTS = {"code": 600, "action": 300, "live": 300, "create": 30}
 # database -> {(client, kind): this worker's view of the bucket's ``due``} (see ``count``).
 _seen: weakref.WeakKeyDictionary[Engine, dict[tuple[str, str], float]] = (
     weakref.WeakKeyDictionary())
+
+# One statement per kind counted, the same on SQLite and PostgreSQL, written once: built with
+# the expression language each time it cost more than the write itself. ``due``: the moment
+# the bucket is full again. An allowed request moves it one ``step`` on (from now, if past),
+# as long as that stays within ``most`` (burst steps from now); a refused one leaves it
+# (``allowed`` false). SET reads the row as it was, so both agree.
+_MOVED = "(CASE WHEN rate_bucket.due > :now THEN rate_bucket.due ELSE :now END) + :step"
+_UPSERT = text(f"""
+    INSERT INTO rate_bucket (client, kind, due, hits, allowed)
+    VALUES (:client, :kind, :now + :step, 1, TRUE)
+    ON CONFLICT (client, kind) DO UPDATE SET
+        due = CASE WHEN {_MOVED} <= :most THEN {_MOVED} ELSE rate_bucket.due END,
+        allowed = {_MOVED} <= :most,
+        hits = rate_bucket.hits + 1
+    RETURNING due, allowed""")
+_FORGET = text("DELETE FROM rate_bucket WHERE due < :before")
+# database -> the same engine bound to write (SQLite: through the writers' queue)
+_writers: weakref.WeakKeyDictionary[Engine, Engine] = weakref.WeakKeyDictionary()
 
 _CREATE = {"api.create", "api.create_group_view", "groups.create", "rematch.start",
            "api.rematch_view"}
@@ -79,6 +95,13 @@ def kinds_of(endpoint: str | None, method: str, view_args: dict | None) -> list[
     elif method == "POST" and "code" in (view_args or {}) and endpoint not in _CREATE:
         kinds.append("action")
     return kinds
+
+
+def _writer(engine: Engine) -> Engine:
+    writer = _writers.get(engine)
+    if writer is None:
+        writer = _writers[engine] = engine.execution_options(**WRITE)
+    return writer
 
 
 def burst(limit: int) -> int:
@@ -119,37 +142,23 @@ def count(engine: Engine, client: str, kinds: list[str], limits: dict[str, int],
         known.clear()
     for kind in kinds:
         known[client, kind] = max(known.get((client, kind), 0.0), now) + 60.0 / limits[kind]
-    dialect = postgresql if engine.dialect.name == "postgresql" else sqlite
-    table = RateBucket.__table__
     refused: tuple[str, float] | None = None
-    with engine.execution_options(**WRITE).begin() as connection:
-        # One statement for every kind the request counts toward. ``due``: the moment the
-        # bucket is full again; an allowed request moves it one interval on (from now, if
-        # past), as long as that stays within ``burst`` intervals from now; a refused one
-        # leaves it (``allowed`` false). SET reads the row as it was, so both agree.
-        step = case(*[(table.c.kind == kind, 60.0 / limits[kind]) for kind in kinds])
-        most = case(*[(table.c.kind == kind, now + burst(limits[kind]) * 60.0 / limits[kind])
-                      for kind in kinds])
-        moved = case((table.c.due > now, table.c.due), else_=now) + step
-        fits = moved <= most + 1e-6
-        upsert = dialect.insert(table).values(
-            [{"client": client, "kind": kind, "due": now + 60.0 / limits[kind], "hits": 1,
-              "allowed": True} for kind in kinds])
-        upsert = upsert.on_conflict_do_update(
-            index_elements=["client", "kind"],
-            set_={"due": case((fits, moved), else_=table.c.due), "allowed": fits,
-                  "hits": table.c.hits + 1},
-        ).returning(table.c.kind, table.c.due, table.c.allowed)
-        for kind, due, allowed in connection.execute(upsert):
+    with _writer(engine).begin() as connection:
+        for kind in kinds:
+            step = 60.0 / limits[kind]
+            row = connection.execute(_UPSERT, {
+                "client": client, "kind": kind, "now": now, "step": step,
+                "most": now + burst(limits[kind]) * step + 1e-6}).one()
+            due, allowed = row
             if allowed:
                 known[client, kind] = max(known.get((client, kind), 0.0), due)
                 continue
             known[client, kind] = due  # the database's own, without this request's step
-            until = due - (burst(limits[kind]) - 1) * 60.0 / limits[kind]  # the next one let in
+            until = due - (burst(limits[kind]) - 1) * step  # the next one let in
             if refused is None or until > refused[1]:
                 refused = (kind, until)
         if random.random() < 0.01:  # now and then, forget buckets long full again
-            connection.execute(delete(table).where(table.c.due < now - 60))
+            connection.execute(_FORGET, {"before": now - 60})
     if refused is not None:
         raise Limited(refused[0], max(1, math.ceil(refused[1] - now)))
 
