@@ -22,6 +22,7 @@ from markupsafe import Markup
 from werkzeug.security import safe_join
 
 from .games.text import say
+from .i18n import one_catalogue
 from .inputs import quote, text_problem
 from .limits import Limited, check_request
 from .tables import Invalid, TableProblem
@@ -125,10 +126,11 @@ def _finish(html: str, name: str, oob: bool, token: str | None = None) -> tuple[
 def render_page_with_regions(page_template: str, regions: list[tuple[str, str]],
                              context: dict) -> str:
     """The full page, each region carrying the same hash a later update will compute."""
-    page = render_template(page_template, **context)
-    for template, name in regions:
-        _html, digest = _finish(render_block(template, name, **context), name, oob=False)
-        page = page.replace(f'data-hash="@@{name}@@"', f'data-hash="{digest}"', 1)
+    with one_catalogue():
+        page = render_template(page_template, **context)
+        for template, name in regions:
+            _html, digest = _finish(render_block(template, name, **context), name, oob=False)
+            page = page.replace(f'data-hash="@@{name}@@"', f'data-hash="{digest}"', 1)
     return page
 
 
@@ -190,7 +192,7 @@ def regions_for(snapshot, regions: list[tuple[str, str]], viewer: dict,
             if before_render is not None:
                 before_render()
             context = {**snapshot.data, **viewer, "csrf_token": _no_token}
-            with _tracking() as names:
+            with _tracking() as names, one_catalogue():
                 raw = render_block(template, name, **context)
             html, digest = _finish(raw, name, oob=True, token="")
             html = html.strip()
