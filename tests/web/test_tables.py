@@ -331,6 +331,36 @@ def test_the_secret_key_is_generated_into_the_instance_folder(make_app, tmp_path
     assert make_app(SECRET_KEY=None).config["SECRET_KEY"] == app.config["SECRET_KEY"]
 
 
+
+@pytest.mark.parametrize("same_key", [True, False])
+def test_a_phone_moving_to_another_server_keeps_its_seat_when_they_share_the_key(make_app,
+                                                                                 same_key):
+    """Two servers on one database behind one address: a phone's next request may reach
+    either. With the same SECRET_KEY the phone is the same phone on both."""
+    from tests.conftest import Phone
+
+    first = make_app(SECRET_KEY="one key shared by every server " * 2)
+    second = make_app(SECRET_KEY="one key shared by every server " * 2 if same_key
+                      else "a key of its own for this server " * 2)
+    host = Phone(first)
+    code = host.start(players=("Ann", "Ben"))
+    ben = Phone(first, "10.0.0.3")
+    ben.join(code, "Ben")
+    moved = Phone(second, "10.0.0.3")
+    moved.code = code
+    moved.client.set_cookie("session", ben.client.get_cookie("session").value)
+    page = moved.get(f"/t/{code}")
+    if not same_key:
+        # A cookie signed with another key is no cookie: the phone is asked to join again.
+        assert page.status_code == 303 and f"/j/{code}" in page.headers["Location"]
+        return
+    assert page.status_code == 200
+    assert "You are <strong>Ben</strong>" in page.get_data(as_text=True)
+    moved.post(f"/t/{code}/act", {"type": "enter_score", "player": "Ben", "round": 1,
+                                  "points": 6, "expected_version": moved.version()})
+    log = host.client.get(f"/api/tables/{code}").get_json()["log"]
+    assert log[0]["actor"] == "Ben" and "6" in log[0]["text"]
+
 def test_polling_a_deleted_table_says_it_is_gone(phone):
     host = phone()
     code = host.start()
