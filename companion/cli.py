@@ -103,6 +103,7 @@ def gunicorn_args(host: str, port: int, workers: int, connections: int) -> list[
         "--graceful-timeout", "3",
         "--no-control-socket",
         "--access-logfile", "-" if os.environ.get("ACCESS_LOG") else "/dev/null",
+        "--config", "python:companion.worker",  # hooks only (worker.py)
         "companion:create_app()",
     ]
 

@@ -130,3 +130,21 @@ def test_the_seat_cookie_is_renewed_when_the_table_opens_not_with_every_tap(phon
     assert poll.status_code == 200 and "Set-Cookie" not in poll.headers
     # the seat is still this phone's after the tap: the cookie it holds was not lost
     assert ann.client.get(f"/t/{code}").status_code == 200
+
+
+def test_a_worker_puts_what_it_loaded_out_of_the_collectors_sight(make_app):
+    """`companion serve` hands gunicorn worker.py, whose hook freezes the loaded app: a full
+    garbage collection then walks only what requests made since, not the whole app."""
+    import gc
+
+    from companion.cli import gunicorn_args
+    from companion.worker import post_worker_init
+
+    args = gunicorn_args("127.0.0.1", 5000, 1, 10)
+    assert args[args.index("--config") + 1] == "python:companion.worker"
+    make_app()  # what a worker has loaded when the hook runs
+    try:
+        post_worker_init(None)
+        assert gc.get_freeze_count() > 10_000
+    finally:
+        gc.unfreeze()
