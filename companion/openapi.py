@@ -8,6 +8,7 @@ being described, nor described with fields it does not send (tests/web/test_open
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -219,14 +220,34 @@ def said_plainly(node: dict) -> None:
             node[of_text if node["type"] == "string" else of_list] = node.pop(name)
 
 
+STORABLE_VALUE = "StorableValue"
+# Any JSON value whose text, keys too, holds no NUL, however deep: what a free object's values
+# and a free list's items may be in a request (``api.body()`` reads the whole body).
+STORABLE_VALUE_SCHEMA = {
+    "description": "Any JSON value whose text (keys too) holds no NUL character.",
+    "anyOf": [
+        {"type": ["null", "boolean", "number"]},
+        {"type": "string", "pattern": STORABLE_PATTERN},
+        {"type": "array", "items": {"$ref": REF.format(model=STORABLE_VALUE)}},
+        {"type": "object", "propertyNames": {"pattern": STORABLE_PATTERN},
+         "additionalProperties": {"$ref": REF.format(model=STORABLE_VALUE)}},
+    ],
+}
+
+
 def storable(node: dict) -> None:
     """A request's text may hold no NUL (``inputs.text_problem``): said of every string and
-    every free object's keys that the schema does not already pin down."""
+    every free object's keys that the schema does not already pin down, and of the values of
+    free objects and lists (any value: a ``StorableValue``)."""
     if node.get("type") == "string" and not {"pattern", "enum", "const", "format"} & set(node):
         node["pattern"] = STORABLE_PATTERN
-    if (node.get("type") == "object" and node.get("additionalProperties", True) is not False
-            and "propertyNames" not in node):
-        node["propertyNames"] = {"pattern": STORABLE_PATTERN}
+    if node.get("type") == "object" and node.get("additionalProperties", True) is not False:
+        if "propertyNames" not in node:
+            node["propertyNames"] = {"pattern": STORABLE_PATTERN}
+        if node.get("additionalProperties", True) in (True, {}):
+            node["additionalProperties"] = {"$ref": REF.format(model=STORABLE_VALUE)}
+    if node.get("type") == "array" and node.get("items", {}) == {}:
+        node["items"] = {"$ref": REF.format(model=STORABLE_VALUE)}
 
 
 def _query_parameters(model: type[BaseModel]) -> list[dict]:
@@ -279,6 +300,7 @@ def build_document(app: Flask) -> dict:
     for schema in schemas.values():
         for node in schema_nodes(schema):
             said_plainly(node)
+    schemas[STORABLE_VALUE] = copy.deepcopy(STORABLE_VALUE_SCHEMA)
     bodies = [refs[key]["$ref"].rsplit("/", 1)[-1] for key in wanted if key[1] == "validation"]
     for node in schema_nodes({"anyOf": [{"$ref": REF.format(model=name)} for name in bodies]},
                              schemas):

@@ -604,7 +604,7 @@ def _check_version(table: GameTable, expected: int | None,
 
 def parse_expected(raw, from_form: bool = False) -> int | None:
     """The version a phone saw; absent means "whatever is current" (scripts). Only a whole
-    number: from JSON a number without a fraction (not "7", not 1.5, not true), from a form
+    number: from JSON a number without a fraction (7 or 7.0; not "7", 1.5 or true), from a form
     plain digits."""
     if raw is None or (from_form and raw == ""):
         return None
@@ -612,6 +612,8 @@ def parse_expected(raw, from_form: bool = False) -> int | None:
         return int(raw)
     if not from_form and isinstance(raw, int) and not isinstance(raw, bool) and raw >= 0:
         return raw
+    if not from_form and isinstance(raw, float) and raw.is_integer() and raw >= 0:
+        return int(raw)  # 7.0 is the number 7 in JSON (and to JSON Schema's "integer")
     raise Invalid(_("expected_version must be a whole number (the version of the table you saw)."))
 
 

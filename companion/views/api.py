@@ -143,11 +143,18 @@ class JoinTable(BaseModel):
     watch: bool = Field(False, description="Join as a watcher who cannot change anything.")
 
 
+def whole_float(value: Any) -> Any:
+    """7.0 is the number 7 in JSON (and to JSON Schema's "integer"); anything else as sent."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 class VersionOnly(BaseModel):
     """Only the version the caller saw, for undo and redo."""
 
     model_config = ConfigDict(extra="forbid")
-    expected_version: StrictInt | None = Field(
+    expected_version: Annotated[StrictInt, BeforeValidator(whole_float)] | None = Field(
         None, ge=0, description="The table's state_version the caller saw (a whole number); "
         "older than the table's → 409."
     )
