@@ -113,6 +113,10 @@ class Server:
     """One `companion serve` (gunicorn master + gevent workers); its output goes to
     bench/results/<name>.log."""
 
+    # True: the server gets a session (and process group) of its own, so that its whole
+    # process tree can be killed at once (bench/soak.py's kill -9).
+    own_session = False
+
     def __init__(self, name: str, port: int, args, database_url: str | None = None,
                  instance: str | None = None, env: dict[str, str | None] | None = None):
         self.name, self.port, self.args = name, port, args
@@ -156,7 +160,8 @@ class Server:
         extra = getattr(self.args, "gunicorn_extra", None)
         if extra:  # an experiment: gunicorn as `serve` runs it, with settings added (last wins)
             args = self.gunicorn_by_hand(env, shlex.split(extra))
-        self.process = subprocess.Popen(args, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(args, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+                                        start_new_session=self.own_session)
         return self
 
     def gunicorn_by_hand(self, env: dict, extra: list[str]) -> list[str]:
