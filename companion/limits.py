@@ -144,6 +144,11 @@ def count(engine: Engine, client: str, kinds: list[str], limits: dict[str, int],
         known[client, kind] = max(known.get((client, kind), 0.0), now) + 60.0 / limits[kind]
     refused: tuple[str, float] | None = None
     with _writer(engine).begin() as connection:
+        if moment is None:
+            # The bucket moves on from when the write happens: a request may have waited
+            # for a connection or the writers' queue, while later ones of the same client
+            # were counted; from its arrival it would look like a burst it never was.
+            now = time.time()
         for kind in kinds:
             step = 60.0 / limits[kind]
             row = connection.execute(_UPSERT, {

@@ -26,6 +26,7 @@ from werkzeug.routing.rules import parse_converter_args
 from .games import GAMES
 from .games.base import Game
 from .inputs import STORABLE_PATTERN
+from .limits import kinds_of
 from .tables import KEY_MAX
 
 REF = "#/components/schemas/{model}"
@@ -367,10 +368,21 @@ def build_document(app: Flask) -> dict:
                         "required": declaration.body_required,
                         "content": {"application/json": {"schema": body_schema(body, fixed)}},
                     }
+                answers = dict(declaration.responses)
+                # What any operation may answer besides its own: past the client's fair
+                # share (limits.py), and every database connection taken for too long.
+                if kinds_of(rule.endpoint, method,
+                            {"code": ""} if "code" in rule.arguments else {}):
+                    answers.setdefault(429, (Error, "Too many requests from this client: "
+                                                    "wait the seconds of Retry-After"))
+                answers.setdefault(503, (Error, "The server is too busy to answer just now: "
+                                                "try again after Retry-After seconds"))
                 operation["responses"] = {
                     str(status): {"description": description, "content": {
-                        "application/json": {"schema": ref(model, "serialization")}}}
-                    for status, (model, description) in sorted(declaration.responses.items())
+                        "application/json": {"schema": ref(model, "serialization")}},
+                        **({"headers": {"Retry-After": {"schema": {"type": "integer"}}}}
+                           if status in (429, 503) else {})}
+                    for status, (model, description) in sorted(answers.items())
                 }
                 paths.setdefault(path, {})[method.lower()] = operation
     return {

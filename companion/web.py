@@ -19,6 +19,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from jinja2.runtime import Context
 from jinja2_fragments.flask import render_block
 from markupsafe import Markup
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.security import safe_join
 
 from .games.text import say
@@ -504,6 +505,24 @@ def init_web(app: Flask) -> None:
         return render_template("error.html", title=_("Not like that"),
                                message=_("This address does not accept that kind of "
                                          "request.")), 405, allow
+
+    @app.errorhandler(PoolTimeout)
+    def busy(_error):
+        # Every database connection of this worker stayed taken for the pool's whole wait
+        # (a crowd of phones on a slow PostgreSQL). A change may have been recorded before
+        # its answer was drawn: sent again with its Idempotency-Key (app.js does), it counts
+        # once.
+        headers = {"Retry-After": "2"}
+        if request.path.startswith("/api/"):
+            return {"error": _("The companion is too busy to answer just now; try again in a "
+                               "few seconds. A change sent again with the same "
+                               "Idempotency-Key is recorded once.")}, 503, headers
+        if is_fragment_request() or request.endpoint == "table.events":
+            return _("The companion is too busy to answer just now; try again in a few "
+                     "seconds."), 503, headers
+        return render_template("error.html", title=_("Busy"),
+                               message=_("The companion is too busy to answer just now; "
+                                         "reload the page in a few seconds.")), 503, headers
 
     @app.errorhandler(500)
     def server_error(_error):

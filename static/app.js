@@ -632,14 +632,18 @@
       key: (config.headers && config.headers["Idempotency-Key"]) || requestKey(),
       fields: Array.from(config.formData.entries()).filter(([name]) => name !== "have"),
       form: place && { region: place.region, steps: place.steps },
-      // A request that timed out may have arrived; only its answer is known to be lost.
-      mayHaveArrived: event.type === "htmx:timeout",
+      // A request that timed out, or was answered "too busy" (503), may have arrived (then its
+      // key makes the server record it once); only its answer is known to be lost.
+      mayHaveArrived: event.type !== "htmx:sendError",
     });
     keepUnsent();
     say(form, WAITING(), "waiting");
   }
   document.addEventListener("htmx:sendError", holdUnsent);
   document.addEventListener("htmx:timeout", holdUnsent);
+  document.addEventListener("htmx:responseError", (event) => {
+    if (event.detail.xhr && event.detail.xhr.status === 503) holdUnsent(event);
+  });
 
   function formOf(tap) {
     const found = tap.form && findAgain(tap.form);

@@ -263,6 +263,32 @@ def test_a_tap_whose_answer_was_lost_counts_once_when_it_is_sent_again(live_serv
     assert "Not" not in note.inner_text()  # neither "Not done" nor "Not sent"
 
 
+def test_a_tap_answered_too_busy_is_sent_again_and_counts_once(live_server, new_phone):
+    """A worker out of database connections answers 503; the change may have been recorded
+    before the answer failed. The phone keeps the tap and sends it again with its key."""
+    table, page = attacking(live_server, new_phone, ux.PHONE_390)
+    tapped = f"**/t/{table['code']}/act*"
+    keys = []
+    page.on("request", lambda request: keys.append(request.headers.get("idempotency-key"))
+            if "/act" in request.url and request.method == "POST" else None)
+
+    def recorded_but_answered_busy(route):
+        page.context.request.fetch(route.request)  # the change is recorded ...
+        route.fulfill(status=503, headers={"Retry-After": "2"},  # ... the answer says busy
+                      body="The companion is too busy to answer just now.")
+        page.unroute(tapped)
+
+    page.route(tapped, recorded_but_answered_busy)
+    page.locator(RED).click()
+    expect(page.locator("#board")).to_contain_text("beaten so far: 1", timeout=15_000)
+    page.wait_for_function("() => !sessionStorage.length || Object.keys(sessionStorage)"
+                           ".every((k) => !k.startsWith('companion-unsent:'))", timeout=15_000)
+    assert len(keys) >= 2 and keys[0] and keys[1] == keys[0], keys
+    page.wait_for_timeout(500)
+    assert sum("red legionary" in text for text in log_texts(live_server, table)) == 1
+    expect(page.locator("#connection")).to_be_hidden()
+
+
 def test_a_waiting_tap_survives_a_reload_of_the_page(live_server, new_phone):
     table, page = attacking(live_server, new_phone, ux.PHONE_390)
     # Only the taps fail to arrive (the Wi-Fi drops them); the page itself still loads.

@@ -543,3 +543,58 @@ def test_a_static_address_never_reads_outside_static(client):
     for url in ["/static/%00", "/static/app.js%00", "/static/../companion/app.py"]:
         assert client.open(url, method="OPTIONS").status_code < 500
         assert client.get(url).status_code in (404, 422)  # a NUL gets its sentence
+
+
+def test_a_request_that_waited_for_the_database_is_counted_when_it_writes(make_app,
+                                                                          monkeypatch):
+    """Under load a request may wait seconds for a database connection while later ones of
+    the same client are counted: it moves the bucket on from when it writes, not from its
+    arrival (which made it look like part of a burst: a wrong 429 at a calm pace)."""
+    from companion import limits
+
+    engine = make_app().extensions["engine"]
+    allowed = {"action": 60}  # one a second, ten at once
+    clock = [100.0]
+    monkeypatch.setattr(limits.time, "time", lambda: clock[0])
+    writer = limits._writer(engine)
+
+    class Waiting:
+        """The writer engine, for the first request: while it waits, ten others go first."""
+
+        def begin(self):
+            monkeypatch.setattr(limits, "_writer", lambda _engine: writer)
+            for _other in range(10):
+                limits.count(engine, "10.0.0.5", ["action"], allowed, moment=105.0)
+            clock[0] = 116.0  # ten seconds on: the bucket has room for one again
+            return writer.begin()
+
+    monkeypatch.setattr(limits, "_writer", lambda _engine: Waiting())
+    limits.count(engine, "10.0.0.5", ["action"], allowed)  # arrived at 100, written at 116
+
+
+def test_a_worker_out_of_database_connections_says_busy_and_how_to_retry(client, table, phone,
+                                                                          monkeypatch):
+    """Every pooled connection stayed taken (a crowd on a slow PostgreSQL): 503 with
+    Retry-After and a sentence, not a 500 that says nothing was changed."""
+    from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+    from companion import limits
+
+    host = phone()
+    code = host.start(players=("Ann", "Ben"))
+
+    def exhausted(*_args, **_kwargs):
+        raise PoolTimeout("QueuePool limit of size 5 overflow 10 reached")
+
+    monkeypatch.setattr(limits, "count", exhausted)
+    answer = client.post(f"/api/tables/{table['code']}/actions", headers=table["headers"],
+                         json={"type": "start_game", "starter": "Ann"})
+    assert answer.status_code == 503 and answer.headers["Retry-After"] == "2"
+    assert "same Idempotency-Key is recorded once" in answer.get_json()["error"]
+    tap = host.post(f"/t/{code}/act", {"type": "enter_score", "player": "Ann", "round": 1,
+                                       "points": 3}, htmx=True)
+    assert tap.status_code == 503 and "too busy" in tap.get_data(as_text=True)
+    page = host.get(f"/t/{code}")
+    assert page.status_code == 503 and "reload the page in a few seconds" in page.get_data(as_text=True)
+    monkeypatch.undo()
+    _unchanged(client, table)
