@@ -9,8 +9,10 @@ one request every ``60/L`` seconds and holds at most ``burst(L)`` (a tenth of a 
 at least 10), so a client that was quiet may send that many at once, and one that hammers gets
 one request every ``60/L`` seconds, spread out, never a minute's worth at the turn of a minute.
 The buckets live in the app's database (``rate_bucket``: one row per client and kind, the
-moment its bucket is full again, moved on with one upsert per request), so every worker process
-and every server on one PostgreSQL shares them.
+moment its bucket is full again, moved on with an upsert), so every worker process and every
+server on one PostgreSQL shares them. A worker writes a bucket at once when its own view of it
+is more than half full, else at most every ``WRITE_EVERY`` seconds with every request since
+(see ``count``).
 
 The kinds (``kind_of`` decides from the endpoint):
 - ``code``: every request that looks a table or group up by its code: pages, live updates,
@@ -34,6 +36,7 @@ import math
 import random
 import time
 import weakref
+from dataclasses import dataclass
 
 from flask import current_app, request
 from sqlalchemy import Engine, text
@@ -41,8 +44,9 @@ from sqlalchemy import Engine, text
 from .database import WRITE
 
 DEFAULTS = {"code": 600, "action": 300, "live": 300, "create": 30}
-# database -> {(client, kind): this worker's view of the bucket's ``due``} (see ``count``).
-_seen: weakref.WeakKeyDictionary[Engine, dict[tuple[str, str], float]] = (
+WRITE_EVERY = 0.5  # seconds (see ``count``)
+# database -> {(client, kind): this worker's view of the bucket} (see ``count``).
+_seen: weakref.WeakKeyDictionary[Engine, dict[tuple[str, str], "_View"]] = (
     weakref.WeakKeyDictionary())
 
 # One statement per kind counted, the same on SQLite and PostgreSQL, written once: built with
@@ -50,14 +54,17 @@ _seen: weakref.WeakKeyDictionary[Engine, dict[tuple[str, str], float]] = (
 # the bucket is full again. An allowed request moves it one ``step`` on (from now, if past),
 # as long as that stays within ``most`` (burst steps from now); a refused one leaves it
 # (``allowed`` false). SET reads the row as it was, so both agree.
-_MOVED = "(CASE WHEN rate_bucket.due > :now THEN rate_bucket.due ELSE :now END) + :step"
+# ``before``: the steps of requests this worker let through since it last wrote (see
+# ``count``); they happened, so they are added whatever this one's fate.
+_BASE = "(CASE WHEN rate_bucket.due > :now THEN rate_bucket.due ELSE :now END) + :before"
+_MOVED = f"{_BASE} + :step"
 _UPSERT = text(f"""
     INSERT INTO rate_bucket (client, kind, due, hits, allowed)
-    VALUES (:client, :kind, :now + :step, 1, TRUE)
+    VALUES (:client, :kind, :now + :before + :step, :requests, TRUE)
     ON CONFLICT (client, kind) DO UPDATE SET
-        due = CASE WHEN {_MOVED} <= :most THEN {_MOVED} ELSE rate_bucket.due END,
+        due = CASE WHEN {_MOVED} <= :most THEN {_MOVED} ELSE {_BASE} END,
         allowed = {_MOVED} <= :most,
-        hits = rate_bucket.hits + 1
+        hits = rate_bucket.hits + :requests
     RETURNING due, allowed""")
 _FORGET = text("DELETE FROM rate_bucket WHERE due < :before")
 # database -> the same engine bound to write (SQLite: through the writers' queue)
@@ -118,6 +125,15 @@ class Limited(Exception):
         self.retry_after = retry_after
 
 
+@dataclass
+class _View:
+    """This worker's view of one client's bucket of one kind (see ``count``)."""
+
+    due: float = 0.0  # the database's as last read, moved on by what this worker let through
+    written_at: float = -math.inf  # when this worker last wrote the bucket
+    unwritten: int = 0  # requests let through since, not yet added to the database's
+
+
 def count(engine: Engine, client: str, kinds: list[str], limits: dict[str, int],
           moment: float | None = None) -> None:
     """Count one request of each kind for ``client``; raise Limited past a limit."""
@@ -132,16 +148,29 @@ def count(engine: Engine, client: str, kinds: list[str], limits: dict[str, int],
     # workers count too), so a refusal by this view is a refusal by the database: no write.
     # Taken and moved on before the write, with no wait in between (one greenlet at a time),
     # so of fifty requests in flight only those the bucket still holds go to the database.
+    views = []
     for kind in kinds:
         interval = 60.0 / limits[kind]
-        due = known.get((client, kind), 0.0)
-        if max(due, now) + interval > now + burst(limits[kind]) * interval + 1e-6:
-            raise Limited(kind, max(1, math.ceil(due - (burst(limits[kind]) - 1) * interval
+        view = known.get((client, kind)) or _View()
+        if max(view.due, now) + interval > now + burst(limits[kind]) * interval + 1e-6:
+            raise Limited(kind, max(1, math.ceil(view.due - (burst(limits[kind]) - 1) * interval
                                                  - now)))
+        views.append(view)
     if len(known) > 10_000:
         known.clear()
-    for kind in kinds:
-        known[client, kind] = max(known.get((client, kind), 0.0), now) + 60.0 / limits[kind]
+    for kind, view in zip(kinds, views):
+        known[client, kind] = view
+        view.due = max(view.due, now) + 60.0 / limits[kind]
+    # The database hears of a request at once when this worker's view holds more than half a
+    # burst, and otherwise at most every WRITE_EVERY seconds (with every request let through
+    # since): a client far from its limit, the usual case, costs no write per request, and
+    # one past it on several workers gets at most half a burst more per worker.
+    if all(now - view.written_at < WRITE_EVERY
+           and view.due - now <= burst(limits[kind]) * 60.0 / limits[kind] / 2
+           for kind, view in zip(kinds, views)):
+        for view in views:
+            view.unwritten += 1
+        return
     refused: tuple[str, float] | None = None
     with _writer(engine).begin() as connection:
         if moment is None:
@@ -149,16 +178,18 @@ def count(engine: Engine, client: str, kinds: list[str], limits: dict[str, int],
             # for a connection or the writers' queue, while later ones of the same client
             # were counted; from its arrival it would look like a burst it never was.
             now = time.time()
-        for kind in kinds:
+        for kind, view in zip(kinds, views):
             step = 60.0 / limits[kind]
             row = connection.execute(_UPSERT, {
                 "client": client, "kind": kind, "now": now, "step": step,
+                "before": view.unwritten * step, "requests": view.unwritten + 1,
                 "most": now + burst(limits[kind]) * step + 1e-6}).one()
+            view.written_at, view.unwritten = now, 0
             due, allowed = row
             if allowed:
-                known[client, kind] = max(known.get((client, kind), 0.0), due)
+                view.due = max(view.due, due)
                 continue
-            known[client, kind] = due  # the database's own, without this request's step
+            view.due = due  # the database's own, without this request's step
             until = due - (burst(limits[kind]) - 1) * step  # the next one let in
             if refused is None or until > refused[1]:
                 refused = (kind, until)

@@ -598,3 +598,27 @@ def test_a_worker_out_of_database_connections_says_busy_and_how_to_retry(client,
     assert page.status_code == 503 and "reload the page in a few seconds" in page.get_data(as_text=True)
     monkeypatch.undo()
     _unchanged(client, table)
+
+
+def test_a_client_far_from_its_limit_is_written_now_and_then_with_every_request(make_app):
+    """Counting costs a database write per request only near the limit: far from it a worker
+    writes a bucket at most every WRITE_EVERY seconds, adding every request since."""
+    from sqlmodel import Session, select
+
+    from companion.limits import WRITE_EVERY, count
+    from companion.models import RateBucket
+
+    engine = make_app().extensions["engine"]
+
+    def written():
+        with Session(engine) as db:
+            return db.exec(select(RateBucket.hits, RateBucket.due)
+                           .where(RateBucket.client == "10.0.0.9")).one()
+
+    start = 1_000_000.0
+    for request in range(10):  # well within the 30 of a burst of 300 a minute
+        count(engine, "10.0.0.9", ["action"], {"action": 300}, moment=start + 0.01 * request)
+    assert written() == (1, start + 0.2)  # the first one only, so far
+    count(engine, "10.0.0.9", ["action"], {"action": 300}, moment=start + WRITE_EVERY)
+    hits, due = written()
+    assert hits == 11 and due == pytest.approx(start + 11 * 0.2)
