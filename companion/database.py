@@ -54,19 +54,30 @@ class WriterQueue:
 
 
 def _wait_for_lock(fd: int) -> None:
-    """Take the exclusive lock on ``fd``; under gevent the wait happens on a helper thread,
-    so the other phones' streams of this worker go on while this writer queues."""
+    """Take the exclusive lock on ``fd``. Under gevent a writer that finds it taken sleeps a
+    moment and tries again, so the other phones' streams of this worker go on meanwhile.
+
+    It takes the lock only while it runs: a helper thread that waited for it would take it
+    the moment it is free, and hold it until this worker's other greenlets let this one
+    carry on (a batch of live updates: tens of milliseconds), while every writer of the
+    other workers waited behind it."""
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         return
     except BlockingIOError:
         pass
     if "gevent" in sys.modules:
-        from gevent import get_hub, monkey
+        from gevent import monkey, sleep
 
         if monkey.is_module_patched("threading"):
-            get_hub().threadpool.apply(fcntl.flock, (fd, fcntl.LOCK_EX))
-            return
+            pause = 0.0005
+            while True:
+                sleep(pause)
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    return
+                except BlockingIOError:
+                    pause = min(pause * 2, 0.004)
     fcntl.flock(fd, fcntl.LOCK_EX)
 
 
