@@ -132,9 +132,10 @@ def test_the_seat_cookie_is_renewed_when_the_table_opens_not_with_every_tap(phon
     assert ann.client.get(f"/t/{code}").status_code == 200
 
 
-def test_a_worker_puts_what_it_loaded_out_of_the_collectors_sight(make_app):
-    """`companion serve` hands gunicorn worker.py, whose hook freezes the loaded app: a full
-    garbage collection then walks only what requests made since, not the whole app."""
+def test_a_worker_compiles_every_template_and_freezes_what_it_loaded(make_app):
+    """`companion serve` hands gunicorn worker.py, whose hook compiles every template before
+    the first request and freezes the loaded app: a full garbage collection then walks only
+    what requests made since, not the whole app."""
     import gc
 
     from companion.cli import gunicorn_args
@@ -142,9 +143,18 @@ def test_a_worker_puts_what_it_loaded_out_of_the_collectors_sight(make_app):
 
     args = gunicorn_args("127.0.0.1", 5000, 1, 10)
     assert args[args.index("--config") + 1] == "python:companion.worker"
-    make_app()  # what a worker has loaded when the hook runs
+
+    class Worker:
+        wsgi = make_app()  # what a worker has loaded when the hook runs
+
+    environment = Worker.wsgi.jinja_env
+    environment.cache = {}  # nothing compiled yet
     try:
-        post_worker_init(None)
+        post_worker_init(Worker())
         assert gc.get_freeze_count() > 10_000
     finally:
         gc.unfreeze()
+    # Every template was compiled before the first request: the table pages of every game.
+    compiled = {template.name for template in environment.cache.values()}
+    assert {"table.html", "macros.html", "games/scorepad/table.html",
+            "games/asterix-co/table.html"} <= compiled
