@@ -52,20 +52,32 @@ _seen: weakref.WeakKeyDictionary[Engine, dict[tuple[str, str], "_View"]] = (
 # One statement per kind counted, the same on SQLite and PostgreSQL, written once: built with
 # the expression language each time it cost more than the write itself. ``due``: the moment
 # the bucket is full again. An allowed request moves it one ``step`` on (from now, if past),
-# as long as that stays within ``most`` (burst steps from now); a refused one leaves it
+# as long as that stays within ``span`` (burst steps) from now; a refused one leaves it
 # (``allowed`` false). SET reads the row as it was, so both agree.
 # ``before``: the steps of requests this worker let through since it last wrote (see
 # ``count``); they happened, so they are added whatever this one's fate.
-_BASE = "(CASE WHEN rate_bucket.due > :now THEN rate_bucket.due ELSE :now END) + :before"
-_MOVED = f"{_BASE} + :step"
-_UPSERT = text(f"""
+# ``{now}``: the moment of the count. On PostgreSQL it is the database's clock when SET runs,
+# after the row's lock is had: a client's requests on several workers queue for its row, and
+# one that waited there seconds would otherwise be measured against a bucket that later ones
+# moved on meanwhile, and refused as a burst it never was. (SQLite's writers queue before the
+# transaction begins, so the moment passed in is taken after that wait.)
+
+
+def _upsert(now: str):
+    base = f"(CASE WHEN rate_bucket.due > {now} THEN rate_bucket.due ELSE {now} END) + :before"
+    moved = f"{base} + :step"
+    return text(f"""
     INSERT INTO rate_bucket (client, kind, due, hits, allowed)
-    VALUES (:client, :kind, :now + :before + :step, :requests, TRUE)
+    VALUES (:client, :kind, {now} + :before + :step, :requests, TRUE)
     ON CONFLICT (client, kind) DO UPDATE SET
-        due = CASE WHEN {_MOVED} <= :most THEN {_MOVED} ELSE {_BASE} END,
-        allowed = {_MOVED} <= :most,
+        due = CASE WHEN {moved} <= {now} + :span THEN {moved} ELSE {base} END,
+        allowed = {moved} <= {now} + :span,
         hits = rate_bucket.hits + :requests
     RETURNING due, allowed""")
+
+
+_UPSERT = _upsert(":now")
+_UPSERT_POSTGRES_CLOCK = _upsert("CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION)")
 _FORGET = text("DELETE FROM rate_bucket WHERE due < :before")
 # database -> the same engine bound to write (SQLite: through the writers' queue)
 _writers: weakref.WeakKeyDictionary[Engine, Engine] = weakref.WeakKeyDictionary()
@@ -107,8 +119,22 @@ def kinds_of(endpoint: str | None, method: str, view_args: dict | None) -> list[
 def _writer(engine: Engine) -> Engine:
     writer = _writers.get(engine)
     if writer is None:
-        writer = _writers[engine] = engine.execution_options(**WRITE)
+        if engine.dialect.name == "postgresql":
+            writer = engine.execution_options(isolation_level="AUTOCOMMIT")
+        else:
+            writer = engine.execution_options(**WRITE)
+        _writers[engine] = writer
     return writer
+
+
+def _writing(engine: Engine):
+    """Where the buckets are written. PostgreSQL: each statement its own transaction, so a
+    bucket's row is locked only while the database runs the statement: in a transaction
+    of our own it stayed locked until this worker's greenlet came round to committing, and a
+    client's requests on other workers (each holding a pooled connection) queued behind it.
+    SQLite: a transaction through the writers' queue."""
+    writer = _writer(engine)
+    return writer.connect() if engine.dialect.name == "postgresql" else writer.begin()
 
 
 def burst(limit: int) -> int:
@@ -172,18 +198,22 @@ def count(engine: Engine, client: str, kinds: list[str], limits: dict[str, int],
             view.unwritten += 1
         return
     refused: tuple[str, float] | None = None
-    with _writer(engine).begin() as connection:
+    with _writing(engine) as connection:
         if moment is None:
             # The bucket moves on from when the write happens: a request may have waited
             # for a connection or the writers' queue, while later ones of the same client
             # were counted; from its arrival it would look like a burst it never was.
             now = time.time()
+        upsert = (_UPSERT_POSTGRES_CLOCK
+                  if moment is None and engine.dialect.name == "postgresql" else _UPSERT)
         for kind, view in zip(kinds, views):
             step = 60.0 / limits[kind]
-            row = connection.execute(_UPSERT, {
-                "client": client, "kind": kind, "now": now, "step": step,
-                "before": view.unwritten * step, "requests": view.unwritten + 1,
-                "most": now + burst(limits[kind]) * step + 1e-6}).one()
+            parameters = {"client": client, "kind": kind, "step": step,
+                          "before": view.unwritten * step, "requests": view.unwritten + 1,
+                          "span": burst(limits[kind]) * step + 1e-6}
+            if upsert is _UPSERT:
+                parameters["now"] = now
+            row = connection.execute(upsert, parameters).one()
             view.written_at, view.unwritten = now, 0
             due, allowed = row
             if allowed:

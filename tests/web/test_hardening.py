@@ -4,6 +4,8 @@ invisible characters, huge bodies) and names that only look different."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from companion.inputs import name_key, tidy_name
@@ -556,19 +558,17 @@ def test_a_request_that_waited_for_the_database_is_counted_when_it_writes(make_a
     allowed = {"action": 60}  # one a second, ten at once
     clock = [100.0]
     monkeypatch.setattr(limits.time, "time", lambda: clock[0])
-    writer = limits._writer(engine)
+    writing = limits._writing
 
-    class Waiting:
-        """The writer engine, for the first request: while it waits, ten others go first."""
+    def waiting(engine):
+        """Where the first request writes: while it waits for it, ten others go first."""
+        monkeypatch.setattr(limits, "_writing", writing)
+        for _other in range(10):
+            limits.count(engine, "10.0.0.5", ["action"], allowed, moment=105.0)
+        clock[0] = 116.0  # ten seconds on: the bucket has room for one again
+        return writing(engine)
 
-        def begin(self):
-            monkeypatch.setattr(limits, "_writer", lambda _engine: writer)
-            for _other in range(10):
-                limits.count(engine, "10.0.0.5", ["action"], allowed, moment=105.0)
-            clock[0] = 116.0  # ten seconds on: the bucket has room for one again
-            return writer.begin()
-
-    monkeypatch.setattr(limits, "_writer", lambda _engine: Waiting())
+    monkeypatch.setattr(limits, "_writing", waiting)
     limits.count(engine, "10.0.0.5", ["action"], allowed)  # arrived at 100, written at 116
 
 
@@ -622,3 +622,41 @@ def test_a_client_far_from_its_limit_is_written_now_and_then_with_every_request(
     count(engine, "10.0.0.9", ["action"], {"action": 300}, moment=start + WRITE_EVERY)
     hits, due = written()
     assert hits == 11 and due == pytest.approx(start + 11 * 0.2)
+
+
+@pytest.mark.skipif(not os.environ.get("TEST_DATABASE_URL"),
+                    reason="the wait for a bucket's row lock is PostgreSQL's")
+def test_a_request_that_waited_for_its_bucket_s_row_is_counted_when_it_gets_it(make_app):
+    """On PostgreSQL a client's requests on several workers queue for its bucket's row. One
+    that waited there is counted at the moment it gets the row, not at the moment it asked:
+    measured from then, the bucket that others filled meanwhile had room again."""
+    import threading
+    import time
+
+    from sqlalchemy import text
+
+    from companion.limits import Limited, count
+
+    engine = make_app().extensions["engine"]
+    allowed = {"code": 600}  # a request every 0.1 s, 60 at once: 6 s of room
+    count(engine, "10.0.0.8", ["code"], allowed)
+    outcome = []
+
+    def asks():
+        try:
+            count(engine, "10.0.0.8", ["code"], allowed)
+            outcome.append("allowed")
+        except Limited:
+            outcome.append("refused")
+
+    with engine.begin() as other:  # another worker holds the row for a second ...
+        other.execute(text("UPDATE rate_bucket SET due = :due WHERE client = '10.0.0.8'"),
+                      {"due": time.time() + 5.95})  # ... and leaves the bucket all but full
+        waiting = threading.Thread(target=asks)
+        from companion import limits
+
+        limits._seen.clear()  # the waiting request's worker has not seen the bucket yet
+        waiting.start()
+        time.sleep(1.0)
+    waiting.join(timeout=10)
+    assert outcome == ["allowed"]
