@@ -15,7 +15,8 @@ measures against the trivial /healthz of the same server in the same run:
          database (BENCH_DATABASE_URL), actions sent to either server.
   poll   the fallback: every phone polls once a second while the same changes run.
   bytes  per game, the gzip bytes on the wire of one update event on a stream, and of the
-         first load of the table page (its HTML, and with every script and style sheet).
+         first load of the table page (its HTML, and with every script and style sheet), as
+         browsers ask over plain HTTP (gzip) and over HTTPS (brotli too).
   group  a group with 200 plays (imported through the API): its page, its statistics page,
          the statistics JSON and the export, each fetched alternately with /healthz.
   slow   /healthz and a table page, each on a new connection, before and while 1,000
@@ -50,7 +51,6 @@ import asyncio
 import codecs
 import contextlib
 import gc
-import gzip
 import os
 import platform
 import random
@@ -70,6 +70,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import aiohttp
+import brotli
 import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -1278,13 +1279,21 @@ class Assets(HTMLParser):
             self.urls.append(attrs["href"])
 
 
-async def raw_get(session: aiohttp.ClientSession, url: str) -> tuple[int, bytes]:
-    """The body as it came over the wire (gzip asked for) and inflated."""
-    async with session.get(url, headers={"Accept-Encoding": "gzip"}, auto_decompress=False) as r:
+HTTPS_ACCEPT = "gzip, deflate, br"
+
+
+async def raw_get(session: aiohttp.ClientSession, url: str,
+                  accept: str = "gzip, deflate") -> tuple[int, bytes]:
+    """The body as it came over the wire (with what a browser asks for: over plain HTTP
+    "gzip, deflate"; over HTTPS "gzip, deflate, br") and inflated."""
+    async with session.get(url, headers={"Accept-Encoding": accept}, auto_decompress=False) as r:
         body = await r.read()
         assert r.status == 200, (url, r.status)
-        if r.headers.get("Content-Encoding") == "gzip":
+        coding = r.headers.get("Content-Encoding")
+        if coding == "gzip":
             return len(body), zlib.decompress(body, 16 + zlib.MAX_WBITS)
+        if coding == "br":
+            return len(body), brotli.decompress(body)
         return len(body), body
 
 
@@ -1307,13 +1316,14 @@ async def measure_game(plain, base, label, game, players, before, move) -> str:
         phone = Phone(session, base, code, players[0])
         await phone.join()
         page_wire, page = await raw_get(session, f"{base}/t/{code}")
+        page_br, _ = await raw_get(session, f"{base}/t/{code}", HTTPS_ACCEPT)
         html = page.decode()
         phone.show_page(html)
-        assets_wire = assets_plain = assets_gzipped = 0
+        assets_wire = assets_br = assets_plain = 0
         for url in Assets(html).urls:
             wire, body = await raw_get(session, base + unescape(url))
             assets_wire, assets_plain = assets_wire + wire, assets_plain + len(body)
-            assets_gzipped += len(gzip.compress(body, 6))
+            assets_br += (await raw_get(session, base + unescape(url), HTTPS_ACCEPT))[0]
         phone.stream_task = asyncio.get_running_loop().create_task(phone.stream())
         await asyncio.wait_for(phone.ready.wait(), 30)
         await asyncio.sleep(0.3)  # anything the stream sends on opening has arrived
@@ -1333,9 +1343,8 @@ async def measure_game(plain, base, label, game, players, before, move) -> str:
         return f"  {label:<34} no update event arrived ({phone.stream_error or 'timeout'})"
     wire = update[-1][3] - before_move
     decoded = sum(e[2] for e in update)
-    return (f"  {label:<34}{wire:>9,}{decoded:>10,}{page_wire:>10,}{len(page):>10,}"
-            f"{page_wire + assets_wire:>12,}{len(page) + assets_plain:>12,}"
-            f"{page_wire + assets_gzipped:>12,}"
+    return (f"  {label:<34}{wire:>9,}{decoded:>10,}{page_wire:>10,}{page_br:>9,}{len(page):>10,}"
+            f"{page_wire + assets_wire:>12,}{page_br + assets_br:>9,}{len(page) + assets_plain:>10,}"
             + ("" if len(update) == 1 else f"  ({len(update)} events)"))
 
 
@@ -1352,14 +1361,14 @@ async def bytes_per_update(args) -> list[str]:
                 except (AssertionError, aiohttp.ClientError, asyncio.TimeoutError) as exc:
                     rows.append(f"  {label:<34} FAILED: {str(exc)[:240]}")
     return [
-        "6. Bytes per update, gzip (a seated phone's stream, one ordinary move made through the API; "
+        "6. Bytes per update and first load, compressed (a seated phone's stream, one ordinary move made through the API; "
         "bytes are HTTP bodies as received: without headers and chunk framing)",
-        f"  {'game':<34}{'event':>9}{'inflated':>10}{'page':>10}{'inflated':>10}"
-        f"{'page+js+css':>12}{'inflated':>12}{'all gzip':>12}",
+        f"  {'game':<34}{'event':>9}{'inflated':>10}{'page':>10}{'br':>9}{'inflated':>10}"
+        f"{'first load':>12}{'br':>9}{'inflated':>10}",
         *rows,
-        "  event/page: gzip bytes received; inflated: their size unpacked; page+js+css: the page "
-        "and every script and style sheet it loads, as received; all gzip: the same if the "
-        "scripts and style sheets were gzip-compressed too (level 6)",
+        "  event/page: gzip bytes received; br: the same with brotli (what browsers ask for "
+        "over HTTPS); inflated: their size unpacked; first load: the page and every script "
+        "and style sheet it loads (minified), as received",
     ]
 
 

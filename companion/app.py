@@ -75,14 +75,17 @@ def create_app(test_config: dict | None = None) -> Flask:
         LIVE_HEARTBEAT_SECONDS=float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "20")),
         LIVE_RETRY_MS=2000,
         STREAMS_PER_CLIENT=int(os.environ.get("STREAMS_PER_CLIENT", "100")),
-        # Pages, fragments, JSON and static files are gzip-compressed (the live streams in
-        # views/table.py, flushed event by event).
-        COMPRESS_ALGORITHM=["gzip"],
+        # Pages, fragments, JSON and static files are compressed: brotli for browsers that ask
+        # for it, else gzip (the live streams: gzip, in views/table.py, flushed event by event).
+        # Scripts and style sheets are minified and compressed once (assets.py).
+        COMPRESS_ALGORITHM=["br", "gzip"],
+        COMPRESS_BR_LEVEL=5,  # a tenth smaller than gzip's 6 (4: no smaller), 1 ms more per page
         COMPRESS_MIMETYPES=["text/html", "text/css", "text/javascript", "application/javascript",
                             "application/json", "image/svg+xml", "text/plain",
                             "application/manifest+json"],
         COMPRESS_MIN_SIZE=500,
         COMPRESS_STREAMS=False,
+        STATIC_MINIFY=os.environ.get("STATIC_MINIFY", "1") != "0",
         # Request bodies: far above any real action or form (a few hundred bytes), refused
         # with 413 before they are read whole; a group's import of a play export may be larger.
         BODY_LIMIT_BYTES=int(os.environ.get("BODY_LIMIT_KB", "64")) * 1024,

@@ -20,7 +20,6 @@ from jinja2.runtime import Context
 from jinja2_fragments.flask import render_block
 from markupsafe import Markup
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from werkzeug.security import safe_join
 
 from .games.text import say
 from .i18n import one_catalogue
@@ -333,53 +332,11 @@ def read_within(stream, length: int, seconds: float) -> bytes:
     return b"".join(parts)
 
 
-# -- static files: versioned addresses, cached for good ------------------------------------
-
-
-def init_static_versions(app: Flask) -> None:
-    """Every ``url_for('static', ...)`` carries ``?v=<hash of the file>``, and an answer to
-    such an address may be kept by the phone for a year: a changed file gets a new address."""
-    versions: dict[str, str] = {}
-
-    def version_of(filename: str) -> str | None:
-        if filename not in versions:
-            # Only a file inside static/ (the name may come from an address: no "../", no NUL).
-            path = safe_join(app.static_folder, filename) if "\x00" not in filename else None
-            if path is None:
-                return None
-            try:
-                with open(path, "rb") as fh:
-                    versions[filename] = hashlib.blake2b(fh.read(), digest_size=6).hexdigest()
-            except OSError:
-                return None
-        return versions[filename]
-
-    @app.url_defaults
-    def _versioned(endpoint, values):
-        if endpoint == "static" and "v" not in values and values.get("filename"):
-            version = version_of(values["filename"])
-            if version:
-                values["v"] = version
-
-    @app.after_request
-    def _cache_forever(response):
-        if request.endpoint == "static" and response.direct_passthrough:
-            # Read the (small) file here so Flask-Compress compresses it like a page.
-            response.direct_passthrough = False
-            response.get_data()
-        if (request.endpoint == "static" and response.status_code == 200
-                and request.args.get("v") == version_of(request.view_args["filename"])):
-            response.cache_control.public = True
-            response.cache_control.max_age = 365 * 24 * 3600
-            response.cache_control.immutable = True
-            response.cache_control.no_cache = None
-        return response
-
-
 # -- set-up ----------------------------------------------------------------------------
 
 
 def init_web(app: Flask) -> None:
+    from .assets import init_assets
     from .i18n import init_i18n
     from .views import api, groups, health, language, pages, rematch, rules, table
 
@@ -409,7 +366,7 @@ def init_web(app: Flask) -> None:
     app.extensions["live"] = Hub(engine, load_snapshot, lambda code: table_version(engine, code),
                                  app.config["STREAMS_PER_CLIENT"])
     compress.init_app(app)
-    init_static_versions(app)
+    init_assets(app)
 
     @app.cli.command("init-db")
     def init_db_command():

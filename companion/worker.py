@@ -9,6 +9,8 @@ import gc
 def post_worker_init(worker) -> None:
     """The app is loaded; before the first request:
 
+    - every script and style sheet is minified and compressed now (htmx at brotli's highest
+      level alone takes some 100 ms);
     - every template is compiled now, not at the first page or live update that needs it
       (table.html and a game's template with their macros took 50-100 ms, in which the
       worker served nobody else);
@@ -16,6 +18,7 @@ def post_worker_init(worker) -> None:
       150,000 objects) lives as long as the worker. Moved out of the collector's sight, a full
       collection no longer walks through all of it, which took 30-70 ms, every phone's live
       stream and tap waiting."""
+    worker.wsgi.extensions["companion.assets"].warm()
     environment = worker.wsgi.jinja_env
     for name in environment.list_templates(extensions=["html"]):
         environment.get_template(name)

@@ -4,10 +4,12 @@ catching up, faults; and the compressed, cached answers around it."""
 from __future__ import annotations
 
 import gzip
+import os
 import re
 import time
 import zlib
 
+import brotli
 import pytest
 
 from companion.games import GAMES
@@ -277,6 +279,69 @@ def test_static_files_have_versioned_addresses_cached_for_good(client):
     # An address naming an old version is not promised to anyone for a year.
     with client.get("/static/app.js?v=000000000000") as stale:
         assert "immutable" not in stale.headers.get("Cache-Control", "")
+
+
+def test_browsers_that_ask_for_brotli_get_it(phone):
+    host, code = table_with(phone)
+    response = host.client.get(f"/t/{code}", headers={"Accept-Encoding": "gzip, deflate, br"})
+    assert response.headers["Content-Encoding"] == "br"
+    assert b"Score pad" in brotli.decompress(response.get_data())
+
+
+def script_address(client, name="app.js"):
+    page = client.get("/").get_data(as_text=True)
+    return re.search(rf'src="(/static/{re.escape(name)}\?v=\w+)"', page).group(1)
+
+
+def test_scripts_come_minified_and_compressed_as_the_browser_asks(client):
+    address = script_address(client)
+    with open("static/app.js", encoding="utf-8") as fh:
+        source = fh.read()
+    with client.get(address, headers={"Accept-Encoding": "gzip, deflate, br"}) as br:
+        assert br.headers["Content-Encoding"] == "br"
+        script = brotli.decompress(br.get_data())
+    with client.get(address, headers={"Accept-Encoding": "gzip, deflate"}) as gz:
+        assert gz.headers["Content-Encoding"] == "gzip"
+        assert gzip.decompress(gz.get_data()) == script
+        assert len(br.get_data()) < len(gz.get_data()) < len(gzip.compress(source.encode()))
+    with client.get(address, headers={"Accept-Encoding": "identity"}) as plain:
+        assert "Content-Encoding" not in plain.headers
+        assert plain.get_data() == script
+    for answer in (br, gz, plain):
+        assert "Accept-Encoding" in answer.headers["Vary"]
+        assert "immutable" in answer.headers["Cache-Control"]
+    # The same script without its comments and indentation.
+    assert b"htmx:configRequest" in script and b"\n    " not in script
+    assert len(script) < 0.75 * len(source.encode())
+    assert "// " in source and b"// " not in script
+
+
+def test_a_script_the_phone_has_is_not_sent_again(client):
+    address = script_address(client)
+    first = client.get(address, headers={"Accept-Encoding": "br"})
+    again = client.get(address, headers={"Accept-Encoding": "br",
+                                         "If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and again.get_data() == b""
+    # The tag names the coding: a gzip copy is not taken for the brotli one.
+    other = client.get(address, headers={"Accept-Encoding": "gzip",
+                                         "If-None-Match": first.headers["ETag"]})
+    assert other.status_code == 200 and other.headers["Content-Encoding"] == "gzip"
+
+
+def test_workers_share_and_keep_their_builds_in_the_instance_folder(make_app, monkeypatch):
+    from companion import assets
+
+    app = make_app()
+    client = app.test_client()
+    address = script_address(client, "vendor/htmx.min.js")
+    first = client.get(address, headers={"Accept-Encoding": "br"}).get_data()
+    cache = os.path.join(app.instance_path, "assets")
+    assert any(name.endswith(".br") for name in os.listdir(cache))
+    # Another process (nothing built in memory) reads the build instead of compressing again.
+    monkeypatch.setattr(assets, "_BUILT", {})
+    monkeypatch.setattr(assets.brotli, "compress", lambda *a, **k: pytest.fail("built again"))
+    app.extensions["companion.assets"]._built.clear()
+    assert client.get(address, headers={"Accept-Encoding": "br"}).get_data() == first
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
