@@ -4,11 +4,22 @@ gunicorn's config; the command line's settings stay in cli.gunicorn_args)."""
 from __future__ import annotations
 
 import gc
+import os
+import shutil
+
+from . import handoff
+
+
+def when_ready(server) -> None:
+    """The master is up: forget the hand-over folders of servers killed without clean-up."""
+    handoff.sweep()
 
 
 def post_worker_init(worker) -> None:
     """The app is loaded; before the first request:
 
+    - this worker joins its server's hand-over of live streams (handoff.py): a table's
+      streams all go to one worker, which renders each change once for all of them;
     - every script and style sheet is minified and compressed now (htmx at brotli's highest
       level alone takes some 100 ms);
     - every template is compiled now, not at the first page or live update that needs it
@@ -18,9 +29,20 @@ def post_worker_init(worker) -> None:
       150,000 objects) lives as long as the worker. Moved out of the collector's sight, a full
       collection no longer walks through all of it, which took 30-70 ms, every phone's live
       stream and tap waiting."""
+    worker.wsgi.extensions["stream_handoff"].start(handoff.folder_of(worker.ppid),
+                                                   worker.cfg.worker_connections)
     worker.wsgi.extensions["companion.assets"].warm()
     environment = worker.wsgi.jinja_env
     for name in environment.list_templates(extensions=["html"]):
         environment.get_template(name)
     gc.collect()
     gc.freeze()
+
+
+def worker_exit(server, worker) -> None:
+    """A worker leaves: no stream is handed to it any more."""
+    worker.wsgi.extensions["stream_handoff"].stop()
+
+
+def on_exit(server) -> None:
+    shutil.rmtree(handoff.folder_of(os.getpid()), ignore_errors=True)

@@ -626,7 +626,8 @@
       say(form, text("notSent", "Not sent: no connection. Tap again when the connection is back."), "refused");
       return;
     }
-    const place = whereIs(form);
+    // A form redrawn while its tap was on the way: its place as it was when it was sent.
+    const place = form.isConnected ? whereIs(form) : form.companionPlace;
     unsent.push({
       path: config.path,
       key: (config.headers && config.headers["Idempotency-Key"]) || requestKey(),
@@ -637,12 +638,27 @@
       mayHaveArrived: event.type !== "htmx:sendError",
     });
     keepUnsent();
-    say(form, WAITING(), "waiting");
+    say(form.isConnected ? form : formOf(unsent[unsent.length - 1]), WAITING(), "waiting");
   }
   document.addEventListener("htmx:sendError", holdUnsent);
   document.addEventListener("htmx:timeout", holdUnsent);
   document.addEventListener("htmx:responseError", (event) => {
     if (event.detail.xhr && event.detail.xhr.status === 503) holdUnsent(event);
+  });
+  // The answer to a tap may come after its form was redrawn (the stream brought the change,
+  // or another phone's, first): htmx then tells the form no longer on the page, and its
+  // events reach none of the listeners above. Such a tap's failure is caught on its request.
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    const { elt, xhr, requestConfig } = event.detail;
+    const form = elt && elt.closest && elt.closest("form");
+    if (!form || !xhr || !requestConfig || String(requestConfig.verb).toLowerCase() !== "post") return;
+    form.companionPlace = whereIs(form);
+    const failed = (type) => {
+      if (!form.isConnected) holdUnsent({ type, detail: { elt: form, requestConfig } });
+    };
+    xhr.addEventListener("error", () => failed("htmx:sendError"));
+    xhr.addEventListener("timeout", () => failed("htmx:timeout"));
+    xhr.addEventListener("load", () => { if (xhr.status === 503) failed("htmx:responseError"); });
   });
 
   function formOf(tap) {

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import struct
+import time
 import urllib.request
 
 import pytest
@@ -287,6 +288,36 @@ def test_a_tap_answered_too_busy_is_sent_again_and_counts_once(live_server, new_
     page.wait_for_timeout(500)
     assert sum("red legionary" in text for text in log_texts(live_server, table)) == 1
     expect(page.locator("#connection")).to_be_hidden()
+
+
+def test_a_tap_whose_form_was_redrawn_before_its_busy_answer_is_still_kept(live_server, new_phone):
+    """The stream brings the change (redrawing the tapped form) before the tap's own answer,
+    a 503, comes: the tap is kept and sent again all the same, once, with its key."""
+    table, page = attacking(live_server, new_phone, ux.PHONE_390)
+    tapped = f"**/t/{table['code']}/act*"
+    keys = []
+    page.on("request", lambda request: keys.append(request.headers.get("idempotency-key"))
+            if "/act" in request.url and request.method == "POST" else None)
+    page.evaluate("() => { window.tappedForm = null; document.addEventListener('submit', "
+                  "(e) => { window.tappedForm = e.target; }, true); }")
+
+    def recorded_then_answered_busy_late(route):
+        page.context.request.fetch(route.request)  # recorded: the stream redraws the board ...
+        time.sleep(1.5)  # ... well before this answer, which says busy
+        route.fulfill(status=503, headers={"Retry-After": "2"},
+                      body="The companion is too busy to answer just now.")
+        page.unroute(tapped)
+
+    page.route(tapped, recorded_then_answered_busy_late)
+    page.locator(RED).click()
+    expect(page.locator("#board")).to_contain_text("beaten so far: 1", timeout=15_000)
+    page.wait_for_function("() => window.tappedForm && !window.tappedForm.isConnected",
+                           timeout=5000)  # the tapped form was redrawn while the tap was out
+    page.wait_for_function("() => !sessionStorage.length || Object.keys(sessionStorage)"
+                           ".every((k) => !k.startsWith('companion-unsent:'))", timeout=15_000)
+    assert len(keys) >= 2 and keys[0] and keys[1] == keys[0], keys
+    page.wait_for_timeout(500)
+    assert sum("red legionary" in text for text in log_texts(live_server, table)) == 1
 
 
 def test_a_waiting_tap_survives_a_reload_of_the_page(live_server, new_phone):

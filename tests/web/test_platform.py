@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import xml.etree.ElementTree as ElementTree
+from types import SimpleNamespace
 
 import pytest
 
@@ -138,22 +141,30 @@ def test_a_worker_compiles_every_template_and_freezes_what_it_loaded(make_app):
     what requests made since, not the whole app."""
     import gc
 
+    from companion import handoff
     from companion.cli import gunicorn_args
-    from companion.worker import post_worker_init
+    from companion.worker import post_worker_init, worker_exit
 
     args = gunicorn_args("127.0.0.1", 5000, 1, 10)
     assert args[args.index("--config") + 1] == "python:companion.worker"
 
     class Worker:
         wsgi = make_app()  # what a worker has loaded when the hook runs
+        ppid = os.getpid()  # its master
+        cfg = SimpleNamespace(worker_connections=10)
 
     environment = Worker.wsgi.jinja_env
     environment.cache = {}  # nothing compiled yet
+    joined = os.path.join(handoff.folder_of(os.getpid()), f"{os.getpid()}.sock")
     try:
         post_worker_init(Worker())
         assert gc.get_freeze_count() > 10_000
+        assert os.path.exists(joined)  # it takes part in the hand-over of live streams
     finally:
         gc.unfreeze()
+        worker_exit(None, Worker())
+        shutil.rmtree(handoff.folder_of(os.getpid()), ignore_errors=True)
+    assert not os.path.exists(joined)
     # Every template was compiled before the first request: the table pages of every game.
     compiled = {template.name for template in environment.cache.values()}
     assert {"table.html", "macros.html", "games/scorepad/table.html",

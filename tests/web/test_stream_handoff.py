@@ -1,0 +1,258 @@
+"""Every live stream of a table is held by one worker of the server (companion/handoff.py),
+whichever worker accepted it; handed-over streams answer as any other; a worker that dies
+is stepped around. Against the real server: `companion serve` with two gevent workers."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import zlib
+
+import psutil
+import pytest
+
+from companion import handoff
+from tests.browser.conftest import Server, api, create_table
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One two-worker server for the tests that change nothing of it."""
+    started = Server(tmp_path_factory.mktemp("handoff"))
+    started.start()
+    wait_for_workers(started)
+    yield started
+    started.stop()
+
+
+@pytest.fixture
+def served(tmp_path, monkeypatch):
+    """A fresh two-worker server; ``served(**env)`` starts it with extra settings."""
+    servers = []
+
+    def start(**env):
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        server = Server(tmp_path / f"instance-{len(servers)}")
+        server.start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+class RawStream:
+    """One phone's live stream over a socket of its own (from ``source``), read as it comes."""
+
+    def __init__(self, server: Server, code: str, source: str = "127.0.0.1",
+                 headers: dict | None = None):
+        self.sock = socket.create_connection(("127.0.0.1", server.port), timeout=10,
+                                             source_address=(source, 0))
+        lines = [f"GET /t/{code}/events HTTP/1.1", f"Host: 127.0.0.1:{server.port}"]
+        lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
+        self.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        self.raw = b""
+
+    @property
+    def port(self) -> int:
+        return self.sock.getsockname()[1]
+
+    def read_until(self, marker: bytes, seconds: float = 10) -> bytes:
+        deadline = time.monotonic() + seconds
+        while marker not in self.raw:
+            self.sock.settimeout(max(0.05, deadline - time.monotonic()))
+            try:
+                part = self.sock.recv(65536)
+            except TimeoutError:
+                part = None
+            if not part:
+                raise AssertionError(f"{marker!r} never came; got {self.raw[:600]!r}")
+            self.raw += part
+        return self.raw
+
+    def head(self) -> tuple[int, dict[str, str]]:
+        head = self.read_until(b"\r\n\r\n").split(b"\r\n\r\n", 1)[0].decode("latin-1")
+        status, *fields = head.split("\r\n")
+        return int(status.split()[1]), {name.lower(): value.strip() for name, _, value in
+                                        (field.partition(":") for field in fields)}
+
+    def inflated_until(self, marker: bytes) -> bytes:
+        """The body so far, de-chunked and gunzipped, once it holds ``marker``."""
+        while True:
+            body = self.read_until(b"\r\n\r\n").split(b"\r\n\r\n", 1)[1]
+            inflate, text, at = zlib.decompressobj(16 + zlib.MAX_WBITS), b"", 0
+            while (end := body.find(b"\r\n", at)) >= 0:
+                size = int(body[at:end], 16)
+                if len(body) < end + 2 + size + 2:
+                    break
+                text += inflate.decompress(body[end + 2:end + 2 + size])
+                at = end + 2 + size + 2
+            if marker in text:
+                return text
+            self.sock.settimeout(10)
+            more = self.sock.recv(65536)
+            assert more, f"{marker!r} never came"
+            self.raw += more
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def workers(server: Server) -> list[psutil.Process]:
+    return psutil.Process(server.process.pid).children()
+
+
+def holders(server: Server) -> dict[int, int]:
+    """The worker holding the server's end of each connection: {client port: worker pid}."""
+    return {connection.raddr.port: worker.pid for worker in workers(server)
+            for connection in worker.net_connections("tcp") if connection.raddr}
+
+
+def owner(server: Server, code: str) -> int:
+    """The worker this table's streams go to, as the workers themselves choose it."""
+    folder = handoff.folder_of(server.process.pid)
+    members = sorted(os.path.join(folder, name) for name in os.listdir(folder)
+                     if name.endswith(".sock"))
+    return int(os.path.basename(handoff.owner_of(code, members)).split(".")[0])
+
+
+def wait_for_workers(server: Server, count: int = 2) -> None:
+    """Until ``count`` workers run and each has joined the hand-over (booted)."""
+    deadline = time.monotonic() + 30
+    folder = handoff.folder_of(server.process.pid)
+    while time.monotonic() < deadline:
+        pids = {str(w.pid) for w in workers(server)}
+        joined = {name.split(".")[0] for name in os.listdir(folder)} if os.path.isdir(folder) else set()
+        if len(pids) == count and pids <= joined:
+            return
+        time.sleep(0.1)
+    raise AssertionError("the workers did not come up")
+
+
+def test_every_stream_of_a_table_is_held_by_the_tables_worker(server):
+    tables = [create_table(server.url, "scorepad", ["Ann", "Ben"]) for _ in range(16)]
+    streams = {table["code"]: [RawStream(server, table["code"]) for _ in range(3)]
+               for table in tables}
+    for code, opened in streams.items():
+        for stream in opened:
+            stream.read_until(b"event: ready")
+    owners = {code: owner(server, code) for code in streams}
+    assert len(set(owners.values())) == 2, "both workers hold some tables"
+    held = holders(server)
+    for code, opened in streams.items():
+        # Accepted by either worker (gunicorn's choice), held by the one of its table.
+        assert {held[stream.port] for stream in opened} == {owners[code]}, code
+    # A change reaches every stream of its table, wherever it was accepted.
+    table = tables[0]
+    answer = api(server.url, "POST", f"/api/tables/{table['code']}/actions",
+                 {"type": "enter_score", "player": "Ann", "round": 1, "points": 7},
+                 token=table["token"])
+    for stream in streams[table["code"]]:
+        stream.read_until(f"id: {answer['version']}".encode())
+    for opened in streams.values():
+        for stream in opened:
+            stream.close()
+
+
+def test_a_handed_over_stream_is_answered_like_any_other(server):
+    table = create_table(server.url, "scorepad", ["Ann", "Ben"])
+    streams = [RawStream(server, table["code"], headers={"Accept-Encoding": "gzip"})
+               for _ in range(6)]
+    for stream in streams:
+        status, headers = stream.head()
+        assert status == 200
+        assert headers["content-type"].startswith("text/event-stream")
+        assert headers["content-encoding"] == "gzip"
+        assert headers["transfer-encoding"] == "chunked"
+        assert "script-src 'self'" in headers["content-security-policy"]
+        assert headers["x-content-type-options"] == "nosniff"
+        # The chunked gzip body inflates, event by event, to the stream's opening.
+        text = stream.inflated_until(b"event: ready")
+        assert b"retry: 2000" in text
+    # Unknown tables are refused with the same sentence by whichever worker answers.
+    for _ in range(6):
+        missing = RawStream(server, "ZZZZZZ")
+        status, headers = missing.head()
+        assert status == 404
+        assert "script-src 'self'" in headers["content-security-policy"]
+        missing.read_until(b"There is no table with this code.")
+        missing.close()
+    for stream in streams:
+        stream.close()
+
+
+def test_a_client_past_its_streams_is_refused_where_its_tables_streams_are(served):
+    server = served(STREAMS_PER_CLIENT="3")
+    wait_for_workers(server)
+    table = create_table(server.url, "scorepad", ["Ann", "Ben"])
+    opened = [RawStream(server, table["code"]) for _ in range(3)]
+    for stream in opened:
+        stream.read_until(b"event: ready")
+    # All three sit with the table's worker, so a fourth is one too many there, wherever
+    # it is accepted.
+    for _ in range(4):
+        extra = RawStream(server, table["code"])
+        status, headers = extra.head()
+        assert status == 429
+        assert headers["retry-after"] == "30"
+        extra.read_until(b"Too many live connections from this device")
+        extra.close()
+    # Another household (another address) is not affected.
+    other = RawStream(server, table["code"], source="127.0.0.2")
+    other.read_until(b"event: ready")
+    for stream in opened + [other]:
+        stream.close()
+
+
+def test_a_stream_still_opens_when_its_tables_worker_died(served):
+    server = served()
+    wait_for_workers(server)
+    table = create_table(server.url, "scorepad", ["Ann", "Ben"])
+    dead = owner(server, table["code"])
+    os.kill(dead, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while psutil.pid_exists(dead) and time.monotonic() < deadline:  # until it is gone whole
+        time.sleep(0.01)
+    # Until gunicorn's replacement has started, the dead worker's socket is still in the
+    # folder: whoever accepts the stream finds nobody there and serves it itself.
+    streams = [RawStream(server, table["code"]) for _ in range(4)]
+    for stream in streams:
+        stream.read_until(b"event: ready")
+    answer = api(server.url, "POST", f"/api/tables/{table['code']}/actions",
+                 {"type": "enter_score", "player": "Ben", "round": 1, "points": 4},
+                 token=table["token"])
+    for stream in streams:
+        stream.read_until(f"id: {answer['version']}".encode())
+        stream.close()
+    wait_for_workers(server)
+    # Later streams go to the table's worker among those running now.
+    later = [RawStream(server, table["code"]) for _ in range(4)]
+    for stream in later:
+        stream.read_until(b"event: ready")
+    held = holders(server)
+    assert {held[stream.port] for stream in later} == {owner(server, table["code"])}
+    for stream in later:
+        stream.close()
+    # A server that stops takes its hand-over folder with it.
+    folder = handoff.folder_of(server.process.pid)
+    assert os.path.isdir(folder)
+    server.stop()
+    assert not os.path.exists(folder)
+
+
+def test_gunicorns_master_loads_no_web_framework():
+    """The master imports the hooks (companion/worker.py) before it forks: anything heavy it
+    loads, the gevent workers would get before their monkey-patching."""
+    probe = ("import json, sys; import companion.worker; "
+             "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in "
+             "('flask', 'sqlalchemy', 'sqlmodel', 'psycopg', 'gevent', 'werkzeug', 'jinja2'))))")
+    loaded = json.loads(subprocess.check_output([sys.executable, "-c", probe], text=True))
+    assert loaded == []
