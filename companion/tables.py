@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta, timezone
 
-from sqlalchemy import Engine, Row, delete, func
+from sqlalchemy import Engine, Row, bindparam, delete, func
 from sqlalchemy import select as sa_select
 from flask import current_app, has_app_context
 from flask_babel import gettext as _
@@ -86,8 +86,7 @@ def _check_request_key(db: Session, table: GameTable, key: str | None) -> None:
     seen before means the change is in the log already."""
     if key is None:
         return
-    seq = db.exec(select(LogEntry.seq).where(LogEntry.table_id == table.id,
-                                             LogEntry.request_key == key)).first()
+    seq = db.exec(_SEQ_OF_KEY, params={"table_id": table.id, "key": key}).first()
     if seq is not None:
         raise AlreadyDone(seq)
 
@@ -169,13 +168,20 @@ class Joined:
 # -- reading -------------------------------------------------------------------
 
 
+# The statements of the hot paths (every tap, every live update) are built once, with their
+# values as parameters: building a select each time cost more than running it.
+_TABLE_BY_CODE = select(GameTable).where(GameTable.code == bindparam("code"))
+# Lock the row and re-read it: an object loaded earlier in this request may be stale.
+_TABLE_BY_CODE_FOR_UPDATE = _TABLE_BY_CODE.with_for_update().execution_options(
+    populate_existing=True)
+_SEQ_OF_KEY = select(LogEntry.seq).where(LogEntry.table_id == bindparam("table_id"),
+                                         LogEntry.request_key == bindparam("key"))
+
+
 def find_table(db: Session, code: str, for_update: bool = False) -> GameTable:
     code = normalise_code(code)
-    query = select(GameTable).where(GameTable.code == code)
-    if for_update:
-        # Lock the row and re-read it: an object loaded earlier in this request may be stale.
-        query = query.with_for_update().execution_options(populate_existing=True)
-    table = db.exec(query).first()
+    query = _TABLE_BY_CODE_FOR_UPDATE if for_update else _TABLE_BY_CODE
+    table = db.exec(query, params={"code": code}).first()
     if table is None:
         raise NotFound(_("There is no table with the code %(code)s.", code=code or "–"))
     if is_archived(table):
@@ -258,19 +264,24 @@ def read_table(engine: Engine, code: str, log_limit: int, log_after: int | None 
     """A table, its phones and its newest log entries (past ``log_after``) as plain rows read
     in one transaction; None when there is no such table. For display only: rows have the
     models' attributes but are not tracked by a session."""
-    tables, phones, log = GameTable.__table__, Device.__table__, LogEntry.__table__
     with engine.connect() as connection:
-        table = connection.execute(
-            sa_select(tables).where(tables.c.code == normalise_code(code))).first()
+        table = connection.execute(_READ_TABLE, {"code": normalise_code(code)}).first()
         if table is None:
             return None
-        joined = connection.execute(
-            sa_select(phones).where(phones.c.table_id == table.id).order_by(phones.c.id)).all()
-        query = sa_select(log).where(log.c.table_id == table.id)
-        if log_after is not None:
-            query = query.where(log.c.seq > log_after)
-        entries = connection.execute(query.order_by(log.c.seq.desc()).limit(log_limit)).all()
+        joined = connection.execute(_READ_PHONES, {"table_id": table.id}).all()
+        entries = connection.execute(_READ_LOG, {
+            "table_id": table.id, "after": -1 if log_after is None else log_after,
+            "most": log_limit}).all()
     return table, list(joined), list(entries)
+
+
+_READ_TABLE = sa_select(GameTable.__table__).where(GameTable.__table__.c.code == bindparam("code"))
+_READ_PHONES = (sa_select(Device.__table__).where(Device.__table__.c.table_id == bindparam("table_id"))
+                .order_by(Device.__table__.c.id))
+_READ_LOG = (sa_select(LogEntry.__table__)
+             .where(LogEntry.__table__.c.table_id == bindparam("table_id"),
+                    LogEntry.__table__.c.seq > bindparam("after"))
+             .order_by(LogEntry.__table__.c.seq.desc()).limit(bindparam("most")))
 
 
 def game_of(table: GameTable) -> Game:
