@@ -115,9 +115,15 @@ class StreamHandOff:
         gevent.spawn(self._receive)
 
     def stop(self) -> None:
+        """Leave the hand-over: no stream is handed to this worker any more."""
         if self.address:
             _unlink_quietly(self.address)
             self.address = None
+        for owner in list(self.senders):
+            self._forget(owner)
+        if self.receiver is not None:
+            self.receiver.close()
+            self.receiver = None
 
     def members(self) -> list[str]:
         try:
@@ -193,10 +199,10 @@ class StreamHandOff:
         import gevent
 
         space = socket.CMSG_SPACE(4 * array.array("i").itemsize)
-        while self.address is not None:
+        while self.address is not None and self.receiver is not None:
             try:
                 message, ancillary, _flags, _sender = self.receiver.recvmsg(MESSAGE_MOST, space)
-            except OSError:
+            except OSError:  # closed by stop(), or a passing error
                 gevent.sleep(0.1)
                 continue
             descriptors = array.array("i")
