@@ -11,6 +11,7 @@ import zlib
 
 import brotli
 import pytest
+from flask import url_for
 
 from companion.games import GAMES
 
@@ -95,7 +96,12 @@ def test_the_page_carries_the_stream_and_the_poll_as_its_fallback(phone):
     host, code = table_with(phone)
     page = host.get(f"/t/{code}").get_data(as_text=True)
     assert 'hx-ext="sse"' in page and f'sse-connect="/t/{code}/events?v=' in page
-    assert "vendor/sse.min.js?v=" in page
+    # The page's one script is its game's bundle, htmx's SSE extension in it after htmx.
+    script = re.search(r'<script src="(/static/bundle/scorepad\.js\?v=\w+)" defer>', page)
+    assert script and page.count("<script src=") == 1
+    bundle = host.client.get(script.group(1)).get_data(as_text=True)
+    assert (bundle.index('version:"2.') < bundle.index('defineExtension("sse"')
+            < bundle.index("companion-unsent:"))  # htmx, its extension, then app.js
     assert f'hx-get="/t/{code}/live"' in page
 
 
@@ -268,8 +274,8 @@ def test_the_table_page_is_compressed_too(phone):
 
 def test_static_files_have_versioned_addresses_cached_for_good(client):
     page = client.get("/").get_data(as_text=True)
-    address = re.search(r'src="(/static/app\.js\?v=(\w+))"', page)
-    assert address, "app.js is linked with its version"
+    address = re.search(r'src="(/static/bundle/core\.js\?v=(\w+))"', page)
+    assert address, "the page's script is linked with its version"
     with client.get(address.group(1), headers={"Accept-Encoding": "gzip"}) as response:
         assert response.status_code == 200
         assert "immutable" in response.headers["Cache-Control"]
@@ -277,7 +283,7 @@ def test_static_files_have_versioned_addresses_cached_for_good(client):
         assert response.headers["Content-Encoding"] == "gzip"
         assert b"htmx:configRequest" in gzip.decompress(response.get_data())
     # An address naming an old version is not promised to anyone for a year.
-    with client.get("/static/app.js?v=000000000000") as stale:
+    with client.get("/static/bundle/core.js?v=000000000000") as stale:
         assert "immutable" not in stale.headers.get("Cache-Control", "")
 
 
@@ -289,8 +295,9 @@ def test_browsers_that_ask_for_brotli_get_it(phone):
 
 
 def script_address(client, name="app.js"):
-    page = client.get("/").get_data(as_text=True)
-    return re.search(rf'src="(/static/{re.escape(name)}\?v=\w+)"', page).group(1)
+    """The versioned address of one static file (pages link bundles of them)."""
+    with client.application.test_request_context():
+        return url_for("static", filename=name)
 
 
 def test_scripts_come_minified_and_compressed_as_the_browser_asks(client):
