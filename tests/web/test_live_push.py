@@ -366,3 +366,45 @@ def test_every_game_page_streams(make_app, game_id):
     event = stream.next_event("regions")
     assert set(game.regions) <= regions_sent(event)
     stream.close()
+
+
+def linked(page: str) -> tuple[list[str], list[str]]:
+    """The scripts and style sheets a page loads (their addresses)."""
+    return (re.findall(r'<script src="([^"]+)"', page),
+            re.findall(r'<link rel="stylesheet" href="([^"]+)"', page))
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_tables_pages_load_one_script_and_one_style_sheet_the_games_bundle(phone, game_id):
+    game = GAMES[game_id]
+    host = phone()
+    code = host.start(game=game_id, players=[f"P{i}" for i in range(1, game.min_players + 1)])
+    guest = phone("10.0.0.3")
+    for page in (host.get(f"/t/{code}"), guest.get(f"/j/{code}"), host.get(f"/new/{game_id}")):
+        scripts, sheets = linked(page.get_data(as_text=True))
+        assert [s.split("?")[0] for s in scripts] == [f"/static/bundle/{game_id}.js"]
+        assert [s.split("?")[0] for s in sheets] == [f"/static/bundle/{game_id}.css"]
+    script = host.client.get(scripts[0]).get_data(as_text=True)
+    sheet = host.client.get(sheets[0], headers={"Accept-Encoding": "identity"}).get_data(as_text=True)
+    # The game's own files and the invite's script come after the core ones they build on.
+    assert script.index('defineExtension("sse"') < script.index("companion-unsent:") \
+        < script.index("navigator.share")
+    with open("static/app.css", encoding="utf-8") as fh:
+        assert fh.read().split("{")[0].split("*/")[-1].strip() in sheet  # app.css's first rule
+    own = f"static/games/{game_id}.css"
+    if os.path.exists(own):
+        with open(own, encoding="utf-8") as fh:
+            first_rule = re.search(r"^\.([\w-]+)", fh.read(), re.M).group(1)
+        assert sheet.index(".topbar") < sheet.index("." + first_rule)
+    for address in (scripts[0], sheets[0]):
+        assert "immutable" in host.client.get(address).headers["Cache-Control"]
+
+
+def test_pages_outside_a_table_load_the_core_bundle_and_an_unknown_bundle_is_not_found(client):
+    scripts, sheets = linked(client.get("/").get_data(as_text=True))
+    assert [s.split("?")[0] for s in scripts] == ["/static/bundle/core.js"]
+    assert [s.split("?")[0] for s in sheets] == ["/static/bundle/core.css"]
+    core = client.get(scripts[0]).get_data(as_text=True)
+    assert "companion-unsent:" in core and "navigator.share" not in core  # no invite script
+    assert client.get("/static/bundle/tic-tac-toe.js").status_code == 404
+    assert client.get("/static/bundle/core.txt").status_code == 404
