@@ -23,6 +23,7 @@ import socket
 import tempfile
 import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -36,6 +37,8 @@ DELETED = -1
 # (a notification lost while a listener reconnected is then noticed within this time).
 RECHECK_SECONDS = 15.0
 LISTEN_TICK = 1.0  # how often a listener looks up from waiting to see whether to stop
+# Tables no stream of this process watches whose last snapshot is kept (see Hub.snapshot).
+POLLED_KEPT = 256
 
 
 # -- writers: announce a change --------------------------------------------------------
@@ -196,6 +199,7 @@ class Hub:
         self.version_of = version_of
         self.streams_per_client = streams_per_client
         self.feeds: dict[str, Feed] = {}
+        self.polled: OrderedDict[str, Snapshot] = OrderedDict()
         self.clients: dict[str, int] = {}
         self.lock = threading.Lock()
         self.listening = False
@@ -236,12 +240,27 @@ class Hub:
 
     def snapshot(self, code: str) -> Snapshot | None:
         """The newest snapshot of ``code``: shared with this process's streams when any
-        watch it (their render cache included), else loaded for this one answer."""
+        watch it (their render cache included). Else the one this process answered last for
+        it, while the table is still at that version (one indexed read tells): the phones
+        that poll instead of streaming share its renders as streams do, and a client asking
+        again and again for a version the table never had costs a lookup, not a render."""
         with self.lock:
             feed = self.feeds.get(code)
-        if feed is None:
-            return self.loader(code, None)
-        return feed.current()
+        if feed is not None:
+            return feed.current()
+        kept = self.polled.get(code)
+        if kept is not None and self.version_of(code) == kept.version:
+            self.polled.move_to_end(code)
+            return kept
+        loaded = self.loader(code, kept)
+        if loaded is None:
+            self.polled.pop(code, None)
+            return None
+        self.polled[code] = loaded
+        self.polled.move_to_end(code)
+        while len(self.polled) > POLLED_KEPT:
+            self.polled.popitem(last=False)
+        return loaded
 
     def announce(self, code: str, version: int) -> None:
         with self.lock:

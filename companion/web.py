@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import random
 import re
 import threading
 import time
@@ -419,8 +420,12 @@ def init_web(app: Flask) -> None:
 
     @app.errorhandler(Limited)
     def too_many(limited: Limited):
-        # The tarpit (limits.py): under gevent a sleeping greenlet, costing nothing.
-        time.sleep(min(float(app.config["RATE_LIMIT_TARPIT"]), limited.retry_after))
+        # The tarpit (limits.py): under gevent a sleeping greenlet, costing nothing. Each wait
+        # is drawn between half and one and a half times the tarpit: a client that sends its
+        # next request the moment a 429 comes would otherwise keep its refusals in step, all
+        # of them waking together (a burst the other tables' requests waited behind).
+        tarpit = min(float(app.config["RATE_LIMIT_TARPIT"]), limited.retry_after)
+        time.sleep(tarpit * random.uniform(0.5, 1.5))
         message = _("Too many requests from this device; wait %(seconds)d seconds and try "
                     "again.", seconds=limited.retry_after)
         headers = {"Retry-After": str(limited.retry_after)}

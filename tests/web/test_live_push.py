@@ -157,6 +157,40 @@ def test_streams_carry_no_csrf_token_and_the_page_does(phone):
     stream.close()
 
 
+def test_phones_that_poll_share_the_renders_of_a_version(phone, monkeypatch):
+    """Without a stream (the fallback), the polls of a table's phones at one version are
+    drawn once, as for streams; asking again and again for a version the table never had
+    draws nothing again; a change is drawn once more, and seen."""
+    host, code = table_with(phone, players=("Ann", "Ben", "Cy"))
+    guests = []
+    for number, seat in enumerate(("Ben", "Cy")):
+        guest = phone(f"10.0.2.{number}")
+        guest.join(code, seat)
+        guests.append(guest)
+    import companion.web
+
+    rendered = []
+    real = companion.web.render_block
+    monkeypatch.setattr(companion.web, "render_block",
+                        lambda template, name, **context: rendered.append(name) or real(template, name, **context))
+
+    def poll(who, version):
+        answer = who.get(f"/t/{code}/live?v={version}", headers={"HX-Request": "true"})
+        assert answer.status_code == 200
+        return answer.get_data(as_text=True)
+
+    for _round in range(3):
+        for guest in guests:
+            poll(guest, 999_999)  # a version this table never had: everything is sent
+    assert rendered.count("scoresheet") == 1 and rendered.count("history") == 1
+    rendered.clear()
+    host.act(type="enter_score", player="Cy", round=1, points=9)
+    answers = [poll(guest, 999_999) for guest in guests]
+    assert all('data-region="scoresheet"' in answer and ">9<" in answer.replace(" ", "")
+               .replace("\n", "") for answer in answers)
+    assert rendered.count("scoresheet") == 1
+
+
 def test_one_render_serves_every_phone_of_the_same_kind(phone, monkeypatch):
     host, code = table_with(phone, players=("Ann", "Ben", "Cy"))
     watchers = []
