@@ -269,9 +269,11 @@ def read_table(engine: Engine, code: str, log_limit: int, log_after: int | None 
         if table is None:
             return None
         joined = connection.execute(_READ_PHONES, {"table_id": table.id}).all()
+        # Only up to the version read: on PostgreSQL each statement sees the commits made
+        # since the one before, and an entry past it would come again with the next version.
         entries = connection.execute(_READ_LOG, {
             "table_id": table.id, "after": -1 if log_after is None else log_after,
-            "most": log_limit}).all()
+            "upto": table.version, "most": log_limit}).all()
     return table, list(joined), list(entries)
 
 
@@ -280,7 +282,8 @@ _READ_PHONES = (sa_select(Device.__table__).where(Device.__table__.c.table_id ==
                 .order_by(Device.__table__.c.id))
 _READ_LOG = (sa_select(LogEntry.__table__)
              .where(LogEntry.__table__.c.table_id == bindparam("table_id"),
-                    LogEntry.__table__.c.seq > bindparam("after"))
+                    LogEntry.__table__.c.seq > bindparam("after"),
+                    LogEntry.__table__.c.seq <= bindparam("upto"))
              .order_by(LogEntry.__table__.c.seq.desc()).limit(bindparam("most")))
 
 

@@ -380,3 +380,28 @@ def test_the_whole_history_is_kept_and_readable(phone):
     assert "The table was set up for Ann, Ben." in page
     assert "changed Ann's round 1 from 44 to 45 points" in page
     assert page.index("set up for") < page.index("from 44 to 45")  # oldest first
+
+
+def test_a_live_snapshot_holds_no_log_entry_past_the_version_it_read(app, phone):
+    """On PostgreSQL each read of a snapshot sees the commits made since the one before: an
+    entry written after the table was read must wait for the next version (else it would
+    be shown twice, once now and once with that version)."""
+    from sqlalchemy import insert
+
+    from companion.models import LogEntry
+    from companion.tables import read_table
+
+    host = phone()
+    code = host.start(players=("Ann", "Ben"))
+    version = host.snapshot()["version"]
+    engine = app.extensions["engine"]
+    table, _phones, entries = read_table(engine, code, 40)
+    with engine.begin() as connection:  # as if committed between the reads of the snapshot
+        connection.execute(insert(LogEntry.__table__).values(
+            table_id=table.id, seq=version + 1, kind="action", payload={}, actor="Ann",
+            sentence="later", message=None, created_at=entries[0].created_at))
+    table, _phones, entries = read_table(engine, code, 40)
+    assert table.version == version
+    assert [entry.seq for entry in entries] == list(range(version, 0, -1))
+    _table, _phones, newer = read_table(engine, code, 40, log_after=version - 1)
+    assert [entry.seq for entry in newer] == [version]
