@@ -10,17 +10,18 @@ import re
 import threading
 import time
 import zlib
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from urllib.parse import parse_qs
 
-from flask import Flask, Response, current_app, render_template, request, session
+from flask import (Flask, Response, current_app, has_request_context, render_template, request,
+                   session, url_for)
 from flask_babel import gettext as _
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from jinja2.ext import Extension
 from jinja2.runtime import Context
 from jinja2_fragments.flask import render_block
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from .games.text import say
@@ -102,6 +103,27 @@ def is_fragment_request() -> bool:
 def vary(response: Response) -> Response:
     response.vary.add("HX-Request")
     return response
+
+
+_HELP_LINKS: dict[tuple, Markup] = {}
+
+
+def help_link(game_id: str, section: str, label=None) -> Markup:
+    """``help(game_id, section, label)`` in templates: a "?" that opens the rules section a
+    control depends on, in place. The same few links recur in every region of every change;
+    each is drawn once per address and label (its words, in the phone's language)."""
+    shown = escape(label or _("How does this work?"))
+    key = (request.script_root if has_request_context() else "", game_id, section, str(shown))
+    link = _HELP_LINKS.get(key)
+    if link is None:
+        if len(_HELP_LINKS) > 5000:  # labels are the templates' own words: never reached
+            _HELP_LINKS.clear()
+        link = _HELP_LINKS[key] = Markup(
+            '<a class="help" href="{}#{}"\nhx-get="{}"\nhx-target="#rules-dialog-body" '
+            'data-open-dialog="rules-dialog" aria-label="{}" title="{}">?</a>').format(
+            url_for("rules.game", game_id=game_id), section,
+            url_for("rules.section", game_id=game_id, section_id=section), shown, shown)
+    return link
 
 
 def region(name: str) -> Markup:
@@ -197,27 +219,31 @@ def regions_for(snapshot, regions: list[tuple[str, str]], viewer: dict,
     ``before_render`` is called before any render (a stream pushes its request context
     only then: most of its events are made of renders already cached)."""
     out = []
-    for template, name in regions:
-        cached = snapshot.renders.setdefault(name, [])
-        for facts, digest, html in cached:
-            if all(viewer.get(key, _MISSING) == value for key, value in facts.items()):
-                break
-        else:
-            if before_render is not None:
-                before_render()
-            context = {**snapshot.data, **viewer, "csrf_token": _no_token}
-            with _tracking() as names, one_catalogue():
-                raw = render_block(template, name, **context)
-            html, digest = _finish(raw, name, oob=True, token="")
-            html = html.strip()
-            if names & _PER_REQUEST:
-                facts = {"phone": viewer.get("phone")}
+    context = None  # made (and the catalogue looked up) for the first render, if any
+    with ExitStack() as rendering:
+        for template, name in regions:
+            cached = snapshot.renders.setdefault(name, [])
+            for facts, digest, html in cached:
+                if all(viewer.get(key, _MISSING) == value for key, value in facts.items()):
+                    break
             else:
-                facts = {key: viewer[key] for key in names if key in viewer}
-            # Words come from gettext, not from the context: every render is in one language.
-            facts["lang"] = viewer.get("lang")
-            cached.append((facts, digest, html))
-        out.append((name, digest, html))
+                if context is None:
+                    if before_render is not None:
+                        before_render()
+                    rendering.enter_context(one_catalogue())
+                    context = {**snapshot.data, **viewer, "csrf_token": _no_token}
+                with _tracking() as names:
+                    raw = render_block(template, name, **context)
+                html, digest = _finish(raw, name, oob=True, token="")
+                html = html.strip()
+                if names & _PER_REQUEST:
+                    facts = {"phone": viewer.get("phone")}
+                else:
+                    facts = {key: viewer[key] for key in names if key in viewer}
+                # Words come from gettext, not the context: every render is in one language.
+                facts["lang"] = viewer.get("lang")
+                cached.append((facts, digest, html))
+            out.append((name, digest, html))
     return out
 
 
@@ -366,6 +392,7 @@ def init_web(app: Flask) -> None:
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # the API takes bearer tokens only, never the cookie
     app.jinja_env.globals["region"] = region
+    app.jinja_env.globals["help"] = help_link
     app.jinja_env.add_extension(Unindented)
     app.jinja_env.context_class = TrackingContext
     engine = app.extensions["engine"]
