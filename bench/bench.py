@@ -2019,6 +2019,20 @@ def note_server_kind(server: Server) -> None:
                          f"{settings.get('--worker-connections', '?')} connections")
 
 
+def yardstick_ms() -> float:
+    """How fast this machine runs Python right now: a fixed loop, timed (the middle of three
+    tries). Neighbours on a shared host change it from minute to minute, and the server's
+    times with it."""
+    tries = []
+    for _try in range(3):
+        started = time.perf_counter()
+        total = 0
+        for number in range(400_000):
+            total += number * number
+        tries.append(time.perf_counter() - started)
+    return 1000 * sorted(tries)[1]
+
+
 async def wait_for_quiet(args) -> str:
     """On a shared machine: wait (at most args.quiet seconds) until the rest of the machine
     uses less than half a core, so that a part does not start in someone else's busy spell."""
@@ -2125,6 +2139,7 @@ async def run(args, parts: list[str]) -> list[str]:
     for title, wanted, part in steps:
         if wanted:
             note = await wait_for_quiet(args)
+            speed = yardstick_ms()
             try:
                 section = await part()
             except (SystemExit, Exception) as exc:  # noqa: BLE001 - the other parts still run
@@ -2133,7 +2148,10 @@ async def run(args, parts: list[str]) -> list[str]:
             finally:
                 await close_phones(PHONES)
                 PHONES.clear()
-            sections.append(section[:1] + ([note] if note else []) + section[1:])
+            speed_line = (f"  machine speed at the start: a fixed Python loop took {speed:.0f} ms, "
+                          f"{yardstick_ms():.0f} ms at the end (on a shared machine it varies by half "
+                          f"from minute to minute: compare runs at like speeds)")
+            sections.append(section[:1] + ([note] if note else []) + [speed_line] + section[1:])
     return [line for section in sections for line in section + [""]]
 
 

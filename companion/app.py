@@ -139,8 +139,4 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .security import init_security
 
     init_security(app)
-    from .handoff import StreamHandOff
-
-    # Outermost of all: a stream handed to another worker never reaches this one's Flask.
-    app.wsgi_app = app.extensions["stream_handoff"] = StreamHandOff(app.wsgi_app)
     return app

@@ -1,20 +1,23 @@
-"""One worker holds every live stream of a table: a stream accepted elsewhere is handed over.
+"""One worker holds every connection of a table: a request accepted elsewhere is handed over.
 
 gunicorn's workers take turns accepting connections, so the six phones of a table land on
-any of them, and each worker loaded and rendered every change of that table for its own
-phones: with two workers, twice the work for each change. Instead, before Flask sees it, the
-worker that accepted a stream (``GET /t/<code>/events``) passes the connection itself (its
-file descriptor, ``SCM_RIGHTS`` over a Unix socket) and the request's fields to the table's
-worker, chosen by the table's code among this server's workers, and lets go of it. That
-worker answers the request as if it had accepted it: the whole app runs for it (limits, the
-phone's cookie, 404 and 429, the security headers), and the answer is written to the socket
-here, as gunicorn writes it (HTTP/1.1, chunked, then the connection is closed).
+any of them. Each worker then loaded and rendered every change of that table for its own
+phones' streams (with two workers, twice the work for each change), and a tap taken by one
+worker reached the streams in the other only through a datagram and that worker's queue.
+Instead, before Flask sees it, the worker that took a request naming a table (``/t/<code>…``,
+``/j/<code>``, ``/api/tables/<code>…``) passes the connection itself (its file descriptor,
+``SCM_RIGHTS`` over a Unix socket) and the request, as it came, to the table's worker, chosen
+by the table's code among this server's workers, and lets go of it. That worker serves the
+connection from then on exactly as if it had accepted it (gunicorn's own handler reads the
+request again, then the next ones on the same connection): the phone's taps, its stream and
+its polls all land where the table's streams are, and a change is committed, loaded and drawn
+in one process.
 
 Only the workers of one gunicorn master take part (a folder named after its pid, one socket
 per worker): another server on the same database may hold another secret key, under which a
-phone's cookie would name nobody. Nothing depends on the choice being the same everywhere:
-a worker that cannot hand a stream over (the chosen one is gone, its queue is full) serves it
-itself, as before, and streams of one table on two workers each get every change.
+phone's cookie would name nobody. Nothing depends on the choice being the same everywhere: a
+worker that cannot hand a request over (the chosen one is gone, its queue stays full) serves
+it itself, as before, and streams of one table on two workers each get every change.
 """
 
 from __future__ import annotations
@@ -22,22 +25,19 @@ from __future__ import annotations
 import array
 import errno
 import io
-import json
 import os
 import shutil
 import socket
-import sys
 import tempfile
 import zlib
-from email.utils import formatdate
 
-MESSAGE_MOST = 64 * 1024  # the request's fields; far above any real request's headers
+MESSAGE_MOST = 160 * 1024  # a request as it came: its head and a body up to BODY_LIMIT_KB
 # How long a hand-over may wait for room in the other worker's queue (a burst of phones
-# opening their streams at once) before the stream is served here after all.
+# opening their streams at once) before the request is served here after all.
 QUEUE_WAIT = 0.2
-# Fields of the environ that travel: gunicorn's CGI-style ones (all upper case) and the scheme.
-PASSED = ("wsgi.url_scheme",)
-NO_BODY = {204, 304}
+CODE_MOST = 16  # longer is no table's code: such a request is answered where it landed
+# The headers gunicorn turns into the request's framing, written anew from the body read.
+FRAMING = {"HTTP_CONTENT_LENGTH", "HTTP_TRANSFER_ENCODING", "HTTP_CONTENT_TYPE"}
 
 
 def folder_of(master_pid: int) -> str:
@@ -76,46 +76,95 @@ def owner_of(code: str, members: list[str]) -> str | None:
     return members[zlib.crc32(normalise_code(code).encode()) % len(members)]
 
 
-def _stream_code(environ) -> str | None:
-    """The table code of a live-stream request, else None."""
-    if environ.get("REQUEST_METHOD") != "GET":
+def table_code(environ) -> str | None:
+    """The table a request names by its code (its pages, taps, live updates, join, API),
+    else None."""
+    parts = environ.get("PATH_INFO", "").split("/")
+    if len(parts) >= 3 and parts[1] in ("t", "j"):
+        code = parts[2]
+    elif len(parts) >= 4 and parts[1] == "api" and parts[2] == "tables":
+        code = parts[3]
+    else:
         return None
-    path = environ.get("PATH_INFO", "")
-    if path.startswith("/t/") and path.endswith("/events") and path.count("/") == 3:
-        return path[3:-7]
-    return None
+    return code if code and len(code) <= CODE_MOST and code.isascii() and code.isalnum() else None
 
 
-class StreamHandOff:
-    """WSGI middleware, outermost: hands a live stream to its table's worker (``start``
-    switches it on, in each gunicorn worker; until then every request passes through)."""
+def raw_request(environ) -> bytes | None:
+    """The request as it came over the wire, for the worker it is handed to: its line, its
+    headers (as the client sent them: before a trusted proxy's were applied) and its body,
+    read whole by now (web.BodyDeadline); None when it cannot be written again (a body
+    larger than the app reads, left for this worker to refuse)."""
+    body_stream = environ.get("wsgi.input")
+    length = environ.get("CONTENT_LENGTH") or ""
+    if length and not isinstance(body_stream, io.BytesIO):
+        return None  # not read whole (past the limit): refused here with 413
+    body = body_stream.getvalue() if isinstance(body_stream, io.BytesIO) else b""
+    target = environ.get("RAW_URI") or environ.get("PATH_INFO", "/")
+    lines = [f"{environ['REQUEST_METHOD']} {target} {environ.get('SERVER_PROTOCOL', 'HTTP/1.1')}"]
+    original = environ.get("werkzeug.proxy_fix.orig") or {}
+    for key, value in environ.items():
+        if key.startswith("HTTP_") and key not in FRAMING and isinstance(value, str):
+            lines.append(f"{key[5:].replace('_', '-')}: {original.get(key, value)}")
+    if environ.get("CONTENT_TYPE"):
+        lines.append(f"Content-Type: {environ['CONTENT_TYPE']}")
+    if body or length:
+        lines.append(f"Content-Length: {len(body)}")
+    try:
+        head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+    except UnicodeEncodeError:
+        return None
+    return head + body
+
+
+class PrefixSocket:
+    """A connection whose first bytes are given (the request the other worker read from it):
+    what gunicorn's handler reads first, before the socket's own."""
+
+    def __init__(self, sock: socket.socket, prefix: bytes):
+        self._sock, self._prefix = sock, prefix
+
+    def recv(self, size: int, *flags) -> bytes:
+        if self._prefix:
+            part, self._prefix = self._prefix[:size], self._prefix[size:]
+            return part
+        return self._sock.recv(size, *flags)
+
+    def __getattr__(self, name):
+        return getattr(self._sock, name)
+
+
+class TableHandOff:
+    """WSGI middleware (inside web.BodyDeadline, so that a body is read whole): hands a
+    request naming a table, with its connection, to the table's worker (``start`` switches
+    it on, in each gunicorn worker; until then every request passes through)."""
 
     def __init__(self, app):
         self.app = app
+        self.worker = None
         self.folder: str | None = None
         self.address: str | None = None
         self.receiver: socket.socket | None = None
         self.senders: dict[str, socket.socket] = {}  # to each other worker, connected
         self.sending: dict[str, object] = {}  # a lock per other worker: one send at a time
-        self.most = 0
         self.held = 0  # connections handed to this worker and still open
-        self.handed_over = 0  # streams this worker passed on (for tests and the bench)
+        self.handed_over = 0  # connections this worker passed on
 
     # -- set-up, in each worker --------------------------------------------------------
-    def start(self, folder: str, most_connections: int) -> None:
-        """Take part in ``folder`` (one per server); hold at most ``most_connections`` streams
-        handed over by the others. Call in the worker, after gevent has patched sockets."""
+    def start(self, folder: str, worker) -> None:
+        """Take part in ``folder`` (one per server), serving what is handed here with the
+        gunicorn ``worker``'s own connection handler. Call in the worker, after gevent has
+        patched sockets."""
         import gevent
 
         os.makedirs(folder, mode=0o700, exist_ok=True)
-        self.folder, self.most = folder, most_connections
+        self.folder, self.worker = folder, worker
         self.address = os.path.join(folder, f"{os.getpid()}.sock")
         self.receiver = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self.receiver.bind(self.address)
         gevent.spawn(self._receive)
 
     def stop(self) -> None:
-        """Leave the hand-over: no stream is handed to this worker any more."""
+        """Leave the hand-over: nothing is handed to this worker any more."""
         if self.address:
             _unlink_quietly(self.address)
             self.address = None
@@ -135,7 +184,7 @@ class StreamHandOff:
     # -- a request arrives ---------------------------------------------------------------
     def __call__(self, environ, start_response):
         if self.address is not None:
-            code = _stream_code(environ)
+            code = table_code(environ)
             if code is not None:
                 owner = owner_of(code, self.members())
                 if owner is not None and owner != self.address and self._hand_over(owner, environ):
@@ -161,12 +210,8 @@ class StreamHandOff:
 
     def _hand_over(self, owner: str, environ) -> bool:
         connection = environ.get("gunicorn.socket")
-        if connection is None:
-            return False
-        fields = {key: value for key, value in environ.items()
-                  if isinstance(value, str) and (key.isupper() or key in PASSED)}
-        message = json.dumps(fields).encode()
-        if len(message) > MESSAGE_MOST:
+        message = raw_request(environ) if connection is not None else None
+        if message is None or len(message) > MESSAGE_MOST:
             return False
         from gevent.lock import Semaphore
 
@@ -180,7 +225,7 @@ class StreamHandOff:
                 [message], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, descriptor)])
         except (ConnectionRefusedError, FileNotFoundError):
             self._forget(owner)
-            _unlink_quietly(owner)  # that worker is gone: the next stream chooses again
+            _unlink_quietly(owner)  # that worker is gone: the next request chooses again
             return False
         except OSError:  # its queue stayed full (a timeout is an OSError): served here
             return False
@@ -194,7 +239,7 @@ class StreamHandOff:
         if sender is not None:
             sender.close()
 
-    # -- a stream handed to this worker ------------------------------------------------
+    # -- a connection handed to this worker --------------------------------------------
     def _receive(self) -> None:
         import gevent
 
@@ -213,88 +258,33 @@ class StreamHandOff:
                 continue
             for extra in descriptors[1:]:
                 os.close(extra)
-            try:
-                fields = json.loads(message)
-            except ValueError:
-                os.close(descriptors[0])
-                continue
-            gevent.spawn(self._serve, descriptors[0], fields)
+            gevent.spawn(self._serve, descriptors[0], message)
 
-    def _serve(self, descriptor: int, fields: dict) -> None:
+    def _serve(self, descriptor: int, request: bytes) -> None:
+        """Serve the connection as gunicorn serves one it accepted (the request the other
+        worker read comes first), then close it."""
         connection = socket.socket(fileno=descriptor)
         self.held += 1
         try:
-            if self.held > self.most:
+            if self.held > self.worker.worker_connections:
                 connection.sendall(b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\n"
                                    b"Content-Type: text/plain; charset=utf-8\r\n"
                                    b"Connection: close\r\nContent-Length: 43\r\n\r\n"
                                    b"Too many connections; try again in a while.")
+                connection.close()
                 return
-            Answer(connection, fields).run(self.app)
+            try:
+                address = connection.getpeername()
+            except OSError:
+                connection.close()
+                return  # the phone hung up on the way
+            # gunicorn's handler: it parses, answers, keeps the connection alive, closes it.
+            self.worker.handle(self.worker.sockets[0], PrefixSocket(connection, request), address)
         except OSError as error:
             if error.errno not in (errno.EPIPE, errno.ECONNRESET, errno.ENOTCONN, errno.EBADF):
                 raise
         finally:
             self.held -= 1
-            connection.close()
-
-
-class Answer:
-    """One request handed over, answered as gunicorn would: the app's status and headers,
-    the body chunked (HTTP/1.1), then the connection closed."""
-
-    def __init__(self, connection: socket.socket, fields: dict):
-        self.connection = connection
-        self.environ = {**fields,
-                        "wsgi.input": io.BytesIO(b""), "wsgi.errors": sys.stderr,
-                        "wsgi.version": (1, 0), "wsgi.multithread": True,
-                        "wsgi.multiprocess": True, "wsgi.run_once": False,
-                        "wsgi.input_terminated": True, "gunicorn.socket": connection}
-        self.chunked = fields.get("SERVER_PROTOCOL") == "HTTP/1.1"
-        self.status: str | None = None
-        self.headers: list[tuple[str, str]] = []
-        self.head_sent = False
-
-    def start_response(self, status, headers, exc_info=None):
-        if exc_info and self.head_sent:
-            raise exc_info[1].with_traceback(exc_info[2])
-        self.status, self.headers = status, list(headers)
-        return self.write
-
-    def _head(self) -> bytes:
-        code = int(self.status.split(" ", 1)[0])
-        names = {name.lower() for name, _value in self.headers}
-        headers = [(name, value) for name, value in self.headers if name.lower() != "connection"]
-        body = code not in NO_BODY
-        if not body or "content-length" in names:
-            self.chunked = False
-        elif self.chunked:
-            headers.append(("Transfer-Encoding", "chunked"))
-        headers += [("Date", formatdate(usegmt=True)), ("Connection", "close")]
-        lines = [f"HTTP/1.1 {self.status}"] + [f"{name}: {value}" for name, value in headers]
-        return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
-
-    def write(self, data: bytes) -> None:
-        if not self.head_sent:
-            self.connection.sendall(self._head())
-            self.head_sent = True
-        if data:
-            self.connection.sendall(b"%X\r\n%s\r\n" % (len(data), data) if self.chunked else data)
-
-    def run(self, app) -> None:
-        body = app(self.environ, self.start_response)
-        try:
-            for chunk in body:
-                if chunk:
-                    self.write(chunk)
-            if not self.head_sent:
-                self.write(b"")
-            if self.chunked:
-                self.connection.sendall(b"0\r\n\r\n")
-        finally:
-            close = getattr(body, "close", None)
-            if close is not None:
-                close()
 
 
 def _unlink_quietly(path: str) -> None:

@@ -397,6 +397,11 @@ def init_web(app: Flask) -> None:
     app.jinja_env.context_class = TrackingContext
     engine = app.extensions["engine"]
     app.wsgi_app = NothingChangedShortcut(app.wsgi_app, engine)
+    from .handoff import TableHandOff
+
+    # A request naming a table goes, connection and all, to that table's worker (handoff.py);
+    # inside BodyDeadline, so that its body has been read whole.
+    app.wsgi_app = app.extensions["table_handoff"] = TableHandOff(app.wsgi_app)
     app.wsgi_app = BodyDeadline(app.wsgi_app, max(app.config["BODY_LIMIT_BYTES"],
                                                   app.config["IMPORT_LIMIT_BYTES"]),
                                 app.config["BODY_SECONDS"])

@@ -18,8 +18,8 @@ def when_ready(server) -> None:
 def post_worker_init(worker) -> None:
     """The app is loaded; before the first request:
 
-    - this worker joins its server's hand-over of live streams (handoff.py): a table's
-      streams all go to one worker, which renders each change once for all of them;
+    - this worker joins its server's hand-over of connections (handoff.py): a table's
+      phones all go to one worker, which commits, loads and draws each change once for all;
     - every script and style sheet is minified and compressed now (htmx at brotli's highest
       level alone takes some 100 ms);
     - every template is compiled now, not at the first page or live update that needs it
@@ -29,8 +29,7 @@ def post_worker_init(worker) -> None:
       150,000 objects) lives as long as the worker. Moved out of the collector's sight, a full
       collection no longer walks through all of it, which took 30-70 ms, every phone's live
       stream and tap waiting."""
-    worker.wsgi.extensions["stream_handoff"].start(handoff.folder_of(worker.ppid),
-                                                   worker.cfg.worker_connections)
+    worker.wsgi.extensions["table_handoff"].start(handoff.folder_of(worker.ppid), worker)
     worker.wsgi.extensions["companion.assets"].warm()
     environment = worker.wsgi.jinja_env
     for name in environment.list_templates(extensions=["html"]):
@@ -40,8 +39,8 @@ def post_worker_init(worker) -> None:
 
 
 def worker_exit(server, worker) -> None:
-    """A worker leaves: no stream is handed to it any more."""
-    worker.wsgi.extensions["stream_handoff"].stop()
+    """A worker leaves: no connection is handed to it any more."""
+    worker.wsgi.extensions["table_handoff"].stop()
 
 
 def on_exit(server) -> None:

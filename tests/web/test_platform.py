@@ -159,7 +159,7 @@ def test_a_worker_compiles_every_template_and_freezes_what_it_loaded(make_app):
     try:
         post_worker_init(Worker())
         assert gc.get_freeze_count() > 10_000
-        assert os.path.exists(joined)  # it takes part in the hand-over of live streams
+        assert os.path.exists(joined)  # it takes part in the hand-over of connections
     finally:
         gc.unfreeze()
         worker_exit(None, Worker())

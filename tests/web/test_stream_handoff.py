@@ -256,3 +256,94 @@ def test_gunicorns_master_loads_no_web_framework():
              "('flask', 'sqlalchemy', 'sqlmodel', 'psycopg', 'gevent', 'werkzeug', 'jinja2'))))")
     loaded = json.loads(subprocess.check_output([sys.executable, "-c", probe], text=True))
     assert loaded == []
+
+
+class RawConnection:
+    """A keep-alive connection sending requests one after another, as a browser's does."""
+
+    def __init__(self, server: Server):
+        self.sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        self.port = self.sock.getsockname()[1]
+        self.host = f"127.0.0.1:{server.port}"
+        self.buffer = b""
+
+    def request(self, method: str, path: str, body: bytes = b"", headers: dict | None = None
+                ) -> tuple[int, dict[str, str], bytes]:
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}"]
+        lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
+        if body:
+            lines.append(f"Content-Length: {len(body)}")
+        self.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+        while b"\r\n\r\n" not in self.buffer:
+            self.buffer += self._recv()
+        head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
+        status, *fields = head.decode("latin-1").split("\r\n")
+        headers = {name.lower(): value.strip() for name, _, value in
+                   (field.partition(":") for field in fields)}
+        if "content-length" in headers:
+            while len(self.buffer) < int(headers["content-length"]):
+                self.buffer += self._recv()
+            size = int(headers["content-length"])
+            answer, self.buffer = self.buffer[:size], self.buffer[size:]
+        else:  # chunked
+            answer = b""
+            while True:
+                while b"\r\n" not in self.buffer:
+                    self.buffer += self._recv()
+                size, rest = self.buffer.split(b"\r\n", 1)
+                size = int(size, 16)
+                while len(rest) < size + 2:
+                    rest += self._recv()
+                answer, self.buffer = answer + rest[:size], rest[size + 2:]
+                if size == 0:
+                    break
+        return int(status.split()[1]), headers, answer
+
+    def _recv(self) -> bytes:
+        part = self.sock.recv(65536)
+        assert part, "the server closed the connection"
+        return part
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def test_a_phones_connection_moves_to_its_tables_worker_and_stays_alive(server):
+    """Its taps, polls and pages are then served where the table's streams are, and the
+    connection goes on serving whatever comes next on it."""
+    table = create_table(server.url, "scorepad", ["Ann", "Ben"])
+    token = {"Authorization": f"Bearer {table['token']}", "Content-Type": "application/json"}
+    connections = [RawConnection(server) for _ in range(8)]
+    for number, connection in enumerate(connections):
+        # A tap through the API (a body, handed over with the connection) ...
+        status, _headers, answer = connection.request(
+            "POST", f"/api/tables/{table['code']}/actions", headers=token,
+            body=json.dumps({"type": "enter_score", "player": "Ann", "round": 1 + number,
+                             "points": 10 + number}).encode())
+        assert status == 200, answer
+        assert json.loads(answer)["scores"]["Ann"] == sum(10 + n for n in range(number + 1))
+    held = holders(server)
+    assert {held[connection.port] for connection in connections} == {owner(server, table["code"])}
+    for connection in connections:
+        # ... then the same connection keeps serving: another table's page, the health check.
+        status, _headers, answer = connection.request("GET", "/healthz")
+        assert (status, json.loads(answer)) == (200, {"ok": True})
+        status, _headers, answer = connection.request("GET", f"/api/tables/{table['code']}")
+        assert status == 200 and json.loads(answer)["version"] == table["version"] + 8
+        connection.close()
+    # Every tap was recorded once.
+    log = api(server.url, "GET", f"/api/tables/{table['code']}")["log"]
+    assert sum(entry["kind"] == "action" for entry in log) == 8
+
+
+def test_a_body_too_large_to_hand_over_is_refused_where_it_landed(server):
+    table = create_table(server.url, "scorepad", ["Ann", "Ben"])
+    for _ in range(4):
+        connection = RawConnection(server)
+        status, _headers, answer = connection.request(
+            "POST", f"/api/tables/{table['code']}/actions", body=b"x" * (70 * 1024),
+            headers={"Authorization": f"Bearer {table['token']}",
+                     "Content-Type": "application/json"})
+        assert status == 413 and b"larger than 64 KB" in answer
+        connection.close()
+    assert api(server.url, "GET", f"/api/tables/{table['code']}")["version"] == table["version"]
