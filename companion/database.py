@@ -17,6 +17,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, create_engine
 
+from .live import streams_first
+
 WRITE = {"companion_write": True}
 SCHEMA_LOCK = "hashtext('companion schema')"  # PostgreSQL's advisory lock key for migrations
 
@@ -204,10 +206,13 @@ def done_writing(db: Session) -> None:
     """The request's change is committed (or rolled back): what it reads now to answer runs
     outside the writers' queue. A write-bound session would begin each read with the writer
     lock (``BEGIN IMMEDIATE`` on SQLite) and hold it while the answer is drawn, so every other
-    phone's change, and every request's rate-limit count, would wait for that drawing."""
+    phone's change, and every request's rate-limit count, would wait for that drawing.
+
+    The streams of this process that wait for the change send it first (live.streams_first)."""
     if db.in_transaction():
         db.commit()
     db.bind = current_app.extensions["engine"]
+    streams_first(db)
 
 
 def close_db(_exc: BaseException | None = None) -> None:
