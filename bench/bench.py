@@ -86,10 +86,14 @@ REQUEST_TIMEOUT = aiohttp.ClientTimeout(total=60)
 RECONNECTS = 20  # per stream, at most
 
 
+# The server keeps a quiet connection KEEP_ALIVE_SECONDS (60) after an answer.
+CLIENT_KEEP_ALIVE = 50
+
+
 def client_connector(limit: int = 0) -> aiohttp.TCPConnector:
-    """Keep-alive connections as a browser keeps them: dropped before the server's 5 s
-    keep-alive runs out, so that no request goes out on a connection the server is closing."""
-    return aiohttp.TCPConnector(limit=limit, keepalive_timeout=4)
+    """Keep-alive connections as a browser keeps them: dropped before the server's keep-alive
+    runs out, so that no request goes out on a connection the server is closing."""
+    return aiohttp.TCPConnector(limit=limit, keepalive_timeout=CLIENT_KEEP_ALIVE)
 
 
 def log(message: str) -> None:
@@ -628,11 +632,15 @@ async def gather_limited(coroutines, limit: int) -> list:
     return await asyncio.gather(*(one(c) for c in coroutines))
 
 
-async def set_up_tables(plain: aiohttp.ClientSession, connector: aiohttp.TCPConnector,
+async def set_up_tables(plain: aiohttp.ClientSession, connector: aiohttp.TCPConnector | None,
                         bases: list[str], count: int, phones: int, load_page: bool = True
                         ) -> list[list[Phone]]:
     """``count`` score pads of ``phones`` seats, every seat joined by its own phone through
-    /j/<code>; seat i's phone uses bases[i * len(bases) // phones] (half and half on two)."""
+    /j/<code>; seat i's phone uses bases[i * len(bases) // phones] (half and half on two).
+
+    With ``connector`` None every phone keeps its own connections, as a browser does (its
+    stream on one, its taps on another kept alive); given one, all phones share its pool, so
+    that a connection carries the requests of many tables (the poll part: a bounded pool)."""
     seats = [f"P{i + 1}" for i in range(phones)]
     answers = await gather_limited((create_table(plain, bases[0], "scorepad", seats)
                                     for _ in range(count)), 32)
@@ -640,7 +648,8 @@ async def set_up_tables(plain: aiohttp.ClientSession, connector: aiohttp.TCPConn
     for answer in answers:
         table = []
         for index, seat in enumerate(seats):
-            session = aiohttp.ClientSession(connector=connector, connector_owner=False,
+            session = aiohttp.ClientSession(connector=connector or client_connector(),
+                                            connector_owner=connector is None,
                                             cookie_jar=aiohttp.CookieJar(unsafe=True),
                                             timeout=REQUEST_TIMEOUT)
             base = bases[index * len(bases) // phones]
@@ -805,7 +814,7 @@ def database_name(args) -> str:
 async def push_and_idle(args, want_push: bool, want_idle: bool) -> list[str]:
     out = []
     with Server("push", args.port, args, single_database(args)) as server:
-        connector = client_connector()
+        connector = None  # every phone keeps its own connections, as a browser does
         async with aiohttp.ClientSession(connector=client_connector(), timeout=REQUEST_TIMEOUT) as plain:
             await wait_up(plain, server)
             quiet = await quiet_healthz(plain, server.base)
@@ -844,7 +853,6 @@ async def push_and_idle(args, want_push: bool, want_idle: bool) -> list[str]:
                 out = push_lines(args, await run_changes(args, tables, [server], plain, None),
                                  quiet, failed, took) + out
             await close_phones(tables)
-        await connector.close()
     return out
 
 
@@ -904,7 +912,7 @@ def push_lines(args, run: dict, quiet: list[float], failed: list[str], took: flo
 
 async def scale(args) -> list[str]:
     with Server("scale", args.port + 3, args, single_database(args)) as server:
-        connector = client_connector()
+        connector = None  # every phone keeps its own connections, as a browser does
         async with aiohttp.ClientSession(connector=client_connector(), timeout=REQUEST_TIMEOUT) as plain:
             await wait_up(plain, server)
             quiet = await quiet_healthz(plain, server.base)
@@ -988,7 +996,6 @@ async def scale(args) -> list[str]:
                 f"  {window.text()}; client {lag.text()}",
             ]
             await close_phones(tables)
-        await connector.close()
     return out
 
 
@@ -1046,7 +1053,7 @@ async def two_servers(args) -> list[str]:
     instance = tempfile.mkdtemp(prefix="companion-bench-two-")  # one secret key: cookies work on both
     try:
         with contextlib.ExitStack() as stack, PgConnections(url) as pg:
-            connector = client_connector()
+            connector = None  # every phone keeps its own connections, as a browser does
             async with aiohttp.ClientSession(connector=client_connector(), timeout=REQUEST_TIMEOUT) as plain:
                 servers = []
                 for name, port in (("two-a", args.port + 1), ("two-b", args.port + 2)):
@@ -1077,7 +1084,6 @@ async def two_servers(args) -> list[str]:
                              f"CPU is both servers together; most connections to the database at "
                              f"once: {pg.peak} (the server's max_connections: {pg.limit})")
                 await close_phones(tables)
-            await connector.close()
     finally:
         shutil.rmtree(instance, ignore_errors=True)
     return lines
@@ -1683,7 +1689,8 @@ HAMMER_ADDRESS = "127.0.0.2"  # Linux routes all of 127.0.0.0/8 to lo: a client 
 OTHERS_FIRST = 10  # the other tables' clients: 127.0.0.10, 127.0.0.11, …
 
 
-def loopback_connector(address: str, limit: int = 0, keepalive: float = 4) -> aiohttp.TCPConnector:
+def loopback_connector(address: str, limit: int = 0, keepalive: float = CLIENT_KEEP_ALIVE
+                       ) -> aiohttp.TCPConnector:
     """Connections from ``address`` (a loopback address other than 127.0.0.1): the server,
     which takes the client from the socket's peer address, sees another client."""
     return aiohttp.TCPConnector(limit=limit, keepalive_timeout=keepalive, local_addr=(address, 0))

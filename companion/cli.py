@@ -92,13 +92,13 @@ def gunicorn_args(host: str, port: int, workers: int, connections: int) -> list[
         gunicorn,
         "--bind", f"{host}:{port}",
         "--workers", str(workers),
-        "--worker-class", "gevent",
+        # gunicorn's gevent worker, timing a connection's quiet between requests (up to
+        # KEEP_ALIVE_SECONDS, 60) apart from a request's headers and a new connection's first
+        # request (HEADER_SECONDS, 5): idle and trickling connections go 5 s after they open
+        # (gunicorn_worker.TableWorker; make bench BENCH_ARGS="--parts slow").
+        "--worker-class", "companion.gunicorn_worker.TableWorker",
         "--worker-connections", str(connections),
-        # Also the header timeout: the gevent worker reads each request's line and headers,
-        # the first one included, under gevent.Timeout(keepalive) and closes the connection
-        # when it runs out, so idle or trickling connections go 5 s after they open
-        # (make bench BENCH_ARGS="--parts slow"). 0 would switch that off: keep it above 0.
-        "--keep-alive", "5",
+        "--keep-alive", "5",  # above 0: gunicorn keeps connections alive (timed by TableWorker)
         "--timeout", "30",
         "--graceful-timeout", "3",
         "--no-control-socket",

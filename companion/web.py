@@ -319,10 +319,10 @@ class NothingChangedShortcut:
 class BodyDeadline:
     """WSGI middleware: a request body must arrive whole within ``seconds``.
 
-    gunicorn's gevent worker closes a connection whose request line and headers take longer
-    than the keep-alive time, but then reads the body for as long as the client takes: a
-    client sending one byte every few seconds would hold its connection for good, and enough
-    of them would fill the worker. So a body (up to ``most`` bytes, as its Content-Length says;
+    The worker closes a connection whose request line and headers take longer than
+    HEADER_SECONDS (gunicorn_worker.Timed), but then reads the body for as long as the client
+    takes: a client sending one byte every few seconds would hold its connection for good,
+    and enough of them would fill the worker. So a body (up to ``most`` bytes, as its Content-Length says;
     a larger one is refused with 413 by Flask without being read) is read here, under one
     deadline for the whole of it, and handed on from memory; past the deadline the answer is
     408 and the connection is closed. The deadline is a gevent timeout: it interrupts the

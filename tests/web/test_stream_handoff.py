@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import socket
 import subprocess
@@ -347,3 +348,81 @@ def test_a_body_too_large_to_hand_over_is_refused_where_it_landed(server):
         assert status == 413 and b"larger than 64 KB" in answer
         connection.close()
     assert api(server.url, "GET", f"/api/tables/{table['code']}")["version"] == table["version"]
+
+
+# -- how long a connection may stay quiet (gunicorn_worker.TableWorker) --------------------
+
+
+@pytest.fixture(scope="module")
+def timed_server(tmp_path_factory):
+    """A two-worker server with its own times: a request's headers (and a new connection's
+    first request) within 1 s, 9 s of quiet after an answer (gunicorn's `--keep-alive` is 5)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HEADER_SECONDS", "1")
+        patch.setenv("KEEP_ALIVE_SECONDS", "9")
+        started = Server(tmp_path_factory.mktemp("timed"))
+        started.start()
+    wait_for_workers(started)
+    yield started
+    started.stop()
+
+
+def closed_by_server(sock: socket.socket, within: float) -> bytes | None:
+    """What the server sent before closing the connection (None: still open after ``within``)."""
+    sock.settimeout(within)
+    received = b""
+    try:
+        while part := sock.recv(65536):
+            received += part
+    except TimeoutError:
+        return None
+    except ConnectionResetError:
+        pass
+    return received
+
+
+def test_a_connection_that_sends_nothing_or_trickles_its_headers_is_closed(timed_server):
+    with socket.create_connection(("127.0.0.1", timed_server.port)) as silent:
+        assert closed_by_server(silent, within=3) == b""  # 1 s, and time to spare
+    with socket.create_connection(("127.0.0.1", timed_server.port)) as trickling:
+        trickling.sendall(b"GET /healthz HTTP/1.1\r\n")
+        started, answer = time.monotonic(), None
+        while answer is None and time.monotonic() - started < 3.5:
+            time.sleep(0.3)
+            try:
+                trickling.sendall(b"X-Slow: one line at a time\r\n")
+                if select.select([trickling], [], [], 0)[0]:
+                    answer = trickling.recv(65536)
+            except OSError:  # a send after the server closed it: reset
+                answer = b""
+    assert answer == b"", "the trickling connection was answered or never closed"
+    # Neither held up anybody else.
+    with urllib.request.urlopen(f"{timed_server.url}/healthz", timeout=5) as answer:
+        assert json.loads(answer.read()) == {"ok": True}
+
+
+def test_an_answered_connection_waits_for_its_next_tap_past_the_header_time(timed_server):
+    """A phone's taps come seconds apart: each on the connection of the one before, held by
+    its table's worker, until it has been quiet for the keep-alive time."""
+    table = create_table(timed_server.url, "scorepad", ["Ann", "Ben"])
+    token = {"Authorization": f"Bearer {table['token']}", "Content-Type": "application/json"}
+    connections = [RawConnection(timed_server) for _ in range(4)]
+
+    def tap(connection, points):
+        status, _headers, answer = connection.request(
+            "POST", f"/api/tables/{table['code']}/actions", headers=token,
+            body=json.dumps({"type": "enter_score", "player": "Ann", "round": 1,
+                             "points": points}).encode())
+        assert status == 200, answer
+
+    for connection in connections:
+        tap(connection, 1)
+    time.sleep(6)  # longer than a request's headers may take, and than gunicorn's keep-alive
+    for connection in connections:
+        tap(connection, 2)
+    held = holders(timed_server)
+    assert {held[connection.port] for connection in connections} == {owner(timed_server, table["code"])}
+    for connection in connections:  # quiet past the keep-alive: closed, having sent nothing more
+        assert closed_by_server(connection.sock, within=12) == b""
+        connection.close()
+    assert api(timed_server.url, "GET", f"/api/tables/{table['code']}")["version"] == table["version"] + 8
