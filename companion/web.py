@@ -322,12 +322,12 @@ class BodyDeadline:
     The worker closes a connection whose request line and headers take longer than
     HEADER_SECONDS (gunicorn_worker.Timed), but then reads the body for as long as the client
     takes: a client sending one byte every few seconds would hold its connection for good,
-    and enough of them would fill the worker. So a body (up to ``most`` bytes, as its Content-Length says;
-    a larger one is refused with 413 by Flask without being read) is read here, under one
-    deadline for the whole of it, and handed on from memory; past the deadline the answer is
-    408 and the connection is closed. The deadline is a gevent timeout: it interrupts the
-    worker's cooperative socket reads. A chunked body (no Content-Length) is read the same way,
-    up to one byte past ``most``."""
+    and enough of them would fill the worker. So a body (up to ``most`` bytes, as its
+    Content-Length says; a larger one is refused with 413 by Flask without being read) is read
+    here, under one deadline for the whole of it, and handed on from memory; past the deadline
+    the answer is 408 and the connection is closed. The deadline is a gevent timeout: it
+    interrupts the worker's cooperative socket reads. A chunked body (no Content-Length) is
+    read the same way, up to one byte past ``most``."""
 
     def __init__(self, app, most: int, seconds: float):
         self.app, self.most, self.seconds = app, most, seconds

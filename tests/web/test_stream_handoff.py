@@ -270,11 +270,18 @@ class RawConnection:
 
     def request(self, method: str, path: str, body: bytes = b"", headers: dict | None = None
                 ) -> tuple[int, dict[str, str], bytes]:
+        self.send(method, path, body, headers)
+        return self.answer()
+
+    def send(self, method: str, path: str, body: bytes = b"", headers: dict | None = None
+             ) -> None:
         lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}"]
         lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
         if body:
             lines.append(f"Content-Length: {len(body)}")
         self.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+
+    def answer(self) -> tuple[int, dict[str, str], bytes]:
         while b"\r\n\r\n" not in self.buffer:
             self.buffer += self._recv()
         head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
@@ -335,6 +342,38 @@ def test_a_phones_connection_moves_to_its_tables_worker_and_stays_alive(server):
     # Every tap was recorded once.
     log = api(server.url, "GET", f"/api/tables/{table['code']}")["log"]
     assert sum(entry["kind"] == "action" for entry in log) == 8
+
+
+def test_every_stream_has_a_change_before_the_tap_is_answered(server):
+    """The streams waiting for a change send it before the tap's own answer is written
+    (live.streams_first): when the answer arrives, every phone of the table has the change."""
+    table = create_table(server.url, "scorepad", ["Ann", "Ben"])
+    streams = [RawStream(server, table["code"]) for _ in range(3)]
+    for stream in streams:
+        stream.read_until(b"event: ready")
+    connection = RawConnection(server)
+    for number in range(1, 6):
+        connection.send("POST", f"/api/tables/{table['code']}/actions",
+                        headers={"Authorization": f"Bearer {table['token']}",
+                                 "Content-Type": "application/json"},
+                        body=json.dumps({"type": "enter_score", "player": "Ann", "round": number,
+                                         "points": number}).encode())
+        assert select.select([connection.sock], [], [], 10)[0], "no answer"
+        version = table["version"] + number
+        for stream in streams:  # what has come on each stream by now, without waiting
+            stream.sock.setblocking(False)
+            try:
+                while part := stream.sock.recv(65536):
+                    stream.raw += part
+            except BlockingIOError:
+                pass
+            stream.sock.setblocking(True)
+            assert f"id: {version}\n".encode() in stream.raw, f"version {version} not yet on a stream"
+        status, _headers, answer = connection.answer()
+        assert status == 200 and json.loads(answer)["version"] == version
+    connection.close()
+    for stream in streams:
+        stream.close()
 
 
 def test_a_body_too_large_to_hand_over_is_refused_where_it_landed(server):
