@@ -4,6 +4,7 @@ as for gunicorn's own gevent worker) to check its settings; the hooks are in wor
 
 from __future__ import annotations
 
+import math
 import os
 import socket
 import time
@@ -27,12 +28,24 @@ class TableWorker(GeventWorker):
     accepted by either worker and half the time handed over to its table's (handoff.py),
     which took longer than the tap itself. Here a connection that has been answered may wait
     ``KEEP_ALIVE_SECONDS`` for its next request, while a new one must send its first request,
-    and any request its headers, within ``HEADER_SECONDS`` (``Timed``)."""
+    and any request its headers, within ``HEADER_SECONDS`` (``Timed``). A worker holding more
+    than half the connections it may (``--worker-connections``) keeps an answered one only
+    ``HEADER_SECONDS``, as gunicorn's own did: quiet connections kept long must not crowd out
+    new phones."""
+
+    open_connections = 0  # those this worker's handler is serving now
 
     def handle(self, listener, client, addr):
-        super().handle(listener, Timed(client, seconds_from_env("HEADER_SECONDS", HEADER_SECONDS),
-                                       seconds_from_env("KEEP_ALIVE_SECONDS", KEEP_ALIVE_SECONDS)),
-                       addr)
+        timed = Timed(client, seconds_from_env("HEADER_SECONDS", HEADER_SECONDS),
+                      seconds_from_env("KEEP_ALIVE_SECONDS", KEEP_ALIVE_SECONDS), self.crowded)
+        self.open_connections += 1
+        try:
+            super().handle(listener, timed, addr)
+        finally:
+            self.open_connections -= 1
+
+    def crowded(self) -> bool:
+        return self.open_connections > self.worker_connections // 2
 
     def handle_request(self, listener_name, req, sock, addr):
         sock.serving()
@@ -57,26 +70,27 @@ _NO_TIMEOUT = _NoTimeout()
 
 
 def seconds_from_env(name: str, default: float) -> float:
+    """A number of seconds above 0 from the environment; the default when unset or not one."""
     raw = os.environ.get(name, "")
     try:
         seconds = float(raw) if raw else default
     except ValueError:
         seconds = default
-    return seconds if seconds > 0 else default
+    return seconds if math.isfinite(seconds) and seconds > 0 else default
 
 
 class Timed:
     """A connection as gunicorn's handler reads requests from it: a new one may wait
     ``header`` seconds for its first request; once a request has begun (its first bytes
     came), its line and headers must all be in within ``header`` seconds of that; after an
-    answer, the connection may wait ``keep_alive`` seconds for the next. A read past its
-    time reads as the client having closed: gunicorn ends the connection quietly. While a
-    request is served (``serving``: its body, its answer, a stream) reads and writes are not
-    timed here (web.BodyDeadline times a body)."""
+    answer, the connection may wait ``keep_alive`` seconds for the next (``header`` seconds
+    while ``crowded()``). A read past its time reads as the client having closed: gunicorn
+    ends the connection quietly. While a request is served (``serving``: its body, its answer,
+    a stream) reads and writes are not timed here (web.BodyDeadline times a body)."""
 
-    def __init__(self, sock, header: float, keep_alive: float):
+    def __init__(self, sock, header: float, keep_alive: float, crowded=lambda: False):
         self._sock = sock
-        self._header, self._keep_alive = header, keep_alive
+        self._header, self._keep_alive, self._crowded = header, keep_alive, crowded
         self._quiet = header  # how long it may wait for the next request to begin
         self._due: float | None = None  # when the begun request's headers must be in
         self._serving = False
@@ -105,7 +119,8 @@ class Timed:
         self._serving = True
 
     def between_requests(self) -> None:
-        self._serving, self._due, self._quiet = False, None, self._keep_alive
+        self._serving, self._due = False, None
+        self._quiet = self._header if self._crowded() else self._keep_alive
 
     def __getattr__(self, name):
         return getattr(self._sock, name)
