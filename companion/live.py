@@ -77,7 +77,9 @@ def streams_first(session: Session) -> None:
     """After a change committed: when streams of this process wait for it, they send it now,
     before the tap's own answer is finished (under gevent: this greenlet lets the loop go
     round once). Every phone at the table, the tapping one too, sees the change on its
-    stream; the answer to the tap carries only the new version, and may wait that long."""
+    stream; the answer to the tap carries only the new version, and may wait that long. (On
+    PostgreSQL a stream reading the change from the database lets the loop go on meanwhile,
+    and the answer may go out before.)"""
     if session.info.pop("woke_streams", False) and _cooperative():
         from gevent import sleep
 
