@@ -124,6 +124,11 @@ def _raise_open_files_limit() -> None:
 
 def serve(host: str, port: int, workers: int, connections: int) -> None:
     """Prepare the database, print the address and its QR code, then run gunicorn."""
+    from .gunicorn_worker import setting_problems  # gevent, as gunicorn's master loads it
+
+    problems = setting_problems()
+    if problems:
+        raise SystemExit("\n".join(problems))
     url, done = init_db()
     print(f"Database: {url} ({done})")
     print(banner(host, port))

@@ -4,6 +4,7 @@ as for gunicorn's own gevent worker) to check its settings; the hooks are in wor
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import socket
@@ -58,25 +59,29 @@ class TableWorker(GeventWorker):
         return _NO_TIMEOUT  # the connection times its own reads (Timed)
 
 
-class _NoTimeout:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-
-_NO_TIMEOUT = _NoTimeout()
+_NO_TIMEOUT = contextlib.nullcontext()
 
 
 def seconds_from_env(name: str, default: float) -> float:
-    """A number of seconds above 0 from the environment; the default when unset or not one."""
+    """A number of seconds above 0 from the environment; the default when unset or not one
+    (``companion serve`` refuses to start with one that is not: ``setting_problems``)."""
     raw = os.environ.get(name, "")
     try:
         seconds = float(raw) if raw else default
     except ValueError:
         seconds = default
     return seconds if math.isfinite(seconds) and seconds > 0 else default
+
+
+def setting_problems() -> list[str]:
+    """A sentence for each of HEADER_SECONDS and KEEP_ALIVE_SECONDS that is set to something
+    other than a number of seconds above 0."""
+    problems = []
+    for name in ("HEADER_SECONDS", "KEEP_ALIVE_SECONDS"):
+        raw = os.environ.get(name, "")
+        if raw and seconds_from_env(name, -1.0) <= 0:
+            problems.append(f"{name} must be a number of seconds above 0 (it is {raw[:20]!r}).")
+    return problems
 
 
 class Timed:

@@ -99,3 +99,13 @@ def test_a_worker_is_crowded_past_half_the_connections_it_may_hold():
     assert not TableWorker.crowded(worker)
     worker.open_connections = 2001
     assert TableWorker.crowded(worker)
+
+
+def test_the_server_does_not_start_with_a_time_that_is_not_one(monkeypatch):
+    from companion import cli
+
+    monkeypatch.setenv("KEEP_ALIVE_SECONDS", "a minute")
+    with pytest.raises(SystemExit) as refused:
+        cli.serve("127.0.0.1", 5999, 1, 10)
+    assert str(refused.value) == ("KEEP_ALIVE_SECONDS must be a number of seconds above 0 "
+                                  "(it is 'a minute').")
