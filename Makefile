@@ -65,7 +65,8 @@ test: setup-test
 test-pg: setup-test
 	TEST_DATABASE_URL=$(PG_TEST_URL) $(BIN)/python -m pytest -m "not layout" tests/web tests/browser tests/test_registry.py
 
-# Push, idle, 6,000 streams, two servers on PostgreSQL, poll, bytes per update (~6 min);
+# Push, idle, 6,000 streams, two servers on PostgreSQL, poll, bytes per update, group pages,
+# slow connections, a hammering client, long games (~8 min);
 # one part alone: make bench BENCH_ARGS="--parts push" (see bench/bench.py --help).
 bench: setup-test
 	$(BIN)/python bench/bench.py $(BENCH_ARGS)

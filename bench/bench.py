@@ -32,6 +32,10 @@ measures against the trivial /healthz of the same server in the same run:
          the API at a steady pace, with /healthz: loaded p99 / unloaded p99, the hammering
          client's requests per second and share answered 429.
 
+  long   a score pad with 10 log entries and one with 10,000 (entered through the API first):
+         an action, a snapshot and an undo followed by its redo on each, alternately with
+         /healthz: the long game's time / the short one's.
+
 Server CPU is the sum of utime+stime of the gunicorn master and its workers (psutil), as % of
 one core over the measured window; memory is the sum of their RSS. The load generator is one
 asyncio process: it stays under a fifth of a core even with 6,000 streams open (most of their
@@ -75,7 +79,7 @@ import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
-PARTS = ("push", "idle", "scale", "two", "poll", "bytes", "group", "slow", "hammer")
+PARTS = ("push", "idle", "scale", "two", "poll", "bytes", "group", "slow", "hammer", "long")
 DEFAULT_PG = "postgresql://companion:companion@127.0.0.1:5432/companion_bench"
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 VERSION = re.compile(r'id="live-meta"[^>]*data-version="(\d+)"')
@@ -2132,6 +2136,71 @@ async def group_pages(args) -> list[str]:
     return lines
 
 
+async def long_games(args) -> list[str]:
+    """An action, a snapshot and an undo + redo on a table of 10 log entries and on one of
+    10,000 (score pad), alternately with /healthz on the same server."""
+    with Server("long", args.port + 8, args, single_database(args)) as server:
+        async with aiohttp.ClientSession(connector=client_connector(), timeout=REQUEST_TIMEOUT) as plain:
+            await wait_up(plain, server)
+
+            async def call(method: str, path: str, token: str | None = None,
+                           body: dict | None = None) -> dict:
+                headers = {"Authorization": f"Bearer {token}"} if token else {}
+                async with plain.request(method, server.base + path, json=body,
+                                         headers=headers) as answer:
+                    data = await answer.json()
+                    assert answer.status in (200, 201), (path, answer.status, data)
+                    return data
+
+            async def table_of(entries: int) -> tuple[str, str]:
+                made = await call("POST", "/api/tables", body={"game": "scorepad",
+                                                               "players": ["Ann", "Ben"]})
+                for number in range(entries):
+                    await call("POST", f"/api/tables/{made['code']}/actions", made["token"], {
+                        "type": "enter_score", "player": "Ann" if number % 2 else "Ben",
+                        "round": 1 + number % 30, "points": number})
+                return made["code"], made["token"]
+
+            sizes = (10, args.long_entries)
+            log(f"long: entering {args.long_entries} scores …")
+            tables = {size: await table_of(size) for size in sizes}
+            timings: dict[tuple[str, int], list[float]] = {}
+            health: list[float] = []
+            for round_number in range(args.long_rounds + 3):
+                for size, (code, token) in tables.items():
+                    steps = {
+                        "action": [("POST", f"/api/tables/{code}/actions", {
+                            "type": "enter_score", "player": "Ann", "round": 1 + round_number % 30,
+                            "points": round_number})],
+                        "snapshot": [("GET", f"/api/tables/{code}", None)],
+                        "undo + redo": [("POST", f"/api/tables/{code}/undo", {}),
+                                        ("POST", f"/api/tables/{code}/redo", {})]}
+                    for label, requests in steps.items():
+                        started = time.perf_counter()
+                        async with plain.get(server.base + "/healthz") as answer:
+                            await answer.read()
+                        took = time.perf_counter() - started
+                        if round_number >= 3:  # the first rounds warm the server up
+                            health.append(took)
+                        started = time.perf_counter()
+                        for method, path, body in requests:
+                            await call(method, path, token, body)
+                        if round_number >= 3:
+                            timings.setdefault((label, size), []).append(time.perf_counter() - started)
+    lines = [f"10. Long games: a score pad with {sizes[0]:,} log entries and one with {sizes[1]:,}, "
+             f"{args.long_rounds} rounds of an action, a snapshot and an undo + redo on each, "
+             f"alternating with /healthz",
+             timing_header(),
+             timing_row("/healthz", health, health)]
+    for label in ("action", "snapshot", "undo + redo"):
+        lines += [timing_row(f"{label}, {size:,} entries", timings[(label, size)], health)
+                  for size in sizes]
+    lines.append("  the long game / the short one, p50 (goal ≤ 2): " + ", ".join(
+        f"{label} {median(timings[(label, sizes[1])]) / median(timings[(label, sizes[0])]):.2f}×"
+        for label in ("action", "snapshot", "undo + redo")))
+    return lines
+
+
 async def run(args, parts: list[str]) -> list[str]:
     sections: list[list[str]] = []
     steps = [("1./2. Push and idle", "push" in parts or "idle" in parts,
@@ -2142,7 +2211,8 @@ async def run(args, parts: list[str]) -> list[str]:
              ("6. Bytes per update", "bytes" in parts, lambda: bytes_per_update(args)),
              ("7. Group pages", "group" in parts, lambda: group_pages(args)),
              ("8. Idle and slow connections", "slow" in parts, lambda: slow_clients(args)),
-             ("9. One client hammering", "hammer" in parts, lambda: hammering(args))]
+             ("9. One client hammering", "hammer" in parts, lambda: hammering(args)),
+             ("10. Long games", "long" in parts, lambda: long_games(args))]
     for title, wanted, part in steps:
         if wanted:
             note = await wait_for_quiet(args)
@@ -2215,7 +2285,11 @@ def main() -> None:
                         help="hammer: reads (and actions, and /healthz) per second")
     parser.add_argument("--hammer-in-flight", type=int, default=50,
                         help="hammer: the hammering client's requests in flight at once")
-    parser.add_argument("--port", type=int, default=5077, help="first of eight ports used")
+    parser.add_argument("--long-entries", type=int, default=10_000,
+                        help="long: log entries of the long game")
+    parser.add_argument("--long-rounds", type=int, default=40,
+                        help="long: rounds of an action, a snapshot and an undo + redo")
+    parser.add_argument("--port", type=int, default=5077, help="first of nine ports used")
     parser.add_argument("--gunicorn-extra", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--quiet", type=float, default=0,
                         help="before each part, wait up to this many seconds for the rest of "
@@ -2244,7 +2318,7 @@ def main() -> None:
     names = [n for part, n in (("push", "push"), ("idle", "push"), ("scale", "scale"),
                                ("two", "two-a"), ("two", "two-b"), ("poll", "poll"),
                                ("bytes", "bytes"), ("group", "group"), ("slow", "slow"),
-                               ("hammer", "hammer"))
+                               ("hammer", "hammer"), ("long", "long"))
              if part in parts]
     footer = ["Server logs:", *scan_logs(list(dict.fromkeys(names)), began_at),
               f"whole run: {time.perf_counter() - began:.0f} s"]

@@ -6,6 +6,7 @@ Pure: no Flask, no database. Log entries are plain dicts with a ``kind`` of ``ac
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .games.base import Game
@@ -18,14 +19,20 @@ class Replay:
     redoable: list[dict] = field(default_factory=list)  # undone entries, the next redo last
 
 
-def stacks(entries: list[dict]) -> tuple[list[dict], list[dict]]:
-    """Split the log into the actions in effect and the actions that redo would bring back."""
-    applied: list[dict] = []
-    redoable: list[dict] = []
+def stacks(entries: list, kind_of: Callable = lambda entry: entry["kind"],
+           item_of: Callable = lambda entry: entry,
+           start: tuple[list, list] = ((), ())) -> tuple[list, list]:
+    """Split the log into the actions in effect and the actions that redo would bring back.
+
+    ``kind_of`` reads an entry's kind and ``item_of`` what goes on the stacks (entries may be
+    dicts or a database's plain rows); ``start`` holds the stacks of the log before
+    ``entries``, when only the entries since are read."""
+    applied: list = list(start[0])
+    redoable: list = list(start[1])
     for entry in entries:
-        kind = entry["kind"]
+        kind = kind_of(entry)
         if kind == "action":
-            applied.append(entry)
+            applied.append(item_of(entry))
             redoable.clear()  # a new action ends the redo chain, as in every editor
         elif kind == "undo" and applied:
             redoable.append(applied.pop())

@@ -442,6 +442,52 @@ def test_undo_and_redo_across_checkpoints_give_what_replaying_the_whole_log_give
         assert [checkpoint.depth for checkpoint in kept] == [50]
 
 
+def test_undo_reads_only_what_came_since_and_still_agrees_with_the_whole_log(make_app):
+    """Undo keeps each table's stacks as of a version and reads only the entries since: taps,
+    undos and redos made through another server in between, and stacks kept for a table
+    that is not this one after all, still give what replaying the whole log gives."""
+    import random
+
+    from sqlmodel import Session, select
+
+    from companion import tables
+    from companion.games import get_game
+    from companion.history import replay
+    from companion.models import GameTable, LogEntry
+
+    servers = [make_app().test_client(), make_app().test_client()]
+    made = servers[0].post("/api/tables", json={"game": "scorepad", "players": ["Ann", "Ben"]}).get_json()
+    code, headers = made["code"], {"Authorization": f"Bearer {made['token']}"}
+    engine = servers[0].application.extensions["engine"]
+
+    def whole_replay():
+        with Session(engine) as db:
+            table = db.exec(select(GameTable).where(GameTable.code == code)).one()
+            entries = [{"kind": e.kind, "payload": e.payload, "actor": e.actor} for e in db.exec(
+                select(LogEntry).where(LogEntry.table_id == table.id).order_by(LogEntry.seq))]
+            return table, replay(get_game("scorepad"), table.players, table.options, entries)
+
+    chance = random.Random(15)
+    for step in range(160):
+        server = chance.choice(servers)
+        kind = chance.choice(["action", "action", "undo", "undo", "redo"])
+        if kind == "action":
+            answer = server.post(f"/api/tables/{code}/actions", headers=headers, json={
+                "type": "enter_score", "player": chance.choice(["Ann", "Ben"]),
+                "round": 1 + step % 12, "points": step})
+        else:
+            answer = server.post(f"/api/tables/{code}/{kind}", headers=headers, json={})
+        assert answer.status_code in (200, 422), answer.get_json()  # 422: nothing to undo/redo
+        if step == 80:  # stacks kept for another table that had this id and code, then undo
+            table, _ = whole_replay()
+            tables._STACKS[(table.id, code)] = (table.version + 5, [1, 2, 3], [])
+            assert servers[0].post(f"/api/tables/{code}/undo", headers=headers,
+                                   json={}).status_code == 200
+        table, whole = whole_replay()
+        assert table.state == whole.state, step
+        assert (table.undo_depth, table.redo_depth) == (len(whole.applied), len(whole.redoable))
+
+
 def test_players_typing_in_their_own_piles_at_once_are_all_recorded(client):
     made = client.post("/api/tables", json={"game": "kartenspiel",
                                             "players": ["Ann", "Ben", "Cid"]}).get_json()
