@@ -802,7 +802,7 @@ def _state_of(db: Session, table: GameTable, game: Game, applied: list[int]) -> 
     last action differs). Only that checkpoint's state is read."""
     start, state = 0, None
     for depth, last_seq in db.connection().execute(
-            _CHECKPOINTS_UP_TO, {"table_id": table.id, "depth": len(applied)}):
+            _CHECKPOINTS_UP_TO, {"table_id": table.id, "depth": len(applied)}).all():
         if applied[depth - 1] == last_seq:
             start = depth
             state = copy.deepcopy(db.get(StateCheckpoint, (table.id, depth)).state)
