@@ -143,7 +143,7 @@ def test_a_worker_compiles_every_template_and_freezes_what_it_loaded(make_app):
 
     from companion import handoff
     from companion.cli import gunicorn_args
-    from companion.worker import post_worker_init, worker_exit
+    from companion.worker import GC_THRESHOLDS, post_worker_init, worker_exit
 
     args = gunicorn_args("127.0.0.1", 5000, 1, 10)
     assert args[args.index("--config") + 1] == "python:companion.worker"
@@ -156,12 +156,15 @@ def test_a_worker_compiles_every_template_and_freezes_what_it_loaded(make_app):
     environment = Worker.wsgi.jinja_env
     environment.cache = {}  # nothing compiled yet
     joined = os.path.join(handoff.folder_of(os.getpid()), f"{os.getpid()}.sock")
+    thresholds = gc.get_threshold()
     try:
         post_worker_init(Worker())
         assert gc.get_freeze_count() > 10_000
+        assert gc.get_threshold() == GC_THRESHOLDS  # the collector stops the worker less often
         assert os.path.exists(joined)  # it takes part in the hand-over of connections
     finally:
         gc.unfreeze()
+        gc.set_threshold(*thresholds)
         worker_exit(None, Worker())
         shutil.rmtree(handoff.folder_of(os.getpid()), ignore_errors=True)
     assert not os.path.exists(joined)
