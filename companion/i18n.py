@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
+from babel.numbers import format_decimal, format_percent
 from flask import Flask, has_request_context, request
 from flask_babel import Babel, get_translations
 
@@ -40,6 +41,24 @@ def select_language() -> str:
     return request.accept_languages.best_match(LANGUAGES, default=DEFAULT) or DEFAULT
 
 
+def number_text(value: float | None) -> str:
+    """A statistic as the phone's language writes it: whole numbers plainly, others to one
+    decimal ("13.5", in German "13,5"); "–" for none."""
+    if value is None:
+        return "–"
+    if float(value).is_integer():
+        return str(int(value))
+    return format_decimal(value, format="0.0", locale=select_language())
+
+
+def percent_text(rate: float | None) -> str:
+    """A rate from 0 to 1 as a whole percentage in the phone's language ("71%", in German
+    "71 %" with a space that does not break); "–" for none."""
+    if rate is None:
+        return "–"
+    return format_percent(round(rate * 100) / 100, locale=select_language())
+
+
 def init_i18n(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_language, default_locale=DEFAULT,
                    default_translation_directories="translations")
@@ -54,7 +73,8 @@ def init_i18n(app: Flask) -> None:
             context, singular, plural, n),
         newstyle=True)
     app.jinja_env.globals.update(entry_text=entry_text, languages=NAMES,
-                                 current_language=select_language)
+                                 current_language=select_language, number_text=number_text,
+                                 percent_text=percent_text)
     # Sentences and printed names (games/text.py) speak the phone's language in templates.
     app.jinja_env.filters["say"] = say
     use_translator(_translator)

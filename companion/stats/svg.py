@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass, field
 
 from ..games.text import Name, Sentence, say
+from ..i18n import number_text, percent_text
 from .results import Data
 
 WIDTH = 320
@@ -112,12 +113,9 @@ def fit(text, width: float, size: float = FONT, bold: bool = False):
 
 
 def number(value: float | None) -> str:
-    """A value as the chart writes it: whole numbers plainly, others to one decimal."""
-    if value is None:
-        return "–"
-    if float(value).is_integer():
-        return str(int(value))
-    return f"{value:.1f}"
+    """A value as the chart writes it: whole numbers plainly, others to one decimal, in the
+    phone's language (i18n.number_text)."""
+    return number_text(value)
 
 
 def describe(title, parts: list) -> Sentence:
@@ -128,7 +126,7 @@ def describe(title, parts: list) -> Sentence:
 
 
 def percent(rate: float | None) -> str:
-    return "–" if rate is None else f"{round(rate * 100)}%"
+    return percent_text(rate)
 
 
 def nice_scale(low: float, high: float, steps: int = 5) -> tuple[float, float, float]:

@@ -334,6 +334,25 @@ def test_the_statistics_page_and_json_count_the_plays(client):
     assert katrin["best_score"] == 50 and katrin["worst_score"] == 25
 
 
+def test_the_statistics_page_writes_numbers_as_the_phones_language_does(client):
+    """German writes a decimal comma and a space before the percent sign (that never breaks
+    from the number); English neither."""
+    night = Night(client)
+    night.play({"Katrin": 30, "Ben": 12})
+    night.play({"Katrin": 25, "Ben": 41})
+    night.play({"Katrin": 50, "Cem": 10})  # Katrin 2 wins of 3 plays; Ben's average 26.5
+
+    def page(language: str) -> str:
+        answer = client.get(f"/g/{night.code}/stats", headers={"Accept-Language": language})
+        return html.unescape(answer.get_data(as_text=True))
+
+    german, english = page("de"), page("en")
+    assert "<td>67\xa0%</td>" in german and "<td>26,5</td>" in german
+    assert ">67\xa0%</text>" in german  # the chart's bar says it too
+    assert "<td>67%</td>" in english and "<td>26.5</td>" in english and ">67%</text>" in english
+    assert "26,5" not in english and "<td>26.5</td>" not in german
+
+
 def test_an_empty_group_has_a_statistics_page_that_says_so(client):
     night = Night(client, players=())
     text = client.get(f"/g/{night.code}/stats").get_data(as_text=True)
