@@ -49,3 +49,16 @@ def test_the_group_pages_fit_the_hand(live_server, new_phone, size):
     assert page.locator("figure svg[role=img]").count() >= 2
     assert page.locator("figure table").count() == page.locator("figure svg[role=img]").count()
     page.screenshot(path=str(SHOTS / f"stats-{size['width']}.png"))
+
+
+def test_a_german_phone_reads_the_win_rates_without_scrolling_sideways(live_server, new_phone):
+    """At 360 px in German, where the column is "Siegquote", the win-rate chart's table of four
+    columns fits its box, and its rates are written the German way ("75 %")."""
+    code = a_group_with_plays(live_server)
+    page = new_phone(locale="de-DE")
+    page.goto(f"{live_server}/g/{code}/stats")
+    box = page.locator("figure .stats-table-box").first
+    text = box.text_content()
+    assert "Siegquote" in text and "75\u00a0%" in text  # Katrin: 3 wins in 4 plays
+    scroll, visible = box.evaluate("b => [b.scrollWidth, b.clientWidth]")
+    assert scroll <= visible, f"the table is {scroll} px wide in a box of {visible} px"
