@@ -15,7 +15,6 @@ import math
 from dataclasses import dataclass, field
 
 from ..games.text import Name, Sentence, say
-from ..i18n import number_text, percent_text
 from .results import Data
 
 WIDTH = 320
@@ -115,6 +114,9 @@ def fit(text, width: float, size: float = FONT, bold: bool = False):
 def number(value: float | None) -> str:
     """A value as the chart writes it: whole numbers plainly, others to one decimal, in the
     phone's language (i18n.number_text)."""
+    from ..i18n import number_text  # not at import: the games load this module (Kartenspiel's
+    # markers) and stay free of Flask (tests/test_registry.py)
+
     return number_text(value)
 
 
@@ -126,6 +128,9 @@ def describe(title, parts: list) -> Sentence:
 
 
 def percent(rate: float | None) -> str:
+    """A rate from 0 to 1 as a whole percentage in the phone's language (i18n.percent_text)."""
+    from ..i18n import percent_text
+
     return percent_text(rate)
 
 
