@@ -72,6 +72,10 @@ def init_i18n(app: Flask) -> None:
         npgettext=lambda context, singular, plural, n: _current_catalogue().unpgettext(
             context, singular, plural, n),
         newstyle=True)
+    # ``pattern``: a message translated but not yet filled in, for a template to fill in with
+    # ``%`` for every cell of a table: the usual ``_()`` per cell made up half of drawing a
+    # long score sheet.
+    app.jinja_env.globals["pattern"] = lambda text: _current_catalogue().ugettext(text)
     app.jinja_env.globals.update(entry_text=entry_text, languages=NAMES,
                                  current_language=select_language, number_text=number_text,
                                  percent_text=percent_text)
@@ -120,8 +124,9 @@ def entry_text(entry) -> str:
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = ROOT / "companion" / "translations" / "de" / "LC_MESSAGES" / "messages.po"
-# Besides gettext's usual names: lazy _l, sentences for the log (games/text.py), names (N_).
-KEYWORDS = {"_l": None, "Sentence": None, "plural_sentence": (1, 2), "N_": None}
+# Besides gettext's usual names: lazy _l, sentences for the log (games/text.py), names (N_),
+# patterns a template fills in itself (``pattern``).
+KEYWORDS = {"_l": None, "Sentence": None, "plural_sentence": (1, 2), "N_": None, "pattern": None}
 
 
 def extract():

@@ -114,6 +114,8 @@ def test_a_seat_name_stays_text_inside_a_translated_sentence(phone):
     german.join(code, "<b>Bo</b>")
     page = german.get(f"/t/{code}", headers={"Accept-Language": "de"}).get_data(as_text=True)
     assert "Du bist <strong>&lt;b&gt;Bo&lt;/b&gt;</strong>" in page
+    # The score sheet's cells (their words translated once per sheet, filled in per cell).
+    assert 'aria-label="&lt;b&gt;Bo&lt;/b&gt;, Runde 1: keine Punkte. Zum Ändern tippen."' in page
     assert "<b>Bo</b>" not in page
 
 
@@ -247,6 +249,9 @@ def test_the_score_pad_mid_game_reads_german_and_its_log_in_each_language(phone)
                   "Tipp auf Punkte, um sie zu ändern.", "Partie beenden", "Punkte eintragen",
                   "Punkte speichern", "Runde 1 · höchste Summe gewinnt", "Punkteblock"):
         assert words in german, words
+    # What a screen reader says of a cell of the sheet, and a running total's title.
+    assert "Ann, Runde 1: 7. Zum Ändern tippen." in german and "Zwischensumme" in german
+    assert "Ben, round 1: 3. Tap to edit." in english and "Running total" in english
     # The same log entry, in each phone's language.
     assert "Runde 1: Ann schreibt Ann 7 Punkte auf." in german
     assert "Ann wrote 7 points for Ann in round 1." in english
