@@ -23,6 +23,7 @@ from jinja2.runtime import Context
 from jinja2_fragments.flask import render_block
 from markupsafe import Markup, escape
 from sqlalchemy.exc import TimeoutError as PoolTimeout
+from werkzeug.exceptions import SecurityError
 
 from .games.text import say
 from .i18n import one_catalogue
@@ -447,8 +448,28 @@ def init_web(app: Flask) -> None:
             if problem:
                 raise Invalid(say(problem))
 
+    def trusted_host():
+        """With TRUSTED_HOSTS set, a request by any other name is refused (SecurityError,
+        ``untrusted_host``) before anything reads it; the CSRF check would ask for the name
+        first and answer with a page that cannot be drawn."""
+        request.host  # noqa: B018 (Werkzeug checks the name as it reads it)
+
     # First of all: the CSRF check reads the form; a client past its limit is not read at all.
-    app.before_request_funcs.setdefault(None, [])[0:0] = [limit_body, fair_share, storable_text]
+    app.before_request_funcs.setdefault(None, [])[0:0] = [trusted_host, limit_body, fair_share,
+                                                          storable_text]
+
+    @app.errorhandler(SecurityError)
+    def untrusted_host(_error):
+        # Every address the app draws asks for the name again, so the answer is drawn
+        # without one: the sentence alone, in a page of its own.
+        message = _("This companion does not answer to the name %(host)s. Open it by the "
+                    "address on its invite or its QR code.",
+                    host=quote(request.environ.get("HTTP_HOST", "")))
+        if request.path.startswith("/api/"):
+            return {"error": message}, 400
+        if is_fragment_request():
+            return message, 400
+        return render_template("host_refused.html", message=message), 400
 
     @app.errorhandler(Limited)
     def too_many(limited: Limited):

@@ -237,6 +237,34 @@ def test_a_made_up_host_header_never_reaches_an_invite_or_a_group_qr(make_app, m
     assert made["url"].startswith("http://games.example.org/j/")
 
 
+def test_a_name_outside_trusted_hosts_is_refused_with_a_sentence_in_the_phone_language(make_app):
+    app = make_app(TRUSTED_HOSTS=["games.example.org"])
+    trusting = app.test_client()
+    german = {"Host": "10.0.0.5:5000", "Accept-Language": "de"}
+    page = trusting.get("/", headers=german)
+    assert page.status_code == 400
+    text = page.get_data(as_text=True)
+    assert '<html lang="de">' in text and "<title>Falsche Adresse</title>" in text
+    assert ("Dieser Tischbegleiter antwortet nicht unter dem Namen 10.0.0.5:5000. Öffne ihn über "
+            "die Adresse auf seiner Einladung oder über seinen QR-Code.") in text
+    # A form sent by that name (its CSRF check comes after), a tap and the API: the same
+    # sentence, as each expects it; nothing is made.
+    made = trusting.post("/new/scorepad", data={"player": ["Ann", "Ben"]},
+                         headers={"Host": "evil.example"})
+    assert made.status_code == 400
+    assert "does not answer to the name evil.example" in made.get_data(as_text=True)
+    tap = trusting.post("/t/ABCDEF/act", data={"type": "x"},
+                        headers={"Host": "evil.example", "HX-Request": "true"})
+    assert tap.status_code == 400 and tap.get_data(as_text=True).startswith("This companion does not")
+    api = trusting.post("/api/tables", json={"game": "scorepad", "players": ["Ann", "Ben"]},
+                        headers={"Host": "evil.example"})
+    assert api.status_code == 400
+    assert api.get_json() == {"error": "This companion does not answer to the name evil.example. "
+                                       "Open it by the address on its invite or its QR code."}
+    with app.extensions["engine"].connect() as connection:
+        assert connection.exec_driver_sql("SELECT count(*) FROM game_table").scalar() == 0
+
+
 def test_unreachable_reason_tells_loopback_from_no_network():
     assert unreachable_reason("http://127.0.0.1:5000", "127.0.0.1") == "loopback"
     assert unreachable_reason("http://localhost:5000", "0.0.0.0") == "no-network"
