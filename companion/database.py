@@ -17,7 +17,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, create_engine
 
-from .live import streams_first
+from .live import offer_written, streams_first
 
 WRITE = {"companion_write": True}
 SCHEMA_LOCK = "hashtext('companion schema')"  # PostgreSQL's advisory lock key for migrations
@@ -211,10 +211,12 @@ def done_writing(db: Session) -> None:
     lock (``BEGIN IMMEDIATE`` on SQLite) and hold it while the answer is drawn, so every other
     phone's change, and every request's rate-limit count, would wait for that drawing.
 
-    The streams of this process that wait for the change send it first (live.streams_first)."""
+    The streams of this process that wait for the change get it from what was written
+    (live.offer_written) and send it first (live.streams_first)."""
     if db.in_transaction():
         db.commit()
     db.bind = current_app.extensions["engine"]
+    offer_written(db)
     streams_first(db)
 
 

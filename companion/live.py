@@ -45,23 +45,30 @@ POLLED_KEPT = 256
 # -- writers: announce a change --------------------------------------------------------
 
 
-def table_changed(db: Session, code: str, version: int) -> None:
+def table_changed(db: Session, code: str, version: int, written: Any = None) -> None:
     """Record inside the writing transaction that ``code`` is now at ``version``.
 
-    The announcement leaves only if and when the transaction commits."""
+    The announcement leaves only if and when the transaction commits. ``written``: what the
+    writer has in hand of that version (the table and its new log entry), which this
+    process's streams may use instead of reading it back (``offer_written``)."""
     bind = db.get_bind()
     if bind.dialect.name == "postgresql":
         db.connection().execute(text("SELECT pg_notify(:channel, :message)"),
                                 {"channel": CHANNEL, "message": f"{code} {version}"})
     pending = db.info.setdefault("live_changes", {})
     pending[code] = version
+    if written is not None:
+        db.info.setdefault("live_pending_written", []).append((code, version, written))
 
 
 @event.listens_for(Session, "after_commit")
 def _after_commit(session: Session) -> None:
     changes = session.info.pop("live_changes", None)
+    written = session.info.pop("live_pending_written", None)
     if not changes:
         return
+    if written:
+        session.info.setdefault("live_written", []).extend(written)
     engine = session.get_bind()
     # This process hears its own changes at once, without waiting for the round trip.
     hub = HUBS.get(str(engine.url))
@@ -71,6 +78,24 @@ def _after_commit(session: Session) -> None:
                 session.info["woke_streams"] = True
     if engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:"):
         _send_datagrams(engine.url.database, changes, hub.address if hub else None)
+
+
+def offer_written(session: Session) -> None:
+    """After the writer's commit: the streams of this process that watch the table get their
+    next snapshot made from what the writer has in hand (``Hub.builder``) instead of reading
+    back what it just wrote, when the change follows the snapshot they have (else they load
+    it as usual)."""
+    written = session.info.pop("live_written", None)
+    if not written:
+        return
+    hub = HUBS.get(str(session.get_bind().url))
+    if hub is None or hub.builder is None:
+        return
+    for code, version, what in written:
+        with hub.lock:
+            feed = hub.feeds.get(code)
+        if feed is not None:
+            feed.offer(version, what)
 
 
 def streams_first(session: Session) -> None:
@@ -98,6 +123,7 @@ def _cooperative() -> bool:
 @event.listens_for(Session, "after_rollback")
 def _after_rollback(session: Session) -> None:
     session.info.pop("live_changes", None)
+    session.info.pop("live_pending_written", None)
 
 
 def _socket_folder(database: str) -> str:
@@ -206,6 +232,19 @@ class Feed:
                 self.announce(loaded.version)
             return self.snapshot
 
+    def offer(self, version: int, written: Any) -> None:
+        """The writer of ``version`` in this process offers what it wrote: taken when it
+        directly follows the snapshot the streams have and nothing newer was announced."""
+        with self.lock:
+            previous = self.snapshot
+            if (self.deleted or previous is None or previous.version != version - 1
+                    or self.announced > version):
+                return
+            made = self.hub.builder(written, previous)
+            if made is not None and made.version == version:
+                self.snapshot = made
+                self.announce(version)
+
     def recheck(self) -> None:
         """Ask the database itself, at most every RECHECK_SECONDS for all streams."""
         if time.monotonic() - self.checked_at < RECHECK_SECONDS:
@@ -219,9 +258,11 @@ class Hub:
     """This process's listener for one database, and the feeds of the tables watched here."""
 
     def __init__(self, engine: Engine, loader: Callable[[str, Snapshot | None], Snapshot | None],
-                 version_of: Callable[[str], int | None], streams_per_client: int):
+                 version_of: Callable[[str], int | None], streams_per_client: int,
+                 builder: Callable[[Any, Snapshot], Snapshot | None] | None = None):
         self.engine = engine
         self.loader = loader
+        self.builder = builder  # a snapshot from what a writer of this process has in hand
         self.version_of = version_of
         self.streams_per_client = streams_per_client
         self.feeds: dict[str, Feed] = {}

@@ -322,7 +322,11 @@ def _log(db: Session, table: GameTable, kind: str, sentence: str | Sentence,
                      actor=actor, sentence=str(message)[:500], message=message.to_json(),
                      request_key=key)
     db.add(entry)
-    table_changed(db, table.code, table.version)  # every phone's stream hears it at commit
+    # Every phone's stream hears it at commit. A move, an undo or a redo changes the state and
+    # the log alone (not the phones): this process's streams may take the table and the entry
+    # from here instead of reading them back (live.offer_written).
+    table_changed(db, table.code, table.version,
+                  (table, entry) if kind in ("action", "undo", "redo") else None)
     return entry
 
 

@@ -409,10 +409,10 @@ def init_web(app: Flask) -> None:
 
     from .live import Hub
     from .tables import table_version
-    from .views.table import load_snapshot
+    from .views.table import load_snapshot, snapshot_from_writer
 
     app.extensions["live"] = Hub(engine, load_snapshot, lambda code: table_version(engine, code),
-                                 app.config["STREAMS_PER_CLIENT"])
+                                 app.config["STREAMS_PER_CLIENT"], snapshot_from_writer)
     compress.init_app(app)
     init_assets(app)
 

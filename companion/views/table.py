@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from types import SimpleNamespace
+
 from flask import (
     Blueprint,
     Response,
@@ -16,6 +19,7 @@ from flask import (
 from flask.globals import request_ctx
 from flask_babel import gettext as _
 from markupsafe import Markup
+from sqlalchemy import JSON
 from sqlmodel import Session
 
 from ..database import close_db, done_writing, get_db
@@ -211,6 +215,38 @@ def load_snapshot(code: str, previous: Snapshot | None = None) -> Snapshot | Non
             if name in previous.renders:
                 snapshot.renders[name] = previous.renders[name]
     return snapshot
+
+
+def snapshot_from_writer(written, previous: Snapshot) -> Snapshot | None:
+    """The version a move, an undo or a redo of this process just committed, made from the
+    table and the log entry the writer has in hand (``written``) on top of ``previous``, the
+    version before it: what ``load_snapshot`` would read back, without reading it (the
+    phones are those of ``previous``: a move does not change them). None when they do not
+    fit together (another table under the same code, another entry)."""
+    table, entry = written
+    before = previous.data
+    if before["table"].id != table.id or entry.table_id != table.id or entry.seq != table.version:
+        return None
+    fresh = _as_read(table)
+    snapshot = Snapshot(fresh.version, _shared(fresh, before["devices"], [_as_read(entry)], before))
+    if _phones_key(before) == _phones_key(snapshot.data):
+        for name in PHONE_REGIONS:
+            if name in previous.renders:
+                snapshot.renders[name] = previous.renders[name]
+    return snapshot
+
+
+def _as_read(written) -> SimpleNamespace:
+    """A row as the database gives it back after ``written`` was stored: its columns' values,
+    each JSON column copied through JSON as the database would (a tuple comes back as a
+    list, a number key as text), so that nothing drawn from it can differ."""
+    values = {}
+    for column in written.__table__.columns:
+        value = getattr(written, column.key)
+        if value is not None and isinstance(column.type, JSON):
+            value = json.loads(json.dumps(value))
+        values[column.key] = value
+    return SimpleNamespace(**values)
 
 
 def _page_context(db, table, device) -> dict:

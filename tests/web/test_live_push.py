@@ -442,3 +442,75 @@ def test_pages_outside_a_table_load_the_core_bundle_and_an_unknown_bundle_is_not
     assert "companion-unsent:" in core and "navigator.share" not in core  # no invite script
     assert client.get("/static/bundle/tic-tac-toe.js").status_code == 404
     assert client.get("/static/bundle/core.txt").status_code == 404
+
+
+# Moves of every game, made through the API with the host's token (as in bench/bench.py).
+MOVES = {
+    "scorepad": (["Ann", "Ben"], [
+        {"type": "enter_score", "player": "Ann", "round": 1, "points": 7},
+        {"type": "enter_score", "player": "Ben", "round": 1, "points": -3}]),
+    "asterix-obelix": (["Ann", "Ben"], [
+        {"type": "start_game", "starter": "Ann"},
+        {"type": "choose_line", "line": "row", "number": 1},
+        {"type": "reveal_card", "kind": "legionary", "colour": "red"}]),
+    "kartenspiel": (["Ann", "Ben", "Cid"], [
+        {"type": "win_roman", "player": "Ann", "value": 10},
+        {"type": "win_roman", "player": "Ben", "value": 5}]),
+    "asterix-co": (["Ann", "Ben", "Cid"], [
+        {"type": "play_character", "player": "Ann", "album": 1, "strength": 3,
+         "character_type": "Chief", "colour": "Gaul", "name": "Getafix"},
+        {"type": "play_character", "player": "Ben", "album": 1, "strength": 4,
+         "character_type": "Legionary", "colour": "Roman"}]),
+    "zaubertrank": (["Ann", "Ben"], [
+        {"type": "draw_mishap", "symbol": "lightning"},
+        {"type": "place_mishap", "location": 2}]),
+}
+
+
+@pytest.mark.parametrize("game", sorted(MOVES))
+def test_a_snapshot_made_from_the_writer_is_the_one_read_back_from_the_database(phone, app, game):
+    """The streams of the writing process take a move's table and log entry from the writer
+    (live.offer_written) instead of reading them back: every region a phone is sent must be
+    what the database's copy draws, after moves, an undo and a redo."""
+    from sqlalchemy import event
+
+    from companion.views.table import load_snapshot, region_names, viewer_context
+    from companion.web import regions_for
+
+    players, moves = MOVES[game]
+    client = app.test_client()
+    made = client.post("/api/tables", json={"game": game, "players": players}).get_json()
+    code, bearer = made["code"], {"Authorization": f"Bearer {made['token']}"}
+    ann = phone("10.0.0.3")
+    ann.join(code, players[0])
+    stream = Stream(ann, code)
+    stream.next_event("ready")
+    hub, engine = app.extensions["live"], app.extensions["engine"]
+    steps = [("actions", move) for move in moves] + [("undo", {}), ("redo", {})]
+    for path, body in steps:
+        before = hub.feeds[code].current()
+        answer = client.post(f"/api/tables/{code}/{path}", json=body, headers=bearer)
+        assert answer.status_code == 200, answer.get_json()
+        statements = []
+        listen = lambda *args: statements.append(args[2])  # noqa: E731
+        event.listen(engine, "before_cursor_execute", listen)
+        try:
+            stream.next_event("regions")
+        finally:
+            event.remove(engine, "before_cursor_execute", listen)
+        assert statements == []  # the stream read nothing back
+        written = hub.feeds[code].snapshot
+        assert written.version == before.version + 1
+        with app.test_request_context(f"/t/{code}"):
+            read = load_snapshot(code, before)
+            for snapshot in (written, read):
+                snapshot.renders.clear()
+            device = next(d.id for d in read.data["devices"] if d.seat == players[0])
+            for language in ("en", "de"):
+                drawn = [regions_for(snapshot, region_names(snapshot.data["table"]),
+                                     viewer_context(snapshot.data, device, language))
+                         for snapshot in (written, read)]
+                assert drawn[0] == drawn[1], (path, body, language)
+        assert written.data["state"] == read.data["state"]
+        assert [vars(e) for e in written.data["log"][:1]] == [e._asdict() for e in read.data["log"][:1]]
+    stream.close()
