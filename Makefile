@@ -57,16 +57,8 @@ translations: $(BIN)/.app-installed
 run: setup
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/companion serve
 
-# The whole suite in two runs side by side: the real-browser tests, and the rest (each spends
-# much of its time waiting on browsers and servers; one after the other took half again as
-# long). The browsers' report follows the other's; either failing fails the target.
 test: setup-test
-	@browser_log=$$(mktemp); \
-	$(BIN)/python -m pytest -p no:cacheprovider tests/browser >"$$browser_log" 2>&1 & browser=$$!; \
-	status=0; $(BIN)/python -m pytest --ignore=tests/browser || status=$$?; \
-	browser_status=0; wait $$browser || browser_status=$$?; \
-	echo "--- the real-browser tests (tests/browser) ---"; cat "$$browser_log"; rm -f "$$browser_log"; \
-	[ $$status -eq 0 ] && [ $$browser_status -eq 0 ]
+	$(BIN)/python -m pytest
 
 # The suite against PostgreSQL (a server must be running; .ci/run starts one): the tests that
 # reach a database (the games' rules, the rules search, the charts and the catalogue do not).
