@@ -113,9 +113,21 @@ def workers(server: Server) -> list[psutil.Process]:
 
 
 def holders(server: Server) -> dict[int, int]:
-    """The worker holding the server's end of each connection: {client port: worker pid}."""
-    return {connection.raddr.port: worker.pid for worker in workers(server)
-            for connection in worker.net_connections("tcp") if connection.raddr}
+    """The worker holding the server's end of each connection: {client port: worker pid}.
+
+    A handed-over connection is open in both workers for a moment: the owner may already
+    have answered on it while the worker that accepted it has yet to close its copy. The
+    view is taken once no connection is seen in two workers (within 10 s)."""
+    deadline = time.monotonic() + 10
+    while True:
+        seen: dict[int, set[int]] = {}
+        for worker in workers(server):
+            for connection in worker.net_connections("tcp"):
+                if connection.raddr:
+                    seen.setdefault(connection.raddr.port, set()).add(worker.pid)
+        if all(len(pids) == 1 for pids in seen.values()) or time.monotonic() > deadline:
+            return {port: min(pids) if len(pids) == 1 else -1 for port, pids in seen.items()}
+        time.sleep(0.02)
 
 
 def owner(server: Server, code: str) -> int:
@@ -139,9 +151,19 @@ def wait_for_workers(server: Server, count: int = 2) -> None:
     raise AssertionError("the workers did not come up")
 
 
-def test_every_stream_of_a_table_is_held_by_the_tables_worker(server):
+@pytest.fixture
+def closing():
+    """Sockets registered here are closed after the test, whether it passed or not."""
+    with contextlib.ExitStack() as stack:
+        def register(opened):
+            stack.callback(opened.close)
+            return opened
+        yield register
+
+
+def test_every_stream_of_a_table_is_held_by_the_tables_worker(server, closing):
     tables = [create_table(server.url, "scorepad", ["Ann", "Ben"]) for _ in range(16)]
-    streams = {table["code"]: [RawStream(server, table["code"]) for _ in range(3)]
+    streams = {table["code"]: [closing(RawStream(server, table["code"])) for _ in range(3)]
                for table in tables}
     for code, opened in streams.items():
         for stream in opened:
@@ -164,9 +186,9 @@ def test_every_stream_of_a_table_is_held_by_the_tables_worker(server):
             stream.close()
 
 
-def test_a_handed_over_stream_is_answered_like_any_other(server):
+def test_a_handed_over_stream_is_answered_like_any_other(server, closing):
     table = create_table(server.url, "scorepad", ["Ann", "Ben"])
-    streams = [RawStream(server, table["code"], headers={"Accept-Encoding": "gzip"})
+    streams = [closing(RawStream(server, table["code"], headers={"Accept-Encoding": "gzip"}))
                for _ in range(6)]
     for stream in streams:
         status, headers = stream.head()
@@ -181,7 +203,7 @@ def test_a_handed_over_stream_is_answered_like_any_other(server):
         assert b"retry: 2000" in text
     # Unknown tables are refused with the same sentence by whichever worker answers.
     for _ in range(6):
-        missing = RawStream(server, "ZZZZZZ")
+        missing = closing(RawStream(server, "ZZZZZZ"))
         status, headers = missing.head()
         assert status == 404
         assert "script-src 'self'" in headers["content-security-policy"]
@@ -191,30 +213,30 @@ def test_a_handed_over_stream_is_answered_like_any_other(server):
         stream.close()
 
 
-def test_a_client_past_its_streams_is_refused_where_its_tables_streams_are(served):
+def test_a_client_past_its_streams_is_refused_where_its_tables_streams_are(served, closing):
     server = served(STREAMS_PER_CLIENT="3")
     wait_for_workers(server)
     table = create_table(server.url, "scorepad", ["Ann", "Ben"])
-    opened = [RawStream(server, table["code"]) for _ in range(3)]
+    opened = [closing(RawStream(server, table["code"])) for _ in range(3)]
     for stream in opened:
         stream.read_until(b"event: ready")
     # All three sit with the table's worker, so a fourth is one too many there, wherever
     # it is accepted.
     for _ in range(4):
-        extra = RawStream(server, table["code"])
+        extra = closing(RawStream(server, table["code"]))
         status, headers = extra.head()
         assert status == 429
         assert headers["retry-after"] == "30"
         extra.read_until(b"Too many live connections from this device")
         extra.close()
     # Another household (another address) is not affected.
-    other = RawStream(server, table["code"], source="127.0.0.2")
+    other = closing(RawStream(server, table["code"], source="127.0.0.2"))
     other.read_until(b"event: ready")
     for stream in opened + [other]:
         stream.close()
 
 
-def test_a_stream_still_opens_when_its_tables_worker_died(served):
+def test_a_stream_still_opens_when_its_tables_worker_died(served, closing):
     server = served()
     wait_for_workers(server)
     table = create_table(server.url, "scorepad", ["Ann", "Ben"])
@@ -225,7 +247,7 @@ def test_a_stream_still_opens_when_its_tables_worker_died(served):
         time.sleep(0.01)
     # Until gunicorn's replacement has started, the dead worker's socket is still in the
     # folder: whoever accepts the stream finds nobody there and serves it itself.
-    streams = [RawStream(server, table["code"]) for _ in range(4)]
+    streams = [closing(RawStream(server, table["code"])) for _ in range(4)]
     for stream in streams:
         stream.read_until(b"event: ready")
     answer = api(server.url, "POST", f"/api/tables/{table['code']}/actions",
@@ -236,7 +258,7 @@ def test_a_stream_still_opens_when_its_tables_worker_died(served):
         stream.close()
     wait_for_workers(server)
     # Later streams go to the table's worker among those running now.
-    later = [RawStream(server, table["code"]) for _ in range(4)]
+    later = [closing(RawStream(server, table["code"])) for _ in range(4)]
     for stream in later:
         stream.read_until(b"event: ready")
     held = holders(server)
@@ -317,12 +339,12 @@ class RawConnection:
         self.sock.close()
 
 
-def test_a_phones_connection_moves_to_its_tables_worker_and_stays_alive(server):
+def test_a_phones_connection_moves_to_its_tables_worker_and_stays_alive(server, closing):
     """Its taps, polls and pages are then served where the table's streams are, and the
     connection goes on serving whatever comes next on it."""
     table = create_table(server.url, "scorepad", ["Ann", "Ben"])
     token = {"Authorization": f"Bearer {table['token']}", "Content-Type": "application/json"}
-    connections = [RawConnection(server) for _ in range(8)]
+    connections = [closing(RawConnection(server)) for _ in range(8)]
     for number, connection in enumerate(connections):
         # A tap through the API (a body, handed over with the connection) ...
         status, _headers, answer = connection.request(
@@ -380,10 +402,10 @@ def test_every_stream_has_a_change_before_the_tap_is_answered(server):
             assert status == 200 and json.loads(answer)["version"] == version
 
 
-def test_a_body_too_large_to_hand_over_is_refused_where_it_landed(server):
+def test_a_body_too_large_to_hand_over_is_refused_where_it_landed(server, closing):
     table = create_table(server.url, "scorepad", ["Ann", "Ben"])
     for _ in range(4):
-        connection = RawConnection(server)
+        connection = closing(RawConnection(server))
         status, _headers, answer = connection.request(
             "POST", f"/api/tables/{table['code']}/actions", body=b"x" * (70 * 1024),
             headers={"Authorization": f"Bearer {table['token']}",
