@@ -115,15 +115,16 @@ def workers(server: Server) -> list[psutil.Process]:
 def holders(server: Server) -> dict[int, int]:
     """The worker holding the server's end of each connection: {client port: worker pid}.
 
-    A handed-over connection is open in both workers for a moment: the owner may already
-    have answered on it while the worker that accepted it has yet to close its copy. The
-    view is taken once no connection is seen in two workers (within 10 s)."""
-    deadline = time.monotonic() + 10
+    Only connections to the server's port count (not, say, the workers' own connections to
+    PostgreSQL). A handed-over connection is open in both workers for a moment: the owner may
+    already have answered on it while the worker that accepted it has yet to close its copy.
+    The view is taken once no connection is seen in two workers (within 5 s)."""
+    deadline = time.monotonic() + 5
     while True:
         seen: dict[int, set[int]] = {}
         for worker in workers(server):
             for connection in worker.net_connections("tcp"):
-                if connection.raddr:
+                if connection.raddr and connection.laddr.port == server.port:
                     seen.setdefault(connection.raddr.port, set()).add(worker.pid)
         if all(len(pids) == 1 for pids in seen.values()) or time.monotonic() > deadline:
             return {port: min(pids) if len(pids) == 1 else -1 for port, pids in seen.items()}
