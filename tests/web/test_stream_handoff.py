@@ -182,9 +182,6 @@ def test_every_stream_of_a_table_is_held_by_the_tables_worker(server, closing):
                  token=table["token"])
     for stream in streams[table["code"]]:
         stream.read_until(f"id: {answer['version']}".encode())
-    for opened in streams.values():
-        for stream in opened:
-            stream.close()
 
 
 def test_a_handed_over_stream_is_answered_like_any_other(server, closing):
@@ -210,8 +207,6 @@ def test_a_handed_over_stream_is_answered_like_any_other(server, closing):
         assert "script-src 'self'" in headers["content-security-policy"]
         missing.read_until(b"There is no table with this code.")
         missing.close()
-    for stream in streams:
-        stream.close()
 
 
 def test_a_client_past_its_streams_is_refused_where_its_tables_streams_are(served, closing):
@@ -233,8 +228,6 @@ def test_a_client_past_its_streams_is_refused_where_its_tables_streams_are(serve
     # Another household (another address) is not affected.
     other = closing(RawStream(server, table["code"], source="127.0.0.2"))
     other.read_until(b"event: ready")
-    for stream in opened + [other]:
-        stream.close()
 
 
 def test_a_stream_still_opens_when_its_tables_worker_died(served, closing):
@@ -264,8 +257,6 @@ def test_a_stream_still_opens_when_its_tables_worker_died(served, closing):
         stream.read_until(b"event: ready")
     held = holders(server)
     assert {held[stream.port] for stream in later} == {owner(server, table["code"])}
-    for stream in later:
-        stream.close()
     # A server that stops takes its hand-over folder with it.
     folder = handoff.folder_of(server.process.pid)
     assert os.path.isdir(folder)
@@ -371,36 +362,33 @@ def test_a_phones_connection_moves_to_its_tables_worker_and_stays_alive(server, 
 @pytest.mark.skipif(bool(os.environ.get("TEST_DATABASE_URL")),
                     reason="on PostgreSQL the streams read the change from the database, and "
                            "the answer may go out while they wait for it")
-def test_every_stream_has_a_change_before_the_tap_is_answered(server):
+def test_every_stream_has_a_change_before_the_tap_is_answered(server, closing):
     """The streams waiting for a change send it before the tap's own answer is written
     (live.streams_first): when the answer arrives, every phone of the table has the change."""
     table = create_table(server.url, "scorepad", ["Ann", "Ben"])
-    with contextlib.ExitStack() as closing:
-        streams = [RawStream(server, table["code"]) for _ in range(3)]
-        connection = RawConnection(server)
-        for opened in (*streams, connection):
-            closing.callback(opened.close)
-        for stream in streams:
-            stream.read_until(b"event: ready")
-        for number in range(1, 6):
-            connection.send("POST", f"/api/tables/{table['code']}/actions",
-                            headers={"Authorization": f"Bearer {table['token']}",
-                                     "Content-Type": "application/json"},
-                            body=json.dumps({"type": "enter_score", "player": "Ann",
-                                             "round": number, "points": number}).encode())
-            assert select.select([connection.sock], [], [], 10)[0], "no answer"
-            version = table["version"] + number
-            for stream in streams:  # what has come on each stream by now, without waiting
-                stream.sock.setblocking(False)
-                try:
-                    while part := stream.sock.recv(65536):
-                        stream.raw += part
-                except BlockingIOError:
-                    pass
-                stream.sock.setblocking(True)
-                assert f"id: {version}\n".encode() in stream.raw, f"version {version} not yet on a stream"
-            status, _headers, answer = connection.answer()
-            assert status == 200 and json.loads(answer)["version"] == version
+    streams = [closing(RawStream(server, table["code"])) for _ in range(3)]
+    connection = closing(RawConnection(server))
+    for stream in streams:
+        stream.read_until(b"event: ready")
+    for number in range(1, 6):
+        connection.send("POST", f"/api/tables/{table['code']}/actions",
+                        headers={"Authorization": f"Bearer {table['token']}",
+                                 "Content-Type": "application/json"},
+                        body=json.dumps({"type": "enter_score", "player": "Ann",
+                                         "round": number, "points": number}).encode())
+        assert select.select([connection.sock], [], [], 10)[0], "no answer"
+        version = table["version"] + number
+        for stream in streams:  # what has come on each stream by now, without waiting
+            stream.sock.setblocking(False)
+            try:
+                while part := stream.sock.recv(65536):
+                    stream.raw += part
+            except BlockingIOError:
+                pass
+            stream.sock.setblocking(True)
+            assert f"id: {version}\n".encode() in stream.raw, f"version {version} not yet on a stream"
+        status, _headers, answer = connection.answer()
+        assert status == 200 and json.loads(answer)["version"] == version
 
 
 def test_a_body_too_large_to_hand_over_is_refused_where_it_landed(server, closing):
@@ -467,7 +455,7 @@ def test_a_connection_that_sends_nothing_or_trickles_its_headers_is_closed(timed
         assert json.loads(answer.read()) == {"ok": True}
 
 
-def test_an_answered_connection_waits_for_its_next_tap_past_the_header_time(timed_server):
+def test_an_answered_connection_waits_for_its_next_tap_past_the_header_time(timed_server, closing):
     """A phone's taps come seconds apart: each on the connection of the one before, held by
     its table's worker, until it has been quiet for the keep-alive time."""
     table = create_table(timed_server.url, "scorepad", ["Ann", "Ben"])
@@ -480,17 +468,14 @@ def test_an_answered_connection_waits_for_its_next_tap_past_the_header_time(time
                              "points": points}).encode())
         assert status == 200, answer
 
-    with contextlib.ExitStack() as closing:
-        connections = [RawConnection(timed_server) for _ in range(4)]
-        for connection in connections:
-            closing.callback(connection.close)
-        for connection in connections:
-            tap(connection, 1)
-        time.sleep(6)  # longer than a request's headers may take, and than gunicorn's keep-alive
-        for connection in connections:
-            tap(connection, 2)
-        held = holders(timed_server)
-        assert {held[connection.port] for connection in connections} == {owner(timed_server, table["code"])}
-        for connection in connections:  # quiet past the keep-alive: closed, having sent nothing more
-            assert closed_by_server(connection.sock, within=12) == b""
+    connections = [closing(RawConnection(timed_server)) for _ in range(4)]
+    for connection in connections:
+        tap(connection, 1)
+    time.sleep(6)  # longer than a request's headers may take, and than gunicorn's keep-alive
+    for connection in connections:
+        tap(connection, 2)
+    held = holders(timed_server)
+    assert {held[connection.port] for connection in connections} == {owner(timed_server, table["code"])}
+    for connection in connections:  # quiet past the keep-alive: closed, having sent nothing more
+        assert closed_by_server(connection.sock, within=12) == b""
     assert api(timed_server.url, "GET", f"/api/tables/{table['code']}")["version"] == table["version"] + 8
