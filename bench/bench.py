@@ -385,6 +385,7 @@ class Phone:
         self.version = -1
         self.have: dict[str, str] = {}
         self.seen: list[tuple[int, float]] = []  # (version, when this phone got it)
+        self.warming: asyncio.Future | None = None  # the HEAD sent when the stream is ready
         # the stream
         self.ready = asyncio.Event()
         self.ready_at: float | None = None
@@ -441,6 +442,16 @@ class Phone:
             self.have.update(REGION.findall(text))  # as app.js does: the swapped regions' hashes
             self.seen.append((self.version, time.perf_counter()))
         return status, elapsed
+
+    async def warm(self) -> None:
+        """As app.js does when its stream is ready: one HEAD of the poll, which opens the
+        connection the phone's taps then find (the stream holds the page's)."""
+        try:
+            async with self.session.head(f"{self.base}/t/{self.code}/live",
+                                         params={"v": self.version}) as response:
+                await response.read()
+        except (aiohttp.ClientError, asyncio.TimeoutError):
+            pass  # the first tap opens its connection itself, as without
 
     # -- a tap --
     async def act(self, points: int, streamed: bool, base: str | None = None
@@ -555,6 +566,7 @@ class Phone:
         if name == "ready":
             self.ready_at = self.ready_at or now
             self.ready.set()
+            self.warming = asyncio.ensure_future(self.warm())
         elif name == "regions":
             meta = VERSION.search(text)
             if meta is None or int(meta.group(1)) != event_id:

@@ -294,7 +294,8 @@ def gzip_stream(chunks):
 class NothingChangedShortcut:
     """WSGI middleware: answer the "nothing changed" poll before Flask is involved.
 
-    Every phone asks once a second; almost always the answer is an empty 204. Answering it
+    Every phone asks once a second while its stream is not open (and once, with HEAD, when it
+    opens: app.js's warmConnection); almost always the answer is an empty 204. Answering it
     here (one indexed read, no request context, no cookie decoding) leaves the Flask route
     for the polls that have something to send. Any other request, or a poll whose version
     differs, goes on to Flask unchanged."""
@@ -305,7 +306,8 @@ class NothingChangedShortcut:
 
     def __call__(self, environ, start_response):
         path = environ.get("PATH_INFO", "")
-        if environ.get("REQUEST_METHOD") == "GET" and path.startswith("/t/") and path.endswith("/live"):
+        polled = path.startswith("/t/") and path.endswith("/live")
+        if polled and environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
             seen = parse_qs(environ.get("QUERY_STRING", "")).get("v", [""])[0]
             code = path[3:-5]
             if seen.isascii() and seen.isdigit() and len(seen) <= 18 and code.isascii() and code.isalnum():

@@ -372,6 +372,8 @@ def test_a_script_the_phone_has_is_not_sent_again(client):
 def test_workers_share_and_keep_their_builds_in_the_instance_folder(make_app, monkeypatch):
     from companion import assets
 
+    # A build an earlier test made in this process would be served from memory, not written.
+    monkeypatch.setattr(assets, "_BUILT", {})
     app = make_app()
     client = app.test_client()
     address = script_address(client, "vendor/htmx.min.js")

@@ -81,6 +81,10 @@ def test_the_nothing_changed_poll_is_answered_before_flask(make_app):
     response = host.client.get(f"/t/{code}/live?v={version}")
     assert response.status_code == 204
     assert reached_flask == [], "the poll went through Flask"
+    # The HEAD a page sends when its stream opens (app.js: warmConnection) too.
+    response = host.client.head(f"/t/{code}/live?v={version}")
+    assert response.status_code == 204 and response.data == b""
+    assert reached_flask == [], "the HEAD went through Flask"
     # A poll that has something to send does reach Flask.
     response = host.client.get(f"/t/{code}/live?v={version - 1}", headers={"HX-Request": "true"})
     assert response.status_code == 200 and reached_flask
