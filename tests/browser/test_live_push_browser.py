@@ -65,7 +65,7 @@ def test_a_phones_first_tap_finds_a_connection_open_beside_its_stream(live_serve
     ann = new_phone()
     served = {}
 
-    def from_disk(route):
+    def replayed(route):
         # The server's own answer, fetched once outside the browser and replayed.
         url = route.request.url
         if url not in served:
@@ -74,7 +74,7 @@ def test_a_phones_first_tap_finds_a_connection_open_beside_its_stream(live_serve
         body, kind = served[url]
         route.fulfill(status=200, body=body, headers={"Content-Type": kind})
 
-    ann.route("**/static/**", from_disk)
+    ann.route("**/static/**", replayed)
     network = ann.context.new_cdp_session(ann)
     network.send("Network.enable")
     answers = []
