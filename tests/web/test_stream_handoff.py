@@ -164,9 +164,14 @@ def closing():
 
 def test_every_stream_of_a_table_is_held_by_the_tables_worker(server, closing):
     tables = [create_table(server.url, "scorepad", ["Ann", "Ben"]) for _ in range(16)]
-    streams = {table["code"]: [closing(RawStream(server, table["code"])) for _ in range(3)]
-               for table in tables}
-    for code, opened in streams.items():
+    # A table's phones open theirs together, one table after another: a hand-over waits
+    # at most 0.2 s for room in the other worker's queue (10 requests) and is served where it
+    # came after that, which 48 streams opened at once into a busy worker on a slow machine
+    # could reach (the streams are then served, by the other worker).
+    streams = {}
+    for table in tables:
+        opened = streams[table["code"]] = [closing(RawStream(server, table["code"]))
+                                           for _ in range(3)]
         for stream in opened:
             stream.read_until(b"event: ready")
     owners = {code: owner(server, code) for code in streams}
