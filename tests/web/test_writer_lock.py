@@ -7,6 +7,7 @@ from __future__ import annotations
 import fcntl
 import os
 import select
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -65,3 +66,83 @@ def test_a_worker_waiting_for_a_long_held_write_lock_lets_its_other_phones_go_on
         worker.wait()
         worker.stdout.close()
         worker.stderr.close()
+
+
+# -- the lock and the transaction -----------------------------------------------------------
+
+
+@pytest.fixture
+def engine(tmp_path):
+    from companion.database import make_engine
+
+    engine = make_engine(f"sqlite:///{tmp_path}/companion.db")
+    with engine.connect() as connection:
+        connection.exec_driver_sql("CREATE TABLE parent (id INTEGER PRIMARY KEY)")
+        connection.exec_driver_sql(
+            "CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parent(id)"
+            " DEFERRABLE INITIALLY DEFERRED)")
+        connection.commit()
+    yield engine
+    engine.dispose()
+
+
+def writing(engine):
+    from companion.database import WRITE
+
+    return engine.connect().execution_options(**WRITE)
+
+
+def can_write_now(path) -> bool:
+    """Whether another writer would find SQLite free the moment it has the lock (no wait)."""
+    probe = sqlite3.connect(path, timeout=0, isolation_level=None)
+    try:
+        probe.execute("BEGIN IMMEDIATE")
+        probe.execute("ROLLBACK")
+        return True
+    except sqlite3.OperationalError:  # "database is locked": a writer's transaction is open
+        return False
+    finally:
+        probe.close()
+
+
+def test_the_next_writer_finds_the_change_committed_when_it_gets_the_lock(engine, monkeypatch):
+    """Freed before COMMIT, the lock let the next writer meet the transaction still open:
+    SQLite's busy handler then stopped that whole worker for 1-6 ms."""
+    from companion.database import WriterQueue
+
+    path = engine.url.database
+    found = []
+    release = WriterQueue.release
+
+    def noting_release(queue):
+        found.append(can_write_now(path))
+        release(queue)
+
+    monkeypatch.setattr(WriterQueue, "release", noting_release)
+    with writing(engine) as connection:
+        with connection.begin():
+            connection.exec_driver_sql("INSERT INTO parent (id) VALUES (1)")
+        with connection.begin():  # a change that is dropped frees the lock the same way
+            connection.exec_driver_sql("INSERT INTO parent (id) VALUES (2)")
+            connection.rollback()
+    assert found == [True, True]
+    assert sqlite3.connect(path).execute("SELECT id FROM parent").fetchall() == [(1,)]
+
+
+def test_a_commit_that_fails_reports_it_keeps_nothing_and_frees_the_lock(engine):
+    from sqlalchemy.exc import IntegrityError
+
+    with pytest.raises(IntegrityError, match="FOREIGN KEY"):
+        with writing(engine) as connection, connection.begin():
+            connection.exec_driver_sql("INSERT INTO child (parent_id) VALUES (42)")
+    lock = os.open(engine.url.database + ".writers", os.O_RDWR)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # raises when still held
+        fcntl.flock(lock, fcntl.LOCK_UN)
+    finally:
+        os.close(lock)
+    with writing(engine) as connection, connection.begin():
+        connection.exec_driver_sql("INSERT INTO parent (id) VALUES (7)")
+        connection.exec_driver_sql("INSERT INTO child (parent_id) VALUES (7)")
+    database = sqlite3.connect(engine.url.database)
+    assert database.execute("SELECT parent_id FROM child").fetchall() == [(7,)]
