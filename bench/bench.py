@@ -385,7 +385,9 @@ class Phone:
         self.version = -1
         self.have: dict[str, str] = {}
         self.seen: list[tuple[int, float]] = []  # (version, when this phone got it)
-        self.warming: asyncio.Future | None = None  # the HEAD sent when the stream is ready
+        # The HEAD sent when the stream is ready, held here: asyncio keeps only a weak
+        # reference to a task.
+        self.warming: asyncio.Future | None = None
         # the stream
         self.ready = asyncio.Event()
         self.ready_at: float | None = None

@@ -77,11 +77,8 @@ def _wait_for_lock(fd: int) -> None:
     would take it the moment it is free, and hold it until this worker's other greenlets let
     this one carry on (a batch of live updates: tens of milliseconds), while every writer of
     the other workers waited behind it."""
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    if _try_lock(fd):
         return
-    except BlockingIOError:
-        pass
     if "gevent" in sys.modules:
         from gevent import monkey, sleep
 

@@ -4,6 +4,7 @@ long."""
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import select
@@ -126,7 +127,8 @@ def test_the_next_writer_finds_the_change_committed_when_it_gets_the_lock(engine
             connection.exec_driver_sql("INSERT INTO parent (id) VALUES (2)")
             connection.rollback()
     assert found == [True, True]
-    assert sqlite3.connect(path).execute("SELECT id FROM parent").fetchall() == [(1,)]
+    with contextlib.closing(sqlite3.connect(path)) as database:
+        assert database.execute("SELECT id FROM parent").fetchall() == [(1,)]
 
 
 def test_a_commit_that_fails_reports_it_keeps_nothing_and_frees_the_lock(engine):
@@ -144,5 +146,5 @@ def test_a_commit_that_fails_reports_it_keeps_nothing_and_frees_the_lock(engine)
     with writing(engine) as connection, connection.begin():
         connection.exec_driver_sql("INSERT INTO parent (id) VALUES (7)")
         connection.exec_driver_sql("INSERT INTO child (parent_id) VALUES (7)")
-    database = sqlite3.connect(engine.url.database)
-    assert database.execute("SELECT parent_id FROM child").fetchall() == [(7,)]
+    with contextlib.closing(sqlite3.connect(engine.url.database)) as database:
+        assert database.execute("SELECT parent_id FROM child").fetchall() == [(7,)]
