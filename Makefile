@@ -42,7 +42,7 @@ $(SSE): node_modules/.installed
 # The German catalogue is written by hand (messages.po, committed); set-up extracts the
 # messages of the sources (messages.pot, to compare) and compiles the catalogue (.mo).
 companion/translations/messages.pot: babel.cfg $(BIN)/.app-installed $(shell find companion templates -name '*.py' -o -name '*.html')
-	$(BIN)/python -m companion.i18n extract $@
+	$(BIN)/python -m companion.web.messages extract $@
 
 companion/translations/%/LC_MESSAGES/messages.mo: companion/translations/%/LC_MESSAGES/messages.po companion/translations/messages.pot
 	$(BIN)/pybabel compile --statistics -d companion/translations -l $*
@@ -50,9 +50,9 @@ companion/translations/%/LC_MESSAGES/messages.mo: companion/translations/%/LC_ME
 # After adding or changing messages: bring the German catalogue up to date, then translate
 # what `make translations` lists as untranslated (tests/test_translations.py checks it).
 translations: $(BIN)/.app-installed
-	$(BIN)/python -m companion.i18n extract companion/translations/messages.pot
+	$(BIN)/python -m companion.web.messages extract companion/translations/messages.pot
 	$(BIN)/pybabel -q update --no-fuzzy-matching --ignore-obsolete -i companion/translations/messages.pot -d companion/translations -l de
-	$(BIN)/python -m companion.i18n untranslated
+	$(BIN)/python -m companion.web.messages untranslated
 
 run: setup
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/companion serve

@@ -9,21 +9,24 @@ come from the app's catalogue (companion/translations), like the pages'.
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import resource
 import shutil
 import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .network import LISTEN_HOST_VARIABLE, LISTEN_PORT_VARIABLE, is_loopback_host, lan_addresses
-from .qr import qr_text
+from babel.support import Translations
+
+from . import create_app
+from .web.network import LISTEN_HOST_VARIABLE, LISTEN_PORT_VARIABLE, is_loopback_host, lan_addresses
+from .web.qr import qr_text
 
 
 def init_db() -> tuple[str, str]:
     """Bring the database (under instance/ unless DATABASE_URL says otherwise) to the newest
     schema; answer its address without the password, and what was done."""
-    from . import create_app
-
     app = create_app()
     url = app.config["DATABASE_URL"].split("@")[-1]
     app.extensions["engine"].dispose()
@@ -56,8 +59,6 @@ def terminal_language() -> str:
 def _gettext(language: str):
     """The catalogue's gettext for ``language`` (English: the text as it is)."""
     if language == "de":
-        from babel.support import Translations
-
         found = Translations.load(str(Path(__file__).parent / "translations"), ["de"])
         return found.gettext
     return lambda text: text
@@ -84,36 +85,30 @@ def banner(host: str, port: int, language: str | None = None) -> str:
             + f"\n{why}\n")
 
 
-def gunicorn_args(host: str, port: int, workers: int, connections: int) -> list[str]:
+def gunicorn_args(host: str, port: int, workers: int, connections: int,
+                  keep_alive: float) -> list[str]:
     gunicorn = shutil.which("gunicorn", path=os.path.dirname(sys.executable)) or "gunicorn"
-    # gevent workers: every phone keeps a live stream open, and each open stream costs a
-    # greenlet (a few KB), not a thread; a worker holds up to ``connections`` of them.
     return [
         gunicorn,
         "--bind", f"{host}:{port}",
         "--workers", str(workers),
-        # gunicorn's gevent worker, timing a connection's quiet between requests (up to
-        # KEEP_ALIVE_SECONDS, 60) apart from a request's headers and a new connection's first
-        # request (HEADER_SECONDS, 5): idle and trickling connections go 5 s after they open
-        # (gunicorn_worker.TableWorker; make bench BENCH_ARGS="--parts slow").
-        "--worker-class", "companion.gunicorn_worker.TableWorker",
+        # gevent: every phone keeps a live stream open, and each costs a greenlet, not a thread.
+        "--worker-class", "gevent",
         "--worker-connections", str(connections),
-        "--keep-alive", "5",  # above 0: gunicorn keeps connections alive (timed by TableWorker)
+        # A request's line and headers, and the quiet before the next request on a connection,
+        # within this: idle and trickling connections are closed (a body: guards.body_in_time).
+        "--keep-alive", f"{keep_alive:g}",
         "--timeout", "30",
         "--graceful-timeout", "3",
         "--no-control-socket",
-        # ACCESS_LOG=1 logs every request to the terminal. Without, none is logged, and
-        # none is formatted either (an access log to /dev/null cost each request that).
+        # ACCESS_LOG=1 logs every request to the terminal; without, none is even formatted.
         *(["--access-logfile", "-"] if os.environ.get("ACCESS_LOG") else []),
-        "--config", "python:companion.worker",  # hooks only (worker.py)
         "companion:create_app()",
     ]
 
 
 def _raise_open_files_limit() -> None:
     """Each open stream is a socket: allow as many as the system lets this user have."""
-    import resource
-
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard == resource.RLIM_INFINITY or soft < hard:
         try:
@@ -122,21 +117,37 @@ def _raise_open_files_limit() -> None:
             pass
 
 
+def setting_problem(workers: int, keep_alive: str) -> str | None:
+    """Why the server cannot start as asked, in a sentence (None: it can)."""
+    try:
+        seconds = float(keep_alive)
+    except ValueError:
+        seconds = -1.0
+    if not math.isfinite(seconds) or seconds <= 0:
+        return f"KEEP_ALIVE_SECONDS must be a number of seconds above 0 (it is {keep_alive[:20]!r})."
+    if workers < 1:
+        return f"--workers must be 1 or more (it is {workers})."
+    return None
+
+
 def serve(host: str, port: int, workers: int, connections: int) -> None:
     """Prepare the database, print the address and its QR code, then run gunicorn."""
-    from .gunicorn_worker import setting_problems  # gevent, as gunicorn's master loads it
-
-    problems = setting_problems()
-    if problems:
-        raise SystemExit("\n".join(problems))
+    keep_alive = os.environ.get("KEEP_ALIVE_SECONDS", "5")
+    problem = setting_problem(workers, keep_alive)
+    if problem:
+        raise SystemExit(problem)
     url, done = init_db()
+    if workers > 1 and url.startswith("sqlite"):
+        raise SystemExit(f"--workers {workers}: several server processes need PostgreSQL "
+                         "(DATABASE_URL). On SQLite the companion is one process, which holds "
+                         "thousands of phones.")
     print(f"Database: {url} ({done})")
     print(banner(host, port))
     sys.stdout.flush()
-    # The workers inherit it: their invites then know whether phones can reach them.
+    # The server process inherits it: its invites then know whether phones can reach them.
     os.environ[LISTEN_HOST_VARIABLE] = host
     os.environ[LISTEN_PORT_VARIABLE] = str(port)
-    args = gunicorn_args(host, port, workers, connections)
+    args = gunicorn_args(host, port, workers, connections, float(keep_alive))
     _raise_open_files_limit()
     os.execv(args[0], args)
 
@@ -147,12 +158,12 @@ def main(argv: list[str] | None = None) -> None:
     run = commands.add_parser("serve", help="prepare the database and serve the app")
     run.add_argument("--host", default=os.environ.get("HOST", "0.0.0.0"))
     run.add_argument("--port", type=int, default=int(os.environ.get("PORT", "5000")))
-    run.add_argument("--workers", type=int,
-                     default=int(os.environ.get("WORKERS", str(min(os.cpu_count() or 1, 8)))),
-                     help="worker processes (each serves thousands of connections)")
+    run.add_argument("--workers", type=int, default=int(os.environ.get("WORKERS", "1")),
+                     help="server processes (one holds thousands of phones; several need "
+                          "PostgreSQL)")
     run.add_argument("--connections", type=int,
                      default=int(os.environ.get("CONNECTIONS", "4000")),
-                     help="open connections (phones' live streams included) per worker")
+                     help="open connections (phones' live streams included) per process")
     commands.add_parser("init-db", help="create the database tables or upgrade them to the "
                                          "current schema")
     args = parser.parse_args(argv)

@@ -77,18 +77,6 @@
     htmx.process(fresh);
   }
 
-  // The stream holds the connection the page came on, so the phone's next tap would open a
-  // new one: the server's worker that takes it hands it on to the table's worker, and on a
-  // busy server each step waits its turn (a first tap took twice as long at p95 in the push
-  // bench). One "has anything changed?" check (HEAD, answered 204 before Flask) opens that
-  // connection now, where the table's worker keeps it for the taps that follow.
-  function warmConnection() {
-    const poller = document.querySelector("[data-poll]");
-    if (!poller || !window.fetch) return;
-    const url = poller.getAttribute("hx-get") + "?v=" + encodeURIComponent(shownVersion());
-    fetch(url, { method: "HEAD", credentials: "same-origin", cache: "no-store" }).catch(() => {});
-  }
-
   function watchStream(source) {
     stream = source;
     streamReady = false;
@@ -96,7 +84,6 @@
       if (stream !== source) return;
       streamReady = true;
       online();
-      warmConnection();
     });
     source.addEventListener("deleted", (event) => {
       source.close();

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import MetaData
 
 from companion import create_app
-from companion.database import make_engine
+from companion.service.database import make_engine
 
 PG_URL = os.environ.get("TEST_DATABASE_URL")
 

@@ -9,7 +9,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from companion.games.text import Name, Sentence, plural_sentence
-from companion.i18n import CATALOGUE, extract
+from companion.web.messages import CATALOGUE, extract
 
 
 def message_key(message) -> str:

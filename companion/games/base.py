@@ -14,6 +14,7 @@ from typing import Annotated, Any, Callable, ClassVar, Literal, Union
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
+from .patterns import unblank_pattern
 from .text import N_, Name, Sentence
 
 
@@ -47,10 +48,7 @@ def _type_is_required(schema: dict, model: type) -> None:
 
 
 def unblank(schema: dict) -> None:
-    """For a text the server strips: the document says something besides spaces must be in it
-    (the pattern is built on first use; ``inputs`` is imported then, as it imports the games)."""
-    from ..inputs import unblank_pattern
-
+    """For a text the server strips: the document says something besides spaces must be in it."""
     schema["pattern"] = unblank_pattern()
 
 

@@ -131,6 +131,36 @@ def _split_list(value: str) -> tuple[str, ...]:
     return tuple(item.strip() for item in value.split(",") if item.strip())
 
 
+def _read_header(lines: list[str], index: int, source: str) -> tuple[dict[str, str], int]:
+    """The header's keys and values from line ``index`` on, and the line after its '---'."""
+    header_line = index
+    header: dict[str, str] = {}
+    while True:
+        if index == len(lines):
+            raise RulesFormatError(
+                f"{source}, line {header_line}: this header is never closed with '---'."
+            )
+        line = lines[index]
+        if line.strip() == "---":
+            return header, index + 1
+        key, colon, value = line.partition(":")
+        key = key.strip().lower()
+        if not colon or not key:
+            raise RulesFormatError(
+                f"{source}, line {index + 1}: a header line must look like 'key: value' "
+                f"(or is the closing '---' missing?)."
+            )
+        if key not in HEADER_KEYS:
+            raise RulesFormatError(
+                f"{source}, line {index + 1}: unknown header key '{key}' "
+                f"(allowed: {', '.join(HEADER_KEYS)})."
+            )
+        if key in header:
+            raise RulesFormatError(f"{source}, line {index + 1}: '{key}' is given twice.")
+        header[key] = value.strip()
+        index += 1
+
+
 def parse_sections(text: str, game: str, source: str | None = None,
                    lang: str = "en") -> list[Section]:
     """Parse one game's content file into its sections, in file order.
@@ -158,33 +188,7 @@ def parse_sections(text: str, game: str, source: str | None = None,
                 f"{source}, line {index + 1}: expected '---' to open a section header."
             )
         header_line = index + 1
-        header: dict[str, str] = {}
-        index += 1
-        while True:
-            if index == len(lines):
-                raise RulesFormatError(
-                    f"{source}, line {header_line}: this header is never closed with '---'."
-                )
-            line = lines[index]
-            if line.strip() == "---":
-                index += 1
-                break
-            key, colon, value = line.partition(":")
-            key = key.strip().lower()
-            if not colon or not key:
-                raise RulesFormatError(
-                    f"{source}, line {index + 1}: a header line must look like 'key: value' "
-                    f"(or is the closing '---' missing?)."
-                )
-            if key not in HEADER_KEYS:
-                raise RulesFormatError(
-                    f"{source}, line {index + 1}: unknown header key '{key}' "
-                    f"(allowed: {', '.join(HEADER_KEYS)})."
-                )
-            if key in header:
-                raise RulesFormatError(f"{source}, line {index + 1}: '{key}' is given twice.")
-            header[key] = value.strip()
-            index += 1
+        header, index = _read_header(lines, index + 1, source)
         body_start = index
         while index < len(lines) and lines[index].strip() != "---":
             index += 1

@@ -5,20 +5,18 @@ taps, text, width and axe-core on the home, set-up, join, history, rules and err
 
 from __future__ import annotations
 
-import os
 import re
 import socket
 import subprocess
-import sys
 import urllib.request
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from companion.network import lan_addresses
+from companion.web.network import lan_addresses
 from tests.browser import ux
-from tests.browser.conftest import Server, api, create_table, join, settle, wait_until_up
+from tests.browser.conftest import Server, api, create_table, join, settle
 
 SHOTS = Path("/tmp/pages")
 
@@ -173,32 +171,11 @@ def answers(url: str) -> bool:
         return False
 
 
-class EverywhereServer(Server):
-    """The companion as `make run` starts it: listening on every interface (HOST=0.0.0.0);
-    this test suite's own server listens on loopback only."""
-
-    def start(self) -> None:
-        env = {**os.environ, "COMPANION_INSTANCE": str(self.instance), "JOIN_LIMIT": "10000",
-               "RATE_LIMITS": "code=0,action=0,live=0,create=0"}
-        env.pop("DATABASE_URL", None)
-        if os.environ.get("TEST_DATABASE_URL"):
-            env["DATABASE_URL"] = os.environ["TEST_DATABASE_URL"]
-        self.instance.mkdir(parents=True, exist_ok=True)
-        self.log = self.instance / f"server-{self.port}.log"
-        with open(self.log, "a") as output:
-            self.process = subprocess.Popen(
-                [str(Path(sys.executable).with_name("companion")), "serve", "--host", "0.0.0.0",
-                 "--port", str(self.port), "--workers", "1"],
-                env=env, stdout=output, stderr=subprocess.STDOUT, text=True,
-            )
-        wait_until_up(self.url, self.process, self.log)
-
-
 @pytest.fixture(scope="module")
 def lan_server(tmp_path_factory):
     if not lan_addresses():
         pytest.skip("this machine has no network address besides loopback")
-    server = EverywhereServer(tmp_path_factory.mktemp("lan-instance"))
+    server = Server(tmp_path_factory.mktemp("lan-instance"), host="0.0.0.0")  # as `make run`
     server.start()
     yield server
     server.stop()

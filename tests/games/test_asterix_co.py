@@ -4,7 +4,7 @@ import pytest
 
 from companion.games.asterix_co import AsterixCo, sesterces
 from companion.games.base import GameError
-from companion.history import replay
+from companion.service.history import replay
 
 GAME = AsterixCo()
 DUO = ["Matthew", "Laura"]

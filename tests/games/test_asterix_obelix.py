@@ -13,7 +13,7 @@ from companion.games.asterix_obelix import (
     score_piles,
 )
 from companion.games.base import GameError
-from companion.history import replay
+from companion.service.history import replay
 
 GAME = AsterixObelix()
 PLAYERS = ["Ann", "Ben"]

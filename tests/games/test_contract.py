@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from companion.games import GAMES, GameError
 from companion.games.text import Sentence, as_sentence
-from companion.history import replay
+from companion.service.history import replay
 
 settings.register_profile("ci", max_examples=12, derandomize=True, deadline=None,
                           suppress_health_check=list(HealthCheck))

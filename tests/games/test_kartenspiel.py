@@ -8,7 +8,7 @@ import pytest
 
 from companion.games.base import GameError
 from companion.games.kartenspiel import Kartenspiel, quick_score, work_out_pile
-from companion.history import replay
+from companion.service.history import replay
 
 GAME = Kartenspiel()
 DEFAULT_RANKS = {"dekurio": None, "zenturio": 10, "general": None}

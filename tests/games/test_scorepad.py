@@ -3,7 +3,7 @@
 import pytest
 
 from companion.games import GameError, get_game
-from companion.history import replay
+from companion.service.history import replay
 
 pad = get_game("scorepad")
 

@@ -10,7 +10,7 @@ import pytest
 
 from companion.games.base import GameError
 from companion.games.zaubertrank import Zaubertrank
-from companion.history import replay
+from companion.service.history import replay
 
 GAME = Zaubertrank()
 PLAYERS = ["Ann", "Bob"]

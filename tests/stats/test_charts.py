@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from companion.stats import (difficulty_chart, game_insights, pirate_chart, player_stats, score_trends,
+from companion.service.stats import (difficulty_chart, game_insights, pirate_chart, player_stats, score_trends,
                              sesterces_chart, token_chart, trend_chart, win_rate_chart)
-from companion.stats.svg import FONT, WIDTH
+from companion.service.stats.svg import FONT, WIDTH
 
 SVG = "{http://www.w3.org/2000/svg}"
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -257,7 +257,7 @@ def test_a_long_history_draws_its_last_plays():
 
 
 def test_axes_run_in_round_steps_over_any_range():
-    from companion.stats.svg import nice_scale, scale_ticks
+    from companion.service.stats.svg import nice_scale, scale_ticks
 
     assert nice_scale(0, 166) == (0, 200, 50)
     assert nice_scale(-7, 12) == (-10, 15, 5)

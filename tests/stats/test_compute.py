@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from companion.stats import (game_stats, group_stats, head_to_head, head_to_heads, player_stats, prepare,
+from companion.service.stats import (game_stats, group_stats, head_to_head, head_to_heads, player_stats, prepare,
                              score_trends, statistics)
 
 
@@ -296,7 +296,7 @@ def test_the_answer_has_a_json_schema_for_the_api():
     import jsonschema
     from pydantic import BaseModel
 
-    from companion.stats import Statistics
+    from companion.service.stats import Statistics
 
     class StatisticsReply(BaseModel):
         statistics: Statistics
@@ -307,7 +307,7 @@ def test_the_answer_has_a_json_schema_for_the_api():
 
 
 def test_one_players_page():
-    from companion.stats import player_profile
+    from companion.service.stats import player_profile
 
     cleo = player_profile(PLAYS, "Cleo")
     # Overall as in test_players_over_all_games; per game: Kartenspiel p1 p4 p5 (1 win), A&O p3 p7

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from companion.games import GAMES
-from companion.history import replay
-from companion.stats import facts_of
+from companion.service.history import replay
+from companion.service.stats import facts_of
 
 
 def act(action_type: str, actor: str | None = None, **fields) -> dict:

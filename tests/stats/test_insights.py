@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta
 
-from companion.stats import game_insights
+from companion.service.stats import game_insights
 
 
 def play(uid: str, game: str, start: str, minutes: int, seats: list[tuple], result: str | None = None,

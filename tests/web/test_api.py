@@ -54,7 +54,7 @@ def test_a_whole_score_pad_game_through_the_api(client, table):
 
 
 def test_json_keeps_seat_order_and_the_documented_field_order(client):
-    from companion.views.api import Snapshot
+    from companion.web.views.api import Snapshot
 
     created = client.post("/api/tables", json={"game": "scorepad", "players": ["Zoe", "Adam"]})
     code, host = created.get_json()["code"], created.get_json()["token"]

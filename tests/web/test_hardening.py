@@ -4,11 +4,10 @@ invisible characters, huge bodies) and names that only look different."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from companion.inputs import name_key, tidy_name
+from companion.service.inputs import name_key, tidy_name
+from tests.conftest import Phone
 
 
 @pytest.fixture
@@ -249,26 +248,13 @@ def test_a_client_past_its_limit_gets_429_with_retry_after_and_others_carry_on(m
                        environ_base=creator).status_code == 429
 
 
-def test_the_limits_are_shared_by_every_worker_of_a_database(make_app):
-    # Two apps on one database stand for two worker processes (or two servers).
-    first = make_app(RATE_LIMITS={"code": 3, "action": 0, "live": 0, "create": 0})
-    second = make_app(RATE_LIMITS={"code": 3, "action": 0, "live": 0, "create": 0})
-    address = {"REMOTE_ADDR": "10.0.0.99"}
-    answers = [app.test_client().get("/api/tables/ZZZZZZ", environ_base=address).status_code
-               for app in (first, second, first, second)]
-    assert answers == [404, 404, 404, 429]
-
-
-def test_a_client_past_its_limit_is_refused_slowly_and_without_a_write(make_app, monkeypatch):
-    from sqlmodel import Session, select
-
-    from companion import web
-    from companion.models import RateBucket
+def test_a_client_past_its_limit_is_refused_slowly(make_app, monkeypatch):
+    from companion.web import errors
 
     app = make_app(RATE_LIMITS={"code": 2, "action": 0, "live": 0, "create": 0},
                    RATE_LIMIT_TARPIT=0.5)
     waits = []
-    monkeypatch.setattr(web.time, "sleep", waits.append)
+    monkeypatch.setattr(errors.time, "sleep", waits.append)
     address = {"REMOTE_ADDR": "10.0.0.77"}
     answers = [app.test_client().get("/api/tables/ZZZZZZ", environ_base=address).status_code
                for _try in range(6)]
@@ -277,47 +263,64 @@ def test_a_client_past_its_limit_is_refused_slowly_and_without_a_write(make_app,
     # drawn afresh each time, so that refusals sent back to back do not wake up together.
     assert len(waits) == 4 and all(0.25 <= wait <= 0.75 for wait in waits)
     assert len(set(waits)) == 4
-    # Only the two let through were written: this worker's view of the bucket refused the rest.
-    with Session(app.extensions["engine"]) as db:
-        hits = db.exec(select(RateBucket.hits).where(RateBucket.client == "10.0.0.77")).all()
-    assert hits == [2]
 
 
-def test_a_hammering_client_gets_an_even_pace_not_a_minute_at_once(make_app):
-    from companion.limits import Limited, burst, count
+def test_a_hammering_phone_gets_a_tenth_of_its_minute_at_once_not_the_minute(make_app, phone):
+    app = make_app(RATE_LIMITS={"code": 0, "action": 300, "live": 0, "create": 0})
+    host = Phone(app)
+    code = host.start(players=("Ann", "Ben"), me="0")
+    taps = [host.post(f"/t/{code}/act", {"type": "enter_score", "player": "Ann",
+                                         "round": 1 + tap % 10, "points": tap}, htmx=True)
+            for tap in range(40)]
+    statuses = [tap.status_code for tap in taps]
+    # Thirty at once (a tenth of 300 a minute), then one every 0.2 s: the rest are refused.
+    assert statuses[:30] == [200] * 30 and set(statuses[30:]) == {429}, statuses
+    assert 1 <= int(taps[-1].headers["Retry-After"]) <= 6
+    assert "Too many requests from this device" in taps[-1].get_data(as_text=True)
 
-    engine = make_app().extensions["engine"]
-    limits = {"action": 300}  # five a second, on average
-    start = 1_000_000.0
 
-    def allowed(moment, client="10.0.0.5"):
-        try:
-            count(engine, client, ["action"], limits, moment=moment)
-            return True
-        except Limited as limited:
-            assert 1 <= limited.retry_after <= 60
-            return False
+def test_a_phone_is_counted_for_itself_not_for_the_address_it_shares(make_app):
+    """Two phones behind one router: one hammering does not hold the other back; and a bearer
+    token no device holds is counted for its address, not given a fresh count of its own."""
+    app = make_app(RATE_LIMITS={"code": 20, "action": 0, "live": 0, "create": 0})
+    ann, ben = Phone(app, "10.0.0.40"), Phone(app, "10.0.0.40")
+    code = ann.start(players=("Ann", "Ben"), me="0")
+    ben.join(code, "Ben")
+    assert [ann.get(f"/t/{code}").status_code for _try in range(25)][-1] == 429
+    assert ben.get(f"/t/{code}").status_code == 200
+    guesser = app.test_client()
+    made_up = [guesser.get(f"/api/tables/{code}", environ_base={"REMOTE_ADDR": "10.0.0.41"},
+                           headers={"Authorization": f"Bearer made-up-{guess}"}).status_code
+               for guess in range(21)]
+    assert made_up[:20] == [200] * 20 and made_up[20] == 429
 
-    # A quiet client may send a burst at once (a tenth of a minute's worth) …
-    assert burst(300) == 30 and burst(30) == 10 and burst(5) == 5
-    assert [allowed(start) for _try in range(31)] == [True] * 30 + [False]
-    # … then one every 0.2 s, whatever it sends in between: over the next ten seconds it gets
-    # about fifty, not the rest of the minute's 300.
-    tries = [allowed(start + 0.05 * step) for step in range(1, 201)]
-    assert 45 <= sum(tries) <= 52
-    # Another client is not held back by it.
-    assert allowed(start + 10, client="10.0.0.6")
-    # A second worker (its own view of the buckets, empty) is refused by the database itself.
-    from companion.limits import _seen
 
-    _seen.clear()
-    assert not allowed(start + 10.01)
-    # Left alone for six seconds, the bucket is full again.
-    assert [allowed(start + 20) for _try in range(31)] == [True] * 30 + [False]
+def test_a_game_cafe_behind_one_address_plays_without_a_429(make_app):
+    """Twenty tables of six phones behind one public address, with the default limits: every
+    table is set up, every phone joins, opens its page, polls and taps, nobody is refused."""
+    app = make_app(RATE_LIMITS="", RATE_LIMIT_TARPIT=0)
+    refused = []
+    for number in range(20):
+        players = [f"P{number}-{seat}" for seat in range(6)]
+        host = Phone(app, "203.0.113.7")
+        code = host.start(players=players, me="0")
+        phones = [host]
+        for seat in players[1:]:
+            guest = Phone(app, "203.0.113.7")
+            joined = guest.join(code, seat)
+            assert joined.status_code == 303, (seat, joined.status_code)
+            phones.append(guest)
+        for seat, guest in zip(players, phones):
+            for answer in (guest.get(f"/t/{code}"), guest.get(f"/t/{code}/live?v=0"),
+                           guest.post(f"/t/{code}/act", {"type": "enter_score", "player": seat,
+                                                          "round": 1, "points": 5}, htmx=True)):
+                if answer.status_code == 429:
+                    refused.append((code, seat, answer.request.path))
+    assert refused == []
 
 
 def test_rate_limits_are_read_from_a_setting_and_a_bad_one_is_named():
-    from companion.limits import parse_limits
+    from companion.web.limits import parse_limits
 
     assert parse_limits("code=10, create=0")["code"] == 10
     with pytest.raises(ValueError, match="'coed=10' is not kind=number"):
@@ -329,7 +332,7 @@ def test_a_table_without_activity_for_a_month_is_out_of_reach_of_its_code(app, c
 
     from sqlmodel import Session, select
 
-    from companion.models import GameTable, now
+    from companion.service.models import GameTable, now
 
     made = client.post("/api/tables", json={"game": "scorepad", "players": ["Ann", "Ben"]}).get_json()
     assert client.get(f"/api/tables/{made['code']}").status_code == 200
@@ -369,43 +372,36 @@ def test_a_long_game_answers_with_the_newest_log_and_a_cursor_to_the_rest(client
     assert bad.status_code == 422 and "'log'" in bad.get_json()["error"]
 
 
-def test_a_body_that_trickles_in_is_cut_off_with_408(app):
+def test_a_body_that_trickles_in_is_cut_off_with_408(make_app, table):
     import gevent
 
-    from companion.web import BodyDeadline
+    app = make_app(BODY_SECONDS=1)
 
     class Trickle:
         def read(self, size=-1):
             gevent.sleep(0.2)  # one byte every 0.2 s, as a slow-loris client sends it
             return b"x"
 
-    seen = []
-    middleware = BodyDeadline(lambda environ, start: seen.append(environ) or [b"ok"], 1000, 0.5)
-    statuses = []
-    answer = middleware({"CONTENT_LENGTH": "100", "wsgi.input": Trickle()},
-                        lambda status, headers: statuses.append((status, dict(headers))))
-    assert statuses[0][0] == "408 Request Timeout"
-    assert statuses[0][1]["Connection"] == "close"
-    assert b"did not arrive within" in b"".join(answer)
-    assert not seen  # the app never saw the request
+    def send(**environ):
+        return app.test_client().post(
+            f"/api/tables/{table['code']}/actions", headers=table["headers"],
+            environ_overrides={"wsgi.input": Trickle(), "CONTENT_TYPE": "application/json",
+                               **environ})
+
+    cut_off = send(CONTENT_LENGTH="100")
+    assert cut_off.status_code == 408 and cut_off.headers["Connection"] == "close"
+    assert cut_off.get_json()["error"].startswith("The request body did not arrive within 1 seconds")
     # Without a Content-Length (a chunked body) the deadline holds too.
-    statuses.clear()
-    middleware({"HTTP_TRANSFER_ENCODING": "chunked", "wsgi.input": Trickle()},
-               lambda status, headers: statuses.append((status, dict(headers))))
-    assert statuses[0][0] == "408 Request Timeout" and not seen
-    # A body that arrives in time is handed on whole.
-    import io
-
-    middleware({"CONTENT_LENGTH": "5", "wsgi.input": io.BytesIO(b"hello")}, lambda *a: None)
-    assert seen[0]["wsgi.input"].read() == b"hello"
-
+    assert send(HTTP_TRANSFER_ENCODING="chunked", CONTENT_LENGTH="",
+                **{"wsgi.input_terminated": True}).status_code == 408
+    _unchanged(app.test_client(), table)
 
 def test_undo_and_redo_across_checkpoints_give_what_replaying_the_whole_log_gives(app, client):
     from sqlmodel import Session, select
 
     from companion.games import get_game
-    from companion.history import replay
-    from companion.models import GameTable, LogEntry, StateCheckpoint
+    from companion.service.history import replay
+    from companion.service.models import GameTable, LogEntry, StateCheckpoint
 
     made = client.post("/api/tables", json={"game": "scorepad", "players": ["Ann", "Ben"]}).get_json()
     code, headers = made["code"], {"Authorization": f"Bearer {made['token']}"}
@@ -450,10 +446,10 @@ def test_undo_reads_only_what_came_since_and_still_agrees_with_the_whole_log(mak
 
     from sqlmodel import Session, select
 
-    from companion import tables
+    from companion.service import tables
     from companion.games import get_game
-    from companion.history import replay
-    from companion.models import GameTable, LogEntry
+    from companion.service.history import replay
+    from companion.service.models import GameTable, LogEntry
 
     servers = [make_app().test_client(), make_app().test_client()]
     made = servers[0].post("/api/tables", json={"game": "scorepad", "players": ["Ann", "Ben"]}).get_json()
@@ -595,46 +591,19 @@ def test_a_static_address_never_reads_outside_static(client):
         assert client.get(url).status_code in (404, 422)  # a NUL gets its sentence
 
 
-def test_a_request_that_waited_for_the_database_is_counted_when_it_writes(make_app,
-                                                                          monkeypatch):
-    """Under load a request may wait seconds for a database connection while later ones of
-    the same client are counted: it moves the bucket on from when it writes, not from its
-    arrival (which made it look like part of a burst: a wrong 429 at a calm pace)."""
-    from companion import limits
-
-    engine = make_app().extensions["engine"]
-    allowed = {"action": 60}  # one a second, ten at once
-    clock = [100.0]
-    monkeypatch.setattr(limits.time, "time", lambda: clock[0])
-    writing = limits._writing
-
-    def waiting(engine):
-        """Where the first request writes: while it waits for it, ten others go first."""
-        monkeypatch.setattr(limits, "_writing", writing)
-        for _other in range(10):
-            limits.count(engine, "10.0.0.5", ["action"], allowed, moment=105.0)
-        clock[0] = 116.0  # ten seconds on: the bucket has room for one again
-        return writing(engine)
-
-    monkeypatch.setattr(limits, "_writing", waiting)
-    limits.count(engine, "10.0.0.5", ["action"], allowed)  # arrived at 100, written at 116
-
-
 def test_a_worker_out_of_database_connections_says_busy_and_how_to_retry(client, table, phone,
                                                                           monkeypatch):
     """Every pooled connection stayed taken (a crowd on a slow PostgreSQL): 503 with
     Retry-After and a sentence, not a 500 that says nothing was changed."""
     from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-    from companion import limits
-
     host = phone()
     code = host.start(players=("Ann", "Ben"))
 
     def exhausted(*_args, **_kwargs):
-        raise PoolTimeout("QueuePool limit of size 5 overflow 10 reached")
+        raise PoolTimeout("QueuePool limit of size 15 overflow 0 reached")
 
-    monkeypatch.setattr(limits, "count", exhausted)
+    monkeypatch.setattr(client.application.extensions["engine"].pool, "connect", exhausted)
     answer = client.post(f"/api/tables/{table['code']}/actions", headers=table["headers"],
                          json={"type": "start_game", "starter": "Ann"})
     assert answer.status_code == 503 and answer.headers["Retry-After"] == "2"
@@ -646,65 +615,3 @@ def test_a_worker_out_of_database_connections_says_busy_and_how_to_retry(client,
     assert page.status_code == 503 and "reload the page in a few seconds" in page.get_data(as_text=True)
     monkeypatch.undo()
     _unchanged(client, table)
-
-
-def test_a_client_far_from_its_limit_is_written_now_and_then_with_every_request(make_app):
-    """Counting costs a database write per request only near the limit: far from it a worker
-    writes a bucket at most every WRITE_EVERY seconds, adding every request since."""
-    from sqlmodel import Session, select
-
-    from companion.limits import WRITE_EVERY, count
-    from companion.models import RateBucket
-
-    engine = make_app().extensions["engine"]
-
-    def written():
-        with Session(engine) as db:
-            return db.exec(select(RateBucket.hits, RateBucket.due)
-                           .where(RateBucket.client == "10.0.0.9")).one()
-
-    start = 1_000_000.0
-    for request in range(10):  # well within the 30 of a burst of 300 a minute
-        count(engine, "10.0.0.9", ["action"], {"action": 300}, moment=start + 0.01 * request)
-    assert written() == (1, start + 0.2)  # the first one only, so far
-    count(engine, "10.0.0.9", ["action"], {"action": 300}, moment=start + WRITE_EVERY)
-    hits, due = written()
-    assert hits == 11 and due == pytest.approx(start + 11 * 0.2)
-
-
-@pytest.mark.skipif(not os.environ.get("TEST_DATABASE_URL"),
-                    reason="the wait for a bucket's row lock is PostgreSQL's")
-def test_a_request_that_waited_for_its_bucket_s_row_is_counted_when_it_gets_it(make_app):
-    """On PostgreSQL a client's requests on several workers queue for its bucket's row. One
-    that waited there is counted at the moment it gets the row, not at the moment it asked:
-    measured from then, the bucket that others filled meanwhile had room again."""
-    import threading
-    import time
-
-    from sqlalchemy import text
-
-    from companion.limits import Limited, count
-
-    engine = make_app().extensions["engine"]
-    allowed = {"code": 600}  # a request every 0.1 s, 60 at once: 6 s of room
-    count(engine, "10.0.0.8", ["code"], allowed)
-    outcome = []
-
-    def asks():
-        try:
-            count(engine, "10.0.0.8", ["code"], allowed)
-            outcome.append("allowed")
-        except Limited:
-            outcome.append("refused")
-
-    with engine.begin() as other:  # another worker holds the row for a second ...
-        other.execute(text("UPDATE rate_bucket SET due = :due WHERE client = '10.0.0.8'"),
-                      {"due": time.time() + 5.95})  # ... and leaves the bucket all but full
-        waiting = threading.Thread(target=asks)
-        from companion import limits
-
-        limits._seen.clear()  # the waiting request's worker has not seen the bucket yet
-        waiting.start()
-        time.sleep(1.0)
-    waiting.join(timeout=10)
-    assert outcome == ["allowed"]

@@ -167,11 +167,11 @@ def test_phones_that_poll_share_the_renders_of_a_version(phone, monkeypatch):
         guest = phone(f"10.0.2.{number}")
         guest.join(code, seat)
         guests.append(guest)
-    import companion.web
+    import companion.live.regions
 
     rendered = []
-    real = companion.web.render_block
-    monkeypatch.setattr(companion.web, "render_block",
+    real = companion.live.regions.render_block
+    monkeypatch.setattr(companion.live.regions, "render_block",
                         lambda template, name, **context: rendered.append(name) or real(template, name, **context))
 
     def poll(who, version):
@@ -201,11 +201,11 @@ def test_one_render_serves_every_phone_of_the_same_kind(phone, monkeypatch):
     streams = [Stream(w, code, f"?v={host.snapshot()['version']}") for w in watchers]
     for stream in streams:
         stream.next_event("ready")
-    import companion.web
+    import companion.live.regions
 
     rendered = []
-    real = companion.web.render_block
-    monkeypatch.setattr(companion.web, "render_block",
+    real = companion.live.regions.render_block
+    monkeypatch.setattr(companion.live.regions, "render_block",
                         lambda template, name, **context: rendered.append(name) or real(template, name, **context))
     host.act(type="enter_score", player="Cy", round=1, points=9)
     events = [stream.next_event("regions") for stream in streams]
@@ -370,7 +370,7 @@ def test_a_script_the_phone_has_is_not_sent_again(client):
 
 
 def test_workers_share_and_keep_their_builds_in_the_instance_folder(make_app, monkeypatch):
-    from companion import assets
+    from companion.web import assets
 
     # A build an earlier test made in this process would be served from memory, not written.
     monkeypatch.setattr(assets, "_BUILT", {})
@@ -472,12 +472,12 @@ MOVES = {
 @pytest.mark.parametrize("game", sorted(MOVES))
 def test_a_snapshot_made_from_the_writer_is_the_one_read_back_from_the_database(phone, app, game):
     """The streams of the writing process take a move's table and log entry from the writer
-    (live.offer_written) instead of reading them back: every region a phone is sent must be
+    (live.changes → Hub.changed) instead of reading them back: every region a phone is sent must be
     what the database's copy draws, after moves, an undo and a redo."""
     from sqlalchemy import event
 
-    from companion.views.table import load_snapshot, region_names, viewer_context
-    from companion.web import regions_for
+    from companion.live.regions import regions_for
+    from companion.live.snapshot import load, region_names, viewer_context
 
     players, moves = MOVES[game]
     client = app.test_client()
@@ -504,7 +504,7 @@ def test_a_snapshot_made_from_the_writer_is_the_one_read_back_from_the_database(
         written = hub.feeds[code].snapshot
         assert written.version == before.version + 1
         with app.test_request_context(f"/t/{code}"):
-            read = load_snapshot(code, before)
+            read = load(code, before)
             for snapshot in (written, read):
                 snapshot.renders.clear()
             device = next(d.id for d in read.data["devices"] if d.seat == players[0])

@@ -28,10 +28,10 @@ from sqlalchemy import (
 )
 from sqlmodel import SQLModel
 
-from companion import models  # noqa: F401  (registers the tables on SQLModel.metadata)
-from companion.database import init_db, make_engine, schema_lock
+from companion.service import models  # noqa: F401  (registers the tables on SQLModel.metadata)
+from companion.service.database import init_db, make_engine, schema_lock
 from companion.games import GAMES
-from companion.migrations import BASELINE, head_revision
+from companion.service.migrations import BASELINE, head_revision
 from tests.conftest import PG_URL, database_url
 
 # The schema as SQLModel.metadata.create_all made it before migrations (models.py of then),
@@ -163,12 +163,16 @@ def with_later_columns(engine, add: bool) -> None:
                 connection.exec_driver_sql(f"ALTER TABLE {table} DROP COLUMN {column.name}")
 
 
+# Tables of the old schema that a later revision drops (0006: the rate limits' join attempts).
+DROPPED = {"join_attempt"}
+
+
 def rows(engine) -> dict[str, list]:
-    """Every row of every table of the old schema, in order."""
+    """Every row of every table of the old schema still kept, in order."""
     with engine.connect() as connection:
         return {table.name: [tuple(row) for row in connection.execute(
                     select(table).order_by(table.c.id))]
-                for table in BEFORE.sorted_tables}
+                for table in BEFORE.sorted_tables if table.name not in DROPPED}
 
 
 def versions(engine) -> list[str]:
@@ -259,9 +263,9 @@ def test_workers_starting_together_take_turns(tmp_path):
     url = database_url(tmp_path).replace("postgresql://", "postgresql+psycopg://", 1)
     # Each worker loads everything, says so, then waits for the word to go, so all start at once.
     worker = ("import sys\n"
-              "from companion.database import init_db, make_engine\n"
+              "from companion.service.database import init_db, make_engine\n"
               "engine = make_engine(sys.argv[1])\n"
-              "import companion.migrations, companion.models\n"
+              "import companion.service.migrations, companion.service.models\n"
               "print('ready', flush=True)\n"
               "sys.stdin.readline()\n"
               "print(init_db(engine), flush=True)\n")
@@ -314,7 +318,7 @@ def test_a_table_copied_by_a_migration_keeps_the_rows_that_point_at_it(make_app)
 
 
 def test_the_migrations_command_line_finds_the_models_and_revisions_in_step(capsys):
-    from companion.migrations.__main__ import main
+    from companion.service.migrations.__main__ import main
 
     main(["check"])
     assert "No new upgrade operations detected" in capsys.readouterr().out

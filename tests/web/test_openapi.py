@@ -8,7 +8,7 @@ from jsonschema import Draft202012Validator
 from werkzeug.routing.rules import parse_converter_args
 
 from companion.games import GAMES
-from companion.openapi import Error, Undocumented, build_document, openapi_document, reply
+from companion.web.openapi import Error, Undocumented, build_document, openapi_document, reply
 
 # One real opening move per game (from the games' own tests), with the seats it needs.
 OPENINGS = {

@@ -10,9 +10,10 @@ import pytest
 
 from sqlmodel import Session, select
 
-from companion import cli, network
-from companion.models import GameTable
-from companion.network import LISTEN_HOST_VARIABLE, base_url, unreachable_reason
+from companion import cli
+from companion.web import network
+from companion.service.models import GameTable
+from companion.web.network import LISTEN_HOST_VARIABLE, base_url, unreachable_reason
 from tests.conftest import Phone
 
 
@@ -219,9 +220,9 @@ def test_an_invite_never_names_a_host_header_anyone_could_write():
 
 
 def test_a_made_up_host_header_never_reaches_an_invite_or_a_group_qr(make_app, monkeypatch):
-    import companion.network
+    import companion.web.network
 
-    monkeypatch.setattr(companion.network, "lan_addresses", lambda: ["192.168.1.20"])
+    monkeypatch.setattr(companion.web.network, "lan_addresses", lambda: ["192.168.1.20"])
     client = make_app().test_client()
     made = client.post("/api/tables", json={"game": "scorepad", "players": ["Ann", "Ben"]},
                        headers={"Host": "evil.example"}).get_json()

@@ -3,11 +3,8 @@
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import xml.etree.ElementTree as ElementTree
-from types import SimpleNamespace
 
 import pytest
 
@@ -68,26 +65,21 @@ def test_companion_init_db_prints_where_the_database_is(tmp_path, monkeypatch, c
     assert (tmp_path / "instance" / "companion.sqlite3").exists()
 
 
-def test_the_nothing_changed_poll_is_answered_before_flask(make_app):
+def test_the_nothing_changed_poll_is_answered_from_the_version_alone(make_app, monkeypatch):
+    from companion.live import snapshot
     from tests.conftest import Phone
 
     app = make_app()
-    reached_flask = []
-    app.before_request(lambda: reached_flask.append(1) and None)
     host = Phone(app)
     code = host.start()
     version = host.snapshot()["version"]
-    reached_flask.clear()
+    monkeypatch.setattr(snapshot, "load", lambda *_args: pytest.fail("the poll loaded the table"))
     response = host.client.get(f"/t/{code}/live?v={version}")
-    assert response.status_code == 204
-    assert reached_flask == [], "the poll went through Flask"
-    # The HEAD a page sends when its stream opens (app.js: warmConnection) too.
-    response = host.client.head(f"/t/{code}/live?v={version}")
     assert response.status_code == 204 and response.data == b""
-    assert reached_flask == [], "the HEAD went through Flask"
-    # A poll that has something to send does reach Flask.
+    monkeypatch.undo()
+    # A poll that has something to send gets the regions.
     response = host.client.get(f"/t/{code}/live?v={version - 1}", headers={"HX-Request": "true"})
-    assert response.status_code == 200 and reached_flask
+    assert response.status_code == 200 and 'data-region="scoresheet"' in response.get_data(as_text=True)
 
 
 @pytest.mark.parametrize("path, json_answer", [("/", False), ("/api/games", True)])
@@ -137,42 +129,3 @@ def test_the_seat_cookie_is_renewed_when_the_table_opens_not_with_every_tap(phon
     assert poll.status_code == 200 and "Set-Cookie" not in poll.headers
     # the seat is still this phone's after the tap: the cookie it holds was not lost
     assert ann.client.get(f"/t/{code}").status_code == 200
-
-
-def test_a_worker_compiles_every_template_and_freezes_what_it_loaded(make_app):
-    """`companion serve` hands gunicorn worker.py, whose hook compiles every template before
-    the first request and freezes the loaded app: a full garbage collection then walks only
-    what requests made since, not the whole app."""
-    import gc
-
-    from companion import handoff
-    from companion.cli import gunicorn_args
-    from companion.worker import GC_THRESHOLDS, post_worker_init, worker_exit
-
-    args = gunicorn_args("127.0.0.1", 5000, 1, 10)
-    assert args[args.index("--config") + 1] == "python:companion.worker"
-
-    class Worker:
-        wsgi = make_app()  # what a worker has loaded when the hook runs
-        ppid = os.getpid()  # its master
-        cfg = SimpleNamespace(worker_connections=10)
-
-    environment = Worker.wsgi.jinja_env
-    environment.cache = {}  # nothing compiled yet
-    joined = os.path.join(handoff.folder_of(os.getpid()), f"{os.getpid()}.sock")
-    thresholds = gc.get_threshold()
-    try:
-        post_worker_init(Worker())
-        assert gc.get_freeze_count() > 10_000
-        assert gc.get_threshold() == GC_THRESHOLDS  # the collector stops the worker less often
-        assert os.path.exists(joined)  # it takes part in the hand-over of connections
-    finally:
-        gc.unfreeze()
-        gc.set_threshold(*thresholds)
-        worker_exit(None, Worker())
-        shutil.rmtree(handoff.folder_of(os.getpid()), ignore_errors=True)
-    assert not os.path.exists(joined)
-    # Every template was compiled before the first request: the table pages of every game.
-    compiled = {template.name for template in environment.cache.values()}
-    assert {"table.html", "macros.html", "games/scorepad/table.html",
-            "games/asterix-co/table.html"} <= compiled

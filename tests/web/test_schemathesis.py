@@ -38,7 +38,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from companion.games import GAMES
-from companion.inputs import name_key, tidy_name
+from companion.service.inputs import name_key, tidy_name
 
 EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", 20))
 

@@ -5,8 +5,9 @@ from html import unescape
 
 import pytest
 
-from companion.network import base_url
-from companion.tables import CODE_ALPHABET
+from companion.service.codes import CODE_ALPHABET
+from companion.web.network import base_url
+from tests.conftest import Phone
 
 
 def text(response):
@@ -111,13 +112,14 @@ def test_an_unknown_code_gets_a_friendly_page_with_the_code_box(phone):
     assert page.status_code == 404 and "no table with the code ZZZZZZ" in text(page)
 
 
-def test_join_attempts_are_rate_limited_per_client(phone):
-    guesser = phone("10.9.9.9")
+def test_codes_typed_in_are_rate_limited_per_client(make_app):
+    app = make_app(RATE_LIMITS={"code": 20, "action": 0, "live": 0, "create": 0})
+    guesser = Phone(app, "10.9.9.9")
     statuses = [guesser.post("/join", {"code": "ZZZZZZ"}).status_code for _ in range(21)]
     assert statuses[:20] == [404] * 20
     assert statuses[20] == 429
     # Another phone at the table is not affected.
-    assert phone("10.0.0.8").post("/join", {"code": "ZZZZZZ"}).status_code == 404
+    assert Phone(app, "10.0.0.8").post("/join", {"code": "ZZZZZZ"}).status_code == 404
 
 
 def test_a_score_shows_on_the_other_phone_by_polling(phone):
@@ -388,8 +390,8 @@ def test_a_live_snapshot_holds_no_log_entry_past_the_version_it_read(app, phone)
     be shown twice, once now and once with that version)."""
     from sqlalchemy import insert
 
-    from companion.models import LogEntry
-    from companion.tables import read_table
+    from companion.service.models import LogEntry
+    from companion.service.tables import read_table
 
     host = phone()
     code = host.start(players=("Ann", "Ben"))

@@ -61,32 +61,8 @@ def score_piles(piles: list[dict]) -> dict:
                 pirates=plural_sentence("%(count)s pirate", "%(count)s pirates", a)))
 
     for colour in COLOURS:
-        holders = [pile["name"] for pile in piles if colour in pile["centurions"]]
-        a, b = (pile["legionaries"].get(colour, 0) + (colour in pile["centurions"]) for pile in piles)
-        fields = {"label": COLOUR_TITLES[colour], "token": TOKENS[colour]}
-        if a != b:
-            leader, lead, trail = (names[0], a, b) if a > b else (names[1], b, a)
-            trailer = names[1] if leader == names[0] else names[0]
-            tokens[colour] = leader
-            explanation.append(Sentence(
-                "%(label)s: %(leader)s has %(cards)s to %(trailer)s's %(trail)s and takes %(token)s.",
-                leader=leader, trailer=trailer, trail=trail, cards=_cards(lead), **fields))
-        elif a == 0:
-            tokens[colour] = None
-            explanation.append(Sentence("%(label)s: neither player secured %(card)s, so nobody takes %(token)s.",
-                                        card=COLOUR_CARDS[colour], **fields))
-        elif holders:
-            tokens[colour] = holders[0]
-            explanation.append(Sentence(
-                "%(label)s: %(first)s and %(second)s have %(cards)s each; %(holder)s holds %(centurion)s "
-                "and takes %(token)s.", first=names[0], second=names[1], cards=_cards(a), holder=holders[0],
-                centurion=card_name({"kind": "centurion", "colour": colour}), **fields))
-        else:
-            tokens[colour] = None
-            explanation.append(Sentence(
-                "%(label)s: %(first)s and %(second)s have %(cards)s each and nobody holds %(centurion)s, "
-                "so nobody takes %(token)s.", first=names[0], second=names[1], cards=_cards(a),
-                centurion=card_name({"kind": "centurion", "colour": colour}), **fields))
+        tokens[colour], sentence = _colour_token(colour, piles, names)
+        explanation.append(sentence)
 
     points = {name: sum(1 for holder in tokens.values() if holder == name) for name in names}
     colour_tokens = {name: sum(1 for colour in COLOURS if tokens[colour] == name) for name in names}
@@ -105,6 +81,32 @@ def score_piles(piles: list[dict]) -> dict:
         "cards": cards,
         "verdict": verdict,
     }
+
+
+def _colour_token(colour: str, piles: list[dict], names: list[str]) -> tuple[str | None, Sentence]:
+    """Who takes the token of ``colour`` (None: nobody) and why: more cards of the colour, or
+    on a tie the player holding its centurion."""
+    holders = [pile["name"] for pile in piles if colour in pile["centurions"]]
+    a, b = (pile["legionaries"].get(colour, 0) + (colour in pile["centurions"]) for pile in piles)
+    fields = {"label": COLOUR_TITLES[colour], "token": TOKENS[colour]}
+    if a != b:
+        leader, lead, trail = (names[0], a, b) if a > b else (names[1], b, a)
+        trailer = names[1] if leader == names[0] else names[0]
+        return leader, Sentence(
+            "%(label)s: %(leader)s has %(cards)s to %(trailer)s's %(trail)s and takes %(token)s.",
+            leader=leader, trailer=trailer, trail=trail, cards=_cards(lead), **fields)
+    if a == 0:
+        return None, Sentence("%(label)s: neither player secured %(card)s, so nobody takes %(token)s.",
+                              card=COLOUR_CARDS[colour], **fields)
+    if holders:
+        return holders[0], Sentence(
+            "%(label)s: %(first)s and %(second)s have %(cards)s each; %(holder)s holds %(centurion)s "
+            "and takes %(token)s.", first=names[0], second=names[1], cards=_cards(a), holder=holders[0],
+            centurion=card_name({"kind": "centurion", "colour": colour}), **fields)
+    return None, Sentence(
+        "%(label)s: %(first)s and %(second)s have %(cards)s each and nobody holds %(centurion)s, "
+        "so nobody takes %(token)s.", first=names[0], second=names[1], cards=_cards(a),
+        centurion=card_name({"kind": "centurion", "colour": colour}), **fields)
 
 
 def decide(names: list[str], points: dict, colour_tokens: dict, cards: dict) -> tuple[list[str], Sentence]:

@@ -24,7 +24,7 @@ from .cards import (
 )
 from ..text import N_, Sentence
 from .scoring import escape_reason, totals, working
-from ...stats.svg import marker_path  # the same marker shapes as the group charts
+from ..markers import marker_path  # the same marker shapes as the group charts
 
 # -- the score-progress chart, drawn on the server as SVG --------------------------------
 

@@ -1,0 +1,207 @@
+"""One version of one table as every phone's view of it is drawn: loaded once per process for
+all its streams (``load``), or made from what the writer of that version has in hand
+(``from_writer``), and the few facts about one phone that a region may depend on
+(``viewer_context``)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+from flask import current_app, get_template_attribute, url_for
+from flask_babel import get_locale
+from markupsafe import Markup
+from sqlalchemy import JSON
+
+from ..service.models import GameTable
+from ..service.tables import can_act, devices, game_of, log_entries, read_table
+
+# Regions of templates/table.html shared by every game; each game adds its own.
+COMMON_REGIONS = ("status", "me", "seats", "history", "host")
+# Of those, the ones drawn from the phones and the lock alone: a move in the game leaves them
+# as they were, so their renders carry over to the next version.
+PHONE_REGIONS = ("me", "seats", "host")
+LOG_SHOWN = 40
+
+
+@dataclass
+class Snapshot:
+    """One version of one table as loaded for display; ``renders`` caches its regions,
+    ``events`` the stream events made of them."""
+
+    version: int
+    data: Any
+    renders: dict = field(default_factory=dict)
+    events: dict = field(default_factory=dict)
+
+
+def language() -> str:
+    """The language of the phone being drawn for."""
+    return str(get_locale() or "en")
+
+
+def region_names(table: GameTable) -> list[tuple[str, str]]:
+    """(template, block) of every live region of this table's page."""
+    game = game_of(table)
+    return [("table.html", name) for name in COMMON_REGIONS] + [
+        (game.template, name) for name in game.regions
+    ]
+
+
+class LogLines:
+    """The lines of HTML of some log entries, in the language of the phone being drawn for.
+
+    An entry never changes, so each is drawn once per language and kept in ``drawn`` (by its
+    seq), which the next version of the same table's snapshot takes over: the history region
+    of a new version draws only the entries it has not seen."""
+
+    def __init__(self, entries: list, previous: "LogLines | None" = None):
+        self.entries = entries
+        shown = {entry.seq for entry in entries}
+        self.drawn: dict[tuple[int, str], str] = {
+            key: html for key, html in (previous.drawn.items() if previous else ())
+            if key[0] in shown}
+        self.joined: dict[str, Markup] = {}
+
+    def __iter__(self):
+        lang = language()
+        line = None
+        for entry in self.entries:
+            key = (entry.seq, lang)
+            html = self.drawn.get(key)
+            if html is None:
+                if line is None:
+                    line = get_template_attribute("macros.html", "log_line")
+                html = self.drawn[key] = line(entry)
+            yield html
+
+    def __html__(self) -> str:
+        """Every line, put together once per language (``{{ log_lines }}`` in a template:
+        a loop over forty lines in the template cost more than drawing the one new line)."""
+        lang = language()
+        joined = self.joined.get(lang)
+        if joined is None:
+            joined = self.joined[lang] = Markup("".join(self))
+        return joined
+
+
+def shared_context(db, table: GameTable) -> dict:
+    """What every phone's view of this table version shares: the game, the log, the phones."""
+    return _shared(table, devices(db, table), log_entries(db, table, LOG_SHOWN), None)
+
+
+def _shared(table, joined: list, newest_log: list, previous: dict | None) -> dict:
+    """``newest_log``: the newest entries; given the previous version's context of the same
+    table, only those past it (the log only grows)."""
+    game = game_of(table)
+    log = (newest_log + previous["log"])[:LOG_SHOWN] if previous is not None else newest_log
+    return {
+        "table": table,
+        "game": game,
+        "state": table.state,
+        "view": game.view(table.state),
+        "status": game.status(table.state),
+        "scores": game.scores(table.state),
+        "winners": game.winners(table.state),
+        "devices": joined,
+        "watchers": sum(1 for d in joined if not d.seat and not d.is_host),
+        "log": log,
+        "log_lines": LogLines(log, previous["log_lines"] if previous is not None else None),
+        "expected_version": table.state_version,
+        "act_url": url_for("table.act_view", code=table.code),
+        "oob": False,
+    }
+
+
+def viewer_context(shared: dict, device_id: int | None, lang: str | None = None) -> dict:
+    """The few facts about one phone that a region may depend on (``lang``: its language,
+    default this request's)."""
+    joined = shared["devices"]
+    device = next((d for d in joined if d.id == device_id), None)
+    holders = {d.seat: d.id for d in joined if d.seat}
+    seat = device.seat if device else None
+    # What this seat may do now, from the game's table of moves (one computation per seat).
+    legal_by_seat = shared.setdefault("legal_by_seat", {})
+    if seat not in legal_by_seat:
+        legal_by_seat[seat] = shared["game"].legal_actions(shared["state"], seat)
+    return {
+        "lang": lang or language(),
+        "phone": device.id if device else None,
+        "seat": seat,
+        "legal": legal_by_seat[seat],
+        "can_act": can_act(device),
+        "is_host": bool(device and device.is_host),
+        "read_only": bool(device and device.read_only),
+        "seats": [{"name": name, "taken": name in holders,
+                   "mine": device is not None and holders.get(name) == device.id}
+                  for name in shared["table"].players],
+    }
+
+
+def table_context(db, table: GameTable, device) -> dict:
+    """Everything the table template needs, derived from the table row and the phone."""
+    shared = shared_context(db, table)
+    return {**shared, **viewer_context(shared, device.id if device else None)}
+
+
+def _phones_key(shared: dict) -> tuple:
+    table = shared["table"]
+    return (table.locked, tuple(table.players),
+            tuple((d.id, d.seat, d.is_host, d.read_only) for d in shared["devices"]))
+
+
+def _carry_phone_regions(previous: Snapshot, snapshot: Snapshot) -> Snapshot:
+    """With the phones and the lock as before, the renders of PHONE_REGIONS still hold (a move
+    in the game does not redraw every seat's "You are …" line)."""
+    if _phones_key(previous.data) == _phones_key(snapshot.data):
+        for name in PHONE_REGIONS:
+            if name in previous.renders:
+                snapshot.renders[name] = previous.renders[name]
+    return snapshot
+
+
+def load(code: str, previous: Snapshot | None = None) -> Snapshot | None:
+    """One table version as every stream of this process shares it (None: no such table).
+
+    Read as plain rows (no ORM objects: this runs once per change per process), building on
+    ``previous``: only the log entries past it are read."""
+    before = previous.data if previous is not None else None
+    rows = read_table(current_app.extensions["engine"], code, LOG_SHOWN,
+                      log_after=before["table"].version if before else None)
+    if rows is None:
+        return None
+    table, joined, newest_log = rows
+    if before is not None and before["table"].id != table.id:  # another table, same code
+        return load(code)
+    snapshot = Snapshot(table.version, _shared(table, joined, newest_log, before))
+    return _carry_phone_regions(previous, snapshot) if previous is not None else snapshot
+
+
+def from_writer(written: tuple, previous: Snapshot) -> Snapshot | None:
+    """The version a move, an undo or a redo of this process just committed, made from the
+    table and the log entry the writer has in hand (``written``) on top of ``previous``, the
+    version before it: what ``load`` would read back, without reading it (the phones are
+    those of ``previous``: a move does not change them). None when they do not fit together
+    (another table under the same code, another entry)."""
+    table, entry = written
+    before = previous.data
+    if before["table"].id != table.id or entry.table_id != table.id or entry.seq != table.version:
+        return None
+    fresh = _as_read(table)
+    snapshot = Snapshot(fresh.version, _shared(fresh, before["devices"], [_as_read(entry)], before))
+    return _carry_phone_regions(previous, snapshot)
+
+
+def _as_read(written) -> SimpleNamespace:
+    """A row as the database gives it back after ``written`` was stored: its columns' values,
+    each JSON column copied through JSON as the database would (a tuple comes back as a
+    list, a number key as text), so that nothing drawn from it can differ."""
+    values = {}
+    for column in written.__table__.columns:
+        value = getattr(written, column.key)
+        if value is not None and isinstance(column.type, JSON):
+            value = json.loads(json.dumps(value))
+        values[column.key] = value
+    return SimpleNamespace(**values)

@@ -1,0 +1,181 @@
+"""Engine and sessions. SQLite under instance/ by default; PostgreSQL through DATABASE_URL."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from flask import current_app, g
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.pool import StaticPool
+from sqlmodel import Session, create_engine
+
+from .migrations import upgrade
+
+WRITE = {"companion_write": True}
+SCHEMA_LOCK = "hashtext('companion schema')"  # PostgreSQL's advisory lock key for migrations
+
+
+def _use_wal(cursor) -> None:
+    """Switch a new database file to WAL once. The switch needs the file to itself and SQLite
+    does not wait for that, so processes starting together on a fresh file take a few tries."""
+    for attempt in range(100):
+        try:
+            if cursor.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError:
+            if attempt == 99:
+                raise
+            time.sleep(0.05)
+
+
+def make_engine(url: str) -> Engine:
+    """Create the engine; SQLite gets WAL, a busy timeout and write transactions that lock early."""
+    if not url.startswith("sqlite"):
+        # 15 kept open per server process (closing and reopening them as they came back started a
+        # backend per request); a request waits up to 10 s for one, then is answered 503.
+        return create_engine(url, pool_pre_ping=True, pool_size=15, max_overflow=0,
+                             pool_timeout=10)
+    return _sqlite_engine(url)
+
+
+def _sqlite_engine(url: str) -> Engine:
+    in_memory = url in ("sqlite://", "sqlite:///:memory:")
+    # SQLite connections are cheap, and a writer holds its connection while it queues for the
+    # write lock: with many phones tapping at once a bounded pool would starve the readers.
+    pool = {"poolclass": StaticPool} if in_memory else {"pool_size": 20, "max_overflow": -1}
+    engine = create_engine(
+        url,
+        connect_args={"check_same_thread": False, "timeout": 30},
+        **pool,
+    )
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record):
+        # We emit BEGIN ourselves (below), so the driver must not open transactions on its own.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA busy_timeout=30000")
+        if not in_memory:
+            _use_wal(cursor)
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    _one_writer_at_a_time(engine)
+    return engine
+
+
+def _one_writer_at_a_time(engine: Engine) -> None:
+    """A write transaction begins with BEGIN IMMEDIATE (``WRITE``), after the one before it in
+    this process has committed or rolled back."""
+    # One writer at a time in this process: it waits here, woken the moment the one before has
+    # committed, instead of in SQLite's busy handler, which would stop the whole gevent worker.
+    writer = threading.Lock()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection):
+        # A writer takes the write lock at BEGIN so it waits its turn instead of failing
+        # half-way when another phone wrote since it read (SQLITE_BUSY_SNAPSHOT).
+        if connection.get_execution_options().get("companion_write"):
+            writer.acquire()
+            connection.info["holds_writer"] = True
+            try:
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+            except BaseException:
+                _release(connection)
+                raise
+        else:
+            connection.exec_driver_sql("BEGIN")
+
+    @event.listens_for(engine, "commit")
+    def _commit_then_release(connection):
+        # The next writer goes once this COMMIT has run (SQLAlchemy's own COMMIT that follows
+        # finds no transaction left): before it, its BEGIN IMMEDIATE would meet SQLite's busy handler.
+        if connection.info.get("holds_writer"):
+            try:
+                connection.connection.driver_connection.commit()
+            except sqlite3.Error as error:  # as SQLAlchemy reports a failed COMMIT
+                raise DBAPIError.instance("COMMIT", (), error, sqlite3.Error) from error
+            finally:
+                _release(connection)
+
+    @event.listens_for(engine, "rollback")
+    def _rollback_then_release(connection):
+        if connection.info.get("holds_writer"):
+            try:
+                connection.connection.driver_connection.rollback()
+            except Exception:  # noqa: BLE001 - SQLAlchemy's ROLLBACK follows, and reports it
+                pass
+            finally:
+                _release(connection)
+
+    def _release(connection):
+        if connection.info.pop("holds_writer", False):
+            writer.release()
+
+
+def init_db(engine: Engine) -> str:
+    """Bring the database to the newest schema (Alembic revisions in companion/migrations) and
+    say what was done: tables created, tables from before migrations adopted, or upgraded.
+
+    Every server process calls this as it starts; one at a time does the work and the others
+    then find the database up to date."""
+    with schema_lock(engine) as connection:
+        return upgrade(connection)
+
+
+@contextmanager
+def schema_lock(engine: Engine) -> Iterator[Connection]:
+    """A connection in a transaction that no other process migrates beside: PostgreSQL's
+    advisory lock (freed at commit), SQLite's write lock."""
+    with engine.connect() as connection:
+        if engine.dialect.name != "sqlite":
+            with connection.begin():
+                if engine.dialect.name == "postgresql":
+                    connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})")
+                yield connection
+            return
+        # SQLite alters a table by copying it and dropping the old one; with foreign keys on,
+        # that drop would cascade to every device and log entry. The pragma only takes effect
+        # outside a transaction, so it is set before BEGIN and checked by hand before COMMIT.
+        sqlite = connection.connection.driver_connection
+        sqlite.execute("PRAGMA foreign_keys=OFF")
+        try:
+            with connection.execution_options(**WRITE).begin():
+                yield connection
+                orphans = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                if orphans:
+                    raise RuntimeError(f"The migration left rows pointing nowhere: {orphans[:5]}")
+        finally:
+            sqlite.execute("PRAGMA foreign_keys=ON")
+
+
+def get_db(write: bool = False) -> Session:
+    """The request's session; ask for ``write=True`` before the first query of a change."""
+    if "db" not in g:
+        engine = current_app.extensions["engine"]
+        # Every transaction of a writing request (there may be several) locks early.
+        bind = engine.execution_options(**WRITE) if write else engine
+        g.db = Session(bind, expire_on_commit=False)
+    return g.db
+
+
+@contextmanager
+def writing(engine: Engine) -> Iterator[Session]:
+    """A session of its own for one change: its transaction locks early (``WRITE``), and what it
+    loaded stays readable after the commit."""
+    with Session(engine.execution_options(**WRITE), expire_on_commit=False) as db:
+        yield db
+
+
+def close_db(_exc: BaseException | None = None) -> None:
+    db = g.pop("db", None)
+    if db is not None:
+        db.close()

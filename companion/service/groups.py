@@ -1,0 +1,418 @@
+"""Groups: the people who play together, their plays and what can be said about them.
+
+No accounts: a group is a code (and a QR) like a table. Its players are names; a table can
+belong to a group, each seat linked to one of its players by name, and when such a table ends
+its result becomes a *play* of the group (``sync_play``; undoing the end removes it again).
+Renaming a player or merging two spellings of one person are group changes that can be
+undone. Plays travel between servers as JSON (``export_plays`` / ``import_plays``): an import
+is all or nothing, and importing the same file twice adds nothing (plays keep their ``uid``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import uuid
+from datetime import datetime, timezone
+
+from flask_babel import gettext as _
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from sqlmodel import Session, delete, select
+
+from ..games import GAMES, get_game
+from ..games.base import explain
+from ..games.text import N_, say
+from .codes import normalise_code, random_code
+from .errors import Invalid, NotFound
+from .inputs import NAME_MAX, name_key, stored_id, text_problem, tidy_name
+from .models import GameTable, GroupChange, GroupPlayer, Play, PlayerGroup, now
+from .stats.facts import facts_of
+
+GROUP_NAME_MAX = 40
+PLAYS_MAX = 5000  # plays in one import: a decade of weekly game nights, and a bound on the work
+# BoardGameGeek's ids of the games, for the export (the score pad is no game of its own).
+BGG_IDS = {"asterix-obelix": None, "kartenspiel": None, "asterix-co": None, "zaubertrank": None}
+
+
+# -- groups and players -----------------------------------------------------------------------
+
+
+def _new_group_code(db: Session) -> str:
+    while True:
+        code = random_code()
+        if db.exec(select(PlayerGroup.id).where(PlayerGroup.code == code)).first() is None:
+            return code
+
+
+def clean_name(raw, most: int = NAME_MAX, what: str = "player") -> str:
+    """A name with its spaces tidied; Invalid with a sentence when empty or too long."""
+    if not isinstance(raw, str):
+        raise Invalid(_("A name must be text."))
+    name = tidy_name(raw)
+    if not name:
+        raise Invalid(_("The group needs a name.") if what == "group"
+                      else _("A player needs a name."))
+    if len(name) > most:
+        raise Invalid(_("The name '%(name)s…' is longer than %(most)d characters.",
+                        name=name[:30], most=most))
+    return name
+
+
+def create_group(db: Session, name: str, players: list[str] = ()) -> PlayerGroup:
+    """A new group (the caller commits)."""
+    group = PlayerGroup(code=_new_group_code(db), name=clean_name(name, GROUP_NAME_MAX, "group"))
+    db.add(group)
+    db.flush()
+    for player in players:
+        add_player(db, group, player)
+    return group
+
+
+def find_group(db: Session, code: str) -> PlayerGroup:
+    code = normalise_code(code)
+    group = db.exec(select(PlayerGroup).where(PlayerGroup.code == code)).first()
+    if group is None:
+        raise NotFound(_("There is no group with the code %(code)s.", code=code or "–"))
+    return group
+
+
+def players_of(db: Session, group: PlayerGroup) -> list[GroupPlayer]:
+    return list(db.exec(select(GroupPlayer).where(GroupPlayer.group_id == group.id)
+                        .order_by(GroupPlayer.name)))
+
+
+def player_named(db: Session, group: PlayerGroup, name: str) -> GroupPlayer | None:
+    wanted = name_key(tidy_name(name))
+    return next((p for p in players_of(db, group) if name_key(p.name) == wanted), None)
+
+
+def add_player(db: Session, group: PlayerGroup, name: str) -> GroupPlayer:
+    """The group's player of this name (any case), added if new."""
+    name = clean_name(name)
+    found = player_named(db, group, name)
+    if found is not None:
+        return found
+    player = GroupPlayer(group_id=group.id, name=name)
+    db.add(player)
+    db.flush()
+    group.version += 1
+    return player
+
+
+def _player(db: Session, group: PlayerGroup, player_id) -> GroupPlayer:
+    player_id = stored_id(player_id)
+    player = db.get(GroupPlayer, player_id) if player_id is not None else None
+    if player is None or player.group_id != group.id:
+        raise NotFound(_("That player is not in this group."))
+    return player
+
+
+def rename_player(db: Session, group: PlayerGroup, player_id: int, new_name: str) -> GroupPlayer:
+    """Give a player another name (undoable); a name another player has is refused: merge."""
+    player = _player(db, group, player_id)
+    name = clean_name(new_name)
+    other = player_named(db, group, name)
+    if other is not None and other.id != player.id:
+        raise Invalid(_("%(name)s is already a player of this group; to make them one "
+                        "person, merge the two.", name=other.name))
+    if name == player.name:
+        raise Invalid(_("%(name)s already has this name.", name=player.name))
+    db.add(GroupChange(group_id=group.id, kind="rename",
+                       payload={"player": player.id, "old": player.name, "new": name}))
+    player.name = name
+    group.version += 1
+    db.commit()
+    return player
+
+
+def merge_players(db: Session, group: PlayerGroup, keep_id: int, drop_id: int) -> GroupPlayer:
+    """Make two spellings one person: every play and seat of ``drop`` becomes ``keep``'s
+    (undoable: the change remembers exactly which entries it moved)."""
+    keep, drop = _player(db, group, keep_id), _player(db, group, drop_id)
+    if keep.id == drop.id:
+        raise Invalid(_("Choose two different players to merge."))
+    moved_plays = []
+    for play in db.exec(select(Play).where(Play.group_id == group.id)):
+        places = [i for i, entry in enumerate(play.players) if entry.get("player") == drop.id]
+        if any(entry.get("player") == keep.id for entry in play.players) and places:
+            raise Invalid(_("%(keep)s and %(drop)s played together in one game, so they are "
+                            "two people; they cannot be merged.", keep=keep.name, drop=drop.name))
+        if places:
+            play.players = [{**entry, "player": keep.id} if i in places else entry
+                            for i, entry in enumerate(play.players)]
+            moved_plays.append([play.id, places])
+    moved_seats = []
+    for table in db.exec(select(GameTable).where(GameTable.group_id == group.id)):
+        seats = [seat for seat, player in (table.seat_players or {}).items() if player == drop.id]
+        if seats:
+            table.seat_players = {seat: keep.id if seat in seats else player
+                                  for seat, player in table.seat_players.items()}
+            moved_seats.append([table.id, seats])
+    db.add(GroupChange(group_id=group.id, kind="merge", payload={
+        "keep": keep.id, "drop": drop.id, "drop_name": drop.name,
+        "plays": moved_plays, "seats": moved_seats}))
+    db.delete(drop)
+    group.version += 1
+    db.commit()
+    return keep
+
+
+def undo_change(db: Session, group: PlayerGroup) -> GroupChange:
+    """Take back the group's last rename or merge that is still in effect."""
+    change = db.exec(select(GroupChange).where(GroupChange.group_id == group.id,
+                                               GroupChange.undone == False)  # noqa: E712
+                     .order_by(GroupChange.id.desc())).first()
+    if change is None:
+        raise Invalid(_("There is no renaming or merging to undo."))
+    data = change.payload
+    if change.kind == "rename":
+        player = _player(db, group, data["player"])
+        if player_named(db, group, data["old"]) not in (None, player):
+            raise Invalid(_("%(name)s is the name of another player now.", name=data["old"]))
+        player.name = data["old"]
+    else:
+        if player_named(db, group, data["drop_name"]) is not None:
+            raise Invalid(_("%(name)s is the name of another player now.", name=data["drop_name"]))
+        db.add(GroupPlayer(id=data["drop"], group_id=group.id, name=data["drop_name"]))
+        db.flush()
+        for play_id, places in data["plays"]:
+            play = db.get(Play, play_id)
+            if play is not None:
+                play.players = [{**entry, "player": data["drop"]} if i in places else entry
+                                for i, entry in enumerate(play.players)]
+        for table_id, seats in data["seats"]:
+            table = db.get(GameTable, table_id)
+            if table is not None and table.seat_players:
+                table.seat_players = {seat: data["drop"] if seat in seats else player
+                                      for seat, player in table.seat_players.items()}
+    change.undone = True
+    group.version += 1
+    db.commit()
+    return change
+
+
+def delete_group(db: Session, group: PlayerGroup, typed_code: str) -> None:
+    """Remove the group with its players and plays (its tables stay, without a group); the
+    code must be typed as a check."""
+    if normalise_code(typed_code or "") != group.code:
+        raise Invalid(_("Type the group's code (%(code)s) to delete it.", code=group.code))
+    for table in db.exec(select(GameTable).where(GameTable.group_id == group.id)):
+        table.group_id, table.seat_players = None, None
+    db.exec(delete(Play).where(Play.group_id == group.id))
+    db.exec(delete(GroupChange).where(GroupChange.group_id == group.id))
+    db.exec(delete(GroupPlayer).where(GroupPlayer.group_id == group.id))
+    db.delete(group)
+    db.commit()
+
+
+# -- tables of a group and their plays ------------------------------------------------------------
+
+
+def link_table(db: Session, table: GameTable, group: PlayerGroup, seats: dict[str, str]) -> None:
+    """Make ``table`` a table of ``group``: each seat to the group player of the given name
+    (new names become players). Seats without a name stay unlinked."""
+    links = {}
+    for seat in table.players:
+        name = (seats.get(seat) or "").strip()
+        if name:
+            links[seat] = add_player(db, group, name).id
+    table.group_id, table.seat_players = group.id, links
+
+
+def sync_play(db: Session, table: GameTable) -> None:
+    """Keep the group's play of ``table`` in step with it: recorded when it ends, updated if
+    the end changes, removed when the end is undone. No group: nothing to do."""
+    if table.group_id is None:
+        return
+    recorded = db.exec(select(Play).where(Play.table_id == table.id)).first()
+    if not table.finished:
+        if recorded is not None:
+            db.delete(recorded)
+        return
+    game = get_game(table.game_id)
+    scores = game.scores(table.state) or {}
+    winners = set(game.winners(table.state))
+    links = table.seat_players or {}
+    players = [{"player": links.get(seat), "seat": seat, "score": scores.get(seat),
+                "winner": seat in winners} for seat in table.players]
+    result = ("won" if winners else "lost") if game.cooperative else None
+    fields = dict(game_id=table.game_id, started_at=table.created_at, ended_at=now(),
+                  players=players, cooperative=game.cooperative, result=result,
+                  facts=facts_of(table.game_id, table.state))
+    if recorded is None:
+        db.add(Play(group_id=table.group_id, uid=str(uuid.uuid4()), table_id=table.id, **fields))
+    else:
+        fields.pop("ended_at")  # the end moved (a score fixed after the end): keep when it was
+        for key, value in fields.items():
+            setattr(recorded, key, value)
+    group = db.get(PlayerGroup, table.group_id)
+    if group is not None:
+        group.version += 1
+
+
+def plays_of(db: Session, group: PlayerGroup) -> list[Play]:
+    """The group's plays, newest first."""
+    return list(db.exec(select(Play).where(Play.group_id == group.id)
+                        .order_by(Play.ended_at.desc(), Play.id.desc())))
+
+
+def play_records(db: Session, group: PlayerGroup, plays: list[Play] | None = None) -> list[dict]:
+    """The plays as the statistics and the export read them: players by their group names."""
+    names = {p.id: p.name for p in players_of(db, group)}
+    records = []
+    for play in plays if plays is not None else plays_of(db, group):
+        records.append({
+            "uid": play.uid,
+            "game": play.game_id,
+            "bgg_id": BGG_IDS.get(play.game_id),
+            "started_at": _iso(play.started_at),
+            "ended_at": _iso(play.ended_at),
+            "duration_minutes": max(0, round((_utc(play.ended_at) - _utc(play.started_at))
+                                             .total_seconds() / 60)),
+            "players": [{"name": names.get(entry.get("player")) or entry.get("seat"),
+                         "score": entry.get("score"), "winner": bool(entry.get("winner"))}
+                        for entry in play.players],
+            "cooperative": play.cooperative,
+            "result": play.result,
+            "facts": play.facts,
+            "table": play.table_id,
+        })
+    return records
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def _iso(moment: datetime) -> str:
+    return _utc(moment).isoformat()
+
+
+# -- export and import ---------------------------------------------------------------------------
+
+EXPORT_FORMAT = "table-companion-plays/1"
+
+
+def export_plays(db: Session, group: PlayerGroup) -> dict:
+    """The group as JSON: its name, players and every play (the import reads the same)."""
+    records = play_records(db, group)
+    for record in records:
+        record.pop("table")
+    return {"format": EXPORT_FORMAT, "group": group.name,
+            "players": [p.name for p in players_of(db, group)], "plays": records}
+
+
+def export_csv(db: Session, group: PlayerGroup) -> str:
+    """One row per player per play: the shape spreadsheets and play-logging sites import."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["play", "game", "bgg_id", "date", "started_at", "ended_at",
+                     "duration_minutes", "player", "score", "winner", "cooperative_result"])
+    for record in play_records(db, group):
+        for player in record["players"]:
+            writer.writerow([record["uid"], record["game"], record["bgg_id"] or "",
+                             record["ended_at"][:10], record["started_at"], record["ended_at"],
+                             record["duration_minutes"], player["name"],
+                             "" if player["score"] is None else player["score"],
+                             "yes" if player["winner"] else "no", record["result"] or ""])
+    return out.getvalue()
+
+
+class _ImportedPlayer(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    name: str = Field(min_length=1, max_length=NAME_MAX)
+    score: int | None = Field(None, ge=-10**6, le=10**6)
+    winner: bool = False
+
+
+class _ImportedPlay(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    uid: str = Field(min_length=1, max_length=40)
+    game: str
+    started_at: datetime
+    ended_at: datetime
+    players: list[_ImportedPlayer] = Field(min_length=1, max_length=12)
+    cooperative: bool = False
+    result: str | None = None
+    facts: dict = Field(default_factory=dict)
+
+    @field_validator("started_at", "ended_at")
+    @classmethod
+    def in_utc(cls, value: datetime) -> datetime:
+        try:
+            value = _utc(value)  # a time without a zone is taken as UTC
+        except OverflowError:  # e.g. the year 1 east of UTC
+            value = None
+        if value is None or not 1970 <= value.year <= 2999:
+            raise ValueError(N_("a play's time lies between the years 1970 and 2999"))
+        return value
+
+    @model_validator(mode="after")
+    def ends_after_start(self) -> "_ImportedPlay":
+        if self.ended_at < self.started_at:
+            raise ValueError("a play cannot end before it started")
+        return self
+
+    @field_validator("game")
+    @classmethod
+    def known_game(cls, value: str) -> str:
+        if value not in GAMES:
+            raise ValueError(f"there is no game called '{value[:40]}' here")
+        return value
+
+    @field_validator("players")
+    @classmethod
+    def different_names(cls, value: list[_ImportedPlayer]) -> list[_ImportedPlayer]:
+        names = [name_key(tidy_name(p.name)) for p in value]
+        if len(set(names)) < len(names):
+            raise ValueError("two players of one play have the same name")
+        return value
+
+    @field_validator("result")
+    @classmethod
+    def known_result(cls, value: str | None) -> str | None:
+        if value not in (None, "won", "lost"):
+            raise ValueError("a cooperative result is 'won' or 'lost'")
+        return value
+
+
+def import_plays(db: Session, group: PlayerGroup, data) -> int:
+    """Add the plays of an export to ``group``; returns how many were new. All or nothing:
+    the first problem is refused with the play and field named, and nothing is added."""
+    if not isinstance(data, dict) or not isinstance(data.get("plays"), list):
+        raise Invalid(_("This is not a play export: it needs a list called \"plays\"."))
+    problem = text_problem(data)  # a NUL or a broken character no database stores
+    if problem:
+        raise Invalid(say(problem))
+    if len(data["plays"]) > PLAYS_MAX:
+        raise Invalid(_("An import holds at most %(most)d plays; this one has %(count)d.",
+                        most=PLAYS_MAX, count=len(data["plays"])))
+    parsed = []
+    for number, raw in enumerate(data["plays"], start=1):
+        try:
+            parsed.append(_ImportedPlay.model_validate(raw))
+        except ValidationError as exc:
+            raise Invalid(_("Play %(number)d: %(problem)s", number=number,
+                            problem=say(explain(exc)))) from None
+    known = set(db.exec(select(Play.uid).where(Play.group_id == group.id)))
+    added = 0
+    for play in sorted(parsed, key=lambda p: p.ended_at):  # oldest first, as they were played
+        if play.uid in known:
+            continue
+        known.add(play.uid)
+        players = []
+        for entry in play.players:
+            person = add_player(db, group, entry.name)
+            players.append({"player": person.id, "seat": person.name, "score": entry.score,
+                            "winner": entry.winner})
+        game = GAMES[play.game]
+        db.add(Play(group_id=group.id, uid=play.uid, game_id=play.game,
+                    started_at=play.started_at, ended_at=play.ended_at, players=players,
+                    cooperative=game.cooperative,
+                    result=play.result if game.cooperative else None, facts=play.facts))
+        added += 1
+    if added:
+        group.version += 1
+    db.commit()
+    return added
+

@@ -1,0 +1,106 @@
+"""The Flask app factory: settings, the database, live push, the checks before every view,
+the blueprints, the error pages and the security headers."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+from pathlib import Path
+
+from flask import Flask
+from flask_compress import Compress
+from flask_wtf.csrf import CSRFProtect
+
+from ..live.hub import Hub
+from ..service.database import close_db, init_db, make_engine
+from .assets import init_assets
+from .config import defaults
+from .errors import init_errors
+from .guards import init_guards
+from .i18n import init_i18n
+from .limits import make_limiter
+from .security import init_security
+from .templating import init_templating
+from .views import api, groups, health, language, pages, rematch, rules, table
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+# In a checkout templates/ and static/ sit beside the package; pip installs them here.
+INSTALLED = Path(sys.prefix) / "share" / "table-companion"
+WEB_ROOT = ROOT if (ROOT / "templates").is_dir() else INSTALLED
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """Create and configure an instance of the companion."""
+    app = Flask("companion", instance_relative_config=True, instance_path=_instance_path(),
+                template_folder=str(WEB_ROOT / "templates"),
+                static_folder=str(WEB_ROOT / "static"))
+    app.json.sort_keys = False  # JSON keys in the order the answer's model gives
+    app.config.from_mapping(defaults())
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(test_config)
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config["SECRET_KEY"] = app.config.get("SECRET_KEY") or _secret_key(app.instance_path)
+    app.config["DATABASE_URL"] = database_url(app.config["DATABASE_URL"], app.instance_path)
+
+    engine = app.extensions["engine"] = make_engine(app.config["DATABASE_URL"])
+    app.teardown_appcontext(close_db)
+    if app.config.get("CREATE_TABLES", True):
+        # Processes starting together take turns (init_db locks); what was done, for init-db.
+        app.extensions["schema_upgrade"] = init_db(engine)
+    app.extensions["live"] = Hub(engine, app.config["STREAMS_PER_CLIENT"])
+
+    init_i18n(app)
+    init_templating(app)
+    limiter = app.extensions["rate_limiter"] = make_limiter(app)
+    init_guards(app, limiter)
+    CSRFProtect(app)
+    for blueprint in (language.bp, groups.bp, rematch.bp, pages.bp, table.bp, rules.bp,
+                      health.bp, api.bp):
+        app.register_blueprint(blueprint)
+    app.extensions["csrf"].exempt(api.bp)  # the API takes bearer tokens only, never the cookie
+    Compress(app)
+    init_assets(app)
+    init_errors(app)
+    init_security(app)
+
+    @app.cli.command("init-db")
+    def init_db_command():
+        """Create or upgrade the database tables (done already when the app was built)."""
+        print(f"Database ready: {app.extensions['schema_upgrade']}.")
+
+    return app
+
+
+def _instance_path() -> str | None:
+    """instance/ of the checkout, or Flask's own place for an installed package."""
+    return os.environ.get("COMPANION_INSTANCE") or (
+        str(ROOT / "instance") if WEB_ROOT == ROOT else None)
+
+
+def _secret_key(instance_path: str) -> str:
+    """Read the key from instance/, writing a fresh random one on the first run."""
+    path = Path(instance_path) / "secret_key"
+    if not path.exists():
+        key = secrets.token_hex(32)
+        # Exclusive create: two processes starting at once must end up with the same key.
+        try:
+            with open(path, "x") as fh:
+                fh.write(key)
+            os.chmod(path, 0o600)
+        except FileExistsError:
+            pass
+    return path.read_text().strip()
+
+
+def database_url(url: str | None, instance_path: str) -> str:
+    """The URL SQLAlchemy is given: DATABASE_URL (a PostgreSQL one on the psycopg driver), else
+    SQLite in the instance folder."""
+    url = url or os.environ.get("DATABASE_URL") or (
+        "sqlite:///" + os.path.join(instance_path, "companion.sqlite3"))
+    for prefix in ("postgres://", "postgresql://"):  # the forms hosts hand out
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url

@@ -1,0 +1,115 @@
+"""Every refusal and failure as the request expects it (``answer``): JSON under /api/, the
+sentence alone to htmx and to a stream, else a page. Never a stack trace, never silence."""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from flask import Flask, current_app, render_template, request
+from flask_babel import gettext as _
+from flask_limiter import RateLimitExceeded
+from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+from werkzeug.exceptions import SecurityError
+
+from ..service.errors import TableProblem
+from ..service.inputs import quote
+from .phone import is_fragment_request
+
+
+def answer(status: int, message: str, title: str = "", *, api: str | None = None,
+           page: str | None = None, headers: dict | None = None,
+           template: str = "error.html", **context):
+    """``message`` as JSON to the API (``api`` instead, when given), alone to htmx and to a
+    stream, else in a page (``page`` instead, when given) under ``title``."""
+    headers = headers or {}
+    if request.path.startswith("/api/"):
+        return {"error": api or message}, status, headers
+    if is_fragment_request() or request.endpoint == "table.events":
+        return message, status, headers
+    return render_template(template, title=title, message=page or message,
+                           **context), status, headers
+
+
+def untrusted_host(_error):
+    # Every address the app draws asks for the name again: the page is drawn without one.
+    message = _("This companion does not answer to the name %(host)s. Open it by the address "
+                "on its invite or its QR code.", host=quote(request.environ.get("HTTP_HOST", "")))
+    return answer(400, message, template="host_refused.html")
+
+
+def too_many(_error: RateLimitExceeded):
+    # A tarpit, drawn between half and one and a half times RATE_LIMIT_TARPIT (a sleeping
+    # greenlet): refusals sent back to back must not all wake together.
+    limit = current_app.extensions["rate_limiter"].current_limit
+    seconds = max(1, math.ceil(limit.window.reset_time - time.time())) if limit else 60
+    tarpit = min(float(current_app.config["RATE_LIMIT_TARPIT"]), seconds)
+    time.sleep(tarpit * random.uniform(0.5, 1.5))
+    message = _("Too many requests from this device; wait %(seconds)d seconds and try again.",
+                seconds=seconds)
+    return answer(429, message, _("Slow down"), headers={"Retry-After": str(seconds)})
+
+
+def too_large(_error):
+    message = _("The request is larger than %(kb)d KB, far more than anything the companion "
+                "takes; nothing was read or changed.", kb=(request.max_content_length or 0) // 1024)
+    return answer(413, message, _("Too large"))
+
+
+def too_slow(_error):
+    message = _("The request body did not arrive within %(seconds)d seconds; nothing was read "
+                "or changed.", seconds=current_app.config["BODY_SECONDS"])
+    return answer(408, message, _("Too slow"), headers={"Connection": "close"})
+
+
+def csrf_refused(_error: CSRFError):
+    return answer(400, _("This page was open too long or came from elsewhere, so the change was "
+                         "not made. Reload the page and try again."), _("Change not made"))
+
+
+def table_problem(problem: TableProblem):
+    return answer(problem.status, problem.message, _("Sorry"),
+                  show_code_box=problem.status == 404)
+
+
+def not_found(_error):
+    return answer(404, _("There is no page at this address."), _("Not here"),
+                  api=_("There is nothing at %(path)s.", path=quote(request.path)),
+                  show_code_box=True)
+
+
+def wrong_method(error):
+    # The methods the address does accept, as RFC 9110 asks of a 405.
+    allow = {"Allow": ", ".join(getattr(error, "valid_methods", None) or ())}
+    return answer(405, _("This address does not accept that kind of request."), _("Not like that"),
+                  api=_("%(method)s is not accepted at %(path)s.", method=quote(request.method),
+                        path=quote(request.path)), headers=allow)
+
+
+def busy(_error):
+    # Every database connection stayed taken for the pool's whole wait (a crowd of phones on a
+    # slow PostgreSQL). A change may have been recorded before its answer was drawn: sent
+    # again with its Idempotency-Key (app.js does), it counts once.
+    return answer(503, _("The companion is too busy to answer just now; try again in a few "
+                         "seconds."), _("Busy"),
+                  api=_("The companion is too busy to answer just now; try again in a few "
+                        "seconds. A change sent again with the same Idempotency-Key is "
+                        "recorded once."),
+                  page=_("The companion is too busy to answer just now; reload the page in a "
+                         "few seconds."), headers={"Retry-After": "2"})
+
+
+def server_error(_error):
+    return answer(500, _("The companion hit a problem; nothing was changed. Reload the page to "
+                         "carry on."), _("Something went wrong"),
+                  api=_("Something went wrong on the companion; nothing was changed."))
+
+
+def init_errors(app: Flask) -> None:
+    for error, handler in ((SecurityError, untrusted_host), (RateLimitExceeded, too_many),
+                           (413, too_large), (408, too_slow), (CSRFError, csrf_refused),
+                           (TableProblem, table_problem), (404, not_found),
+                           (405, wrong_method), (PoolTimeout, busy), (500, server_error)):
+        app.register_error_handler(error, handler)

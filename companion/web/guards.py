@@ -1,0 +1,64 @@
+"""What every request passes before its view: a host name this server answers to, a body of
+a size it takes that arrives in time, and text a database can store. A refusal names the
+problem (``errors``) and nothing is read further or changed."""
+
+from __future__ import annotations
+
+import gevent
+from flask import Flask, current_app, request
+from werkzeug.exceptions import RequestTimeout
+
+from ..games.text import say
+from ..service.errors import Invalid
+from ..service.inputs import text_problem
+
+# Endpoints that take a file of plays; every other request body is an action or a form.
+LARGE_BODIES = {"groups.import_view", "api.group_import"}
+
+
+def trusted_host() -> None:
+    """With TRUSTED_HOSTS set, a request by any other name is refused (SecurityError, see
+    ``errors``) before anything reads it."""
+    request.host  # noqa: B018 (Werkzeug checks the name as it reads it)
+
+
+def limit_body() -> None:
+    """A body above the limit is refused with 413 by Werkzeug before it is read whole (from its
+    Content-Length, or as soon as a chunked body passes the limit)."""
+    request.max_content_length = current_app.config[
+        "IMPORT_LIMIT_BYTES" if request.endpoint in LARGE_BODIES else "BODY_LIMIT_BYTES"]
+
+
+class BodyTooSlow(RequestTimeout):
+    pass
+
+
+def body_in_time() -> None:
+    """The body arrives whole within BODY_SECONDS or the answer is 408: gunicorn times a
+    request's headers (its keep-alive), not its body, and a client trickling one byte every
+    few seconds would hold its connection for good."""
+    if request.content_length or request.headers.get("Transfer-Encoding"):
+        with gevent.Timeout(current_app.config["BODY_SECONDS"], BodyTooSlow):
+            request.get_data(cache=True)
+
+
+def storable_text() -> None:
+    """Text no database stores (a NUL, a lone surrogate) in the address, the query or a form is
+    refused with a sentence before any view reads it (JSON bodies: api.body)."""
+    sources = [list((request.view_args or {}).values()), request.args.to_dict(flat=False)]
+    if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+        sources.append(request.form.to_dict(flat=False))
+    for source in sources:
+        problem = text_problem(source)
+        if problem:
+            raise Invalid(say(problem))
+
+
+def init_guards(app: Flask, limiter) -> None:
+    """In this order: the name, the size, the client's limits (a client past one is not read
+    at all), the body's time, its text; then the CSRF check, which reads the form."""
+    app.before_request(trusted_host)
+    app.before_request(limit_body)
+    limiter.init_app(app)
+    app.before_request(body_in_time)
+    app.before_request(storable_text)

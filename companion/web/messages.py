@@ -1,0 +1,60 @@
+"""The German catalogue's tooling (``make setup`` and ``make translations``): extract every
+message of the sources, and list the German ones still untranslated.
+
+    python -m companion.web.messages extract companion/translations/messages.pot
+    python -m companion.web.messages untranslated
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+CATALOGUE = ROOT / "companion" / "translations" / "de" / "LC_MESSAGES" / "messages.po"
+# Besides gettext's usual names: lazy _l, sentences for the log (games/text.py), names (N_),
+# patterns a template fills in itself (``pattern``).
+KEYWORDS = {"_l": None, "Sentence": None, "plural_sentence": (1, 2), "N_": None, "pattern": None}
+
+
+def extract():
+    """Every message of the sources (as babel.cfg maps them), as a Babel catalogue."""
+    with open(ROOT / "babel.cfg", encoding="utf-8") as handle:
+        method_map, options_map = parse_mapping_cfg(handle, "babel.cfg")
+    catalogue = Catalog(project="companion")
+    keywords = {**DEFAULT_KEYWORDS, **KEYWORDS}
+    for filename, _line, message, comments, context in extract_from_dir(
+            str(ROOT), method_map, options_map, keywords=keywords, strip_comment_tags=True):
+        catalogue.add(message, None, [(filename, 0)], auto_comments=comments, context=context)
+    return catalogue
+
+
+def untranslated(path: Path = CATALOGUE) -> list[str]:
+    """The messages of the German catalogue still without a translation (or marked fuzzy)."""
+    with open(path, "rb") as handle:
+        catalogue = read_po(handle)
+    missing = []
+    for message in catalogue:
+        if not message.id:
+            continue
+        strings = message.string if isinstance(message.string, (list, tuple)) else [message.string]
+        if message.fuzzy or not all(strings):
+            missing.append(message.id if isinstance(message.id, str) else message.id[0])
+    return missing
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["extract"]:
+    with open(sys.argv[2], "wb") as out:
+        write_po(out, extract(), no_location=True, sort_output=True, width=100)
+
+if __name__ == "__main__" and sys.argv[1:] == ["untranslated"]:
+    missing = untranslated()
+    for text in missing:
+        print(f"untranslated: {text}")
+    print(f"{len(missing)} German messages still to translate "
+          "(companion/translations/de/LC_MESSAGES/messages.po).")

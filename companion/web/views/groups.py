@@ -1,0 +1,304 @@
+"""Groups: start one, open it by code or QR, its players, plays, statistics, export, import."""
+
+from __future__ import annotations
+
+import json
+
+from flask import (
+    Blueprint,
+    Response,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import gettext as _
+from flask_babel import ngettext
+from sqlmodel import select
+
+from ...service.database import get_db
+from ...games.text import Name, Sentence
+from ...games import GAMES
+from ...service.groups import (
+    GROUP_NAME_MAX,
+    create_group,
+    delete_group,
+    export_csv,
+    export_plays,
+    find_group,
+    import_plays,
+    link_table,
+    merge_players,
+    sync_play,
+    add_player,
+    players_of,
+    play_records,
+    plays_of,
+    rename_player,
+    undo_change,
+)
+from ...service.models import GameTable, GroupChange, Play
+from ..network import phone_root
+from ..qr import qr_svg
+from ...service.stats import (
+    difficulty_chart,
+    pirate_chart,
+    prepare,
+    score_trends,
+    sesterces_chart,
+    statistics,
+    token_chart,
+    trend_chart,
+    win_rate_chart,
+)
+from ...service.errors import Invalid, NotFound, TableProblem
+from ...service.inputs import NAME_MAX
+from ...service.tables import find_table, require_host
+from ..phone import find_phone
+
+bp = Blueprint("groups", __name__)
+
+IMPORT_BYTES_MAX = 5 * 1024 * 1024
+
+
+def remembered_groups() -> list[str]:
+    """The codes of the groups this phone opened, newest first."""
+    return list(session.get("groups") or [])
+
+
+def remember_group(code: str) -> None:
+    codes = [code] + [c for c in remembered_groups() if c != code]
+    session["groups"] = codes[:10]
+    session.permanent = True
+
+
+def group_url(code: str) -> str:
+    """The group's address for its QR code: like a table's invite, one phones can open."""
+    return phone_root() + url_for("groups.show", code=code)
+
+
+@bp.get("/groups/new")
+def new():
+    """The form to start a group."""
+    return render_template("groups/new.html", name_max=GROUP_NAME_MAX, form={})
+
+
+@bp.post("/groups")
+def create():
+    """Start a group (its players can be added now or as tables are set up)."""
+    names = [line for line in request.form.get("players", "").splitlines() if line.strip()]
+    db = get_db(write=True)
+    try:
+        group = create_group(db, request.form.get("name", ""), names)
+        db.commit()
+    except TableProblem as problem:
+        db.rollback()
+        return render_template("groups/new.html", name_max=GROUP_NAME_MAX, form=request.form,
+                               problem=problem.message), problem.status
+    remember_group(group.code)
+    return redirect(url_for("groups.show", code=group.code), 303)
+
+
+def _page(group, status: int = 200, problem: str | None = None, where: str | None = None,
+          form=None):
+    db = get_db()
+    url = group_url(group.code)
+    plays = plays_of(db, group)
+    changes = db.exec(select(GroupChange).where(GroupChange.group_id == group.id,
+                                                GroupChange.undone == False)  # noqa: E712
+                      .order_by(GroupChange.id.desc())).first()
+    html = render_template(
+        "groups/show.html", group=group, players=players_of(db, group),
+        plays=play_records(db, group, plays), games=GAMES, url=url,
+        qr=qr_svg(url, _("QR code of the group's address")),
+        last_change=changes, problem=problem, where=where, form=form or {}, name_max=NAME_MAX)
+    return Response(html, status=status)
+
+
+@bp.get("/g/<code>")
+def show(code: str):
+    """The group: its players, its plays newest first, and what can be done with them."""
+    group = find_group(get_db(), code)
+    if group.code != code:
+        return redirect(url_for("groups.show", code=group.code), 303)
+    remember_group(group.code)
+    return _page(group)
+
+
+def _change(code: str, where: str, operation):
+    """Run one change to a group; a refusal shows on the group page beside its form."""
+    db = get_db(write=True)
+    group = find_group(db, code)
+    try:
+        message = operation(db, group)
+    except TableProblem as problem:
+        db.rollback()
+        return _page(find_group(get_db(), code), problem.status, problem.message, where,
+                     request.form)
+    db.commit()
+    if message:
+        flash(message, "info")
+    return redirect(url_for("groups.show", code=group.code) + f"#{where}", 303)
+
+
+@bp.post("/g/<code>/players")
+def add(code: str):
+    def operation(db, group):
+        player = add_player(db, group, request.form.get("name", ""))
+        return _("%(name)s is a player of the group.", name=player.name)
+    return _change(code, "players", operation)
+
+
+@bp.post("/g/<code>/players/<int:player_id>/rename")
+def rename(code: str, player_id: int):
+    def operation(db, group):
+        old = next((p.name for p in players_of(db, group) if p.id == player_id), "")
+        player = rename_player(db, group, player_id, request.form.get("name", ""))
+        return _("%(old)s is now called %(new)s.", old=old, new=player.name)
+    return _change(code, "players", operation)
+
+
+@bp.post("/g/<code>/merge")
+def merge(code: str):
+    def operation(db, group):
+        keep, drop = request.form.get("keep", type=int), request.form.get("drop", type=int)
+        names = {p.id: p.name for p in players_of(db, group)}
+        if keep is None or drop is None:
+            raise_invalid(_("Choose the two players to merge."))
+        player = merge_players(db, group, keep, drop)
+        return _("%(drop)s and %(keep)s are now one player: %(keep)s.",
+                 drop=names.get(drop, "?"), keep=player.name)
+    return _change(code, "players", operation)
+
+
+@bp.post("/g/<code>/undo")
+def undo(code: str):
+    def operation(db, group):
+        change = undo_change(db, group)
+        return (_("The renaming was undone.") if change.kind == "rename"
+                else _("The merge was undone."))
+    return _change(code, "players", operation)
+
+
+@bp.post("/g/<code>/import")
+def import_view(code: str):
+    def operation(db, group):
+        upload = request.files.get("file")
+        raw = upload.read(IMPORT_BYTES_MAX + 1) if upload else b""
+        if not raw:
+            raise_invalid(_("Choose an export file (.json) to import."))
+        if len(raw) > IMPORT_BYTES_MAX:
+            raise_invalid(_("The file is larger than 5 MB; that is no play export."))
+        try:
+            data = json.loads(raw.decode("utf-8-sig"))
+        except (UnicodeDecodeError, ValueError) as exc:  # JSONDecodeError, or 5,000 digits
+            line = getattr(exc, "lineno", None)
+            raise_invalid(_("The file is not valid JSON (line %(line)s).", line=line)
+                          if line else _("The file is not valid JSON."))
+        added = import_plays(db, group, data)
+        return ngettext("%(num)d new play imported.", "%(num)d new plays imported.", added)
+    return _change(code, "import", operation)
+
+
+@bp.post("/g/<code>/delete")
+def delete(code: str):
+    db = get_db(write=True)
+    group = find_group(db, code)
+    try:
+        delete_group(db, group, request.form.get("confirm", ""))
+    except TableProblem as problem:
+        db.rollback()
+        return _page(find_group(get_db(), code), problem.status, problem.message, "delete",
+                     request.form)
+    session["groups"] = [c for c in remembered_groups() if c != group.code]
+    flash(_("The group %(name)s was deleted.", name=group.name), "info")
+    return redirect(url_for("pages.home"), 303)
+
+
+@bp.get("/g/<code>/plays.json")
+def plays_json(code: str):
+    db = get_db()
+    group = find_group(db, code)
+    body = json.dumps(export_plays(db, group), ensure_ascii=False, indent=1)
+    return Response(body, mimetype="application/json", headers={
+        "Content-Disposition": f'attachment; filename="plays-{group.code}.json"'})
+
+
+@bp.get("/g/<code>/plays.csv")
+def plays_csv(code: str):
+    db = get_db()
+    group = find_group(db, code)
+    return Response(export_csv(db, group), mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="plays-{group.code}.csv"'})
+
+
+def raise_invalid(message: str):
+    raise Invalid(message)
+
+
+@bp.get("/g/<code>/plays/<uid>")
+def play_table(code: str, uid: str):
+    """A play's finished table, read-only: its whole log, move by move."""
+    db = get_db()
+    group = find_group(db, code)
+    play = db.exec(select(Play).where(Play.group_id == group.id, Play.uid == uid)).first()
+    table = db.get(GameTable, play.table_id) if play is not None and play.table_id else None
+    if table is None:
+        raise NotFound(_("This play has no table on this server (it was imported, or its "
+                         "table was deleted)."))
+    return redirect(url_for("table.history", code=table.code), 303)
+
+
+@bp.get("/g/<code>/stats")
+def stats(code: str):
+    """The group's statistics: players, games, head-to-head, trends and each game's insights,
+    every chart with its table."""
+    db = get_db()
+    group = find_group(db, code)
+    rows = prepare(play_records(db, group))
+    numbers = statistics(rows)
+    builders = {"asterix-obelix": token_chart, "kartenspiel": pirate_chart,
+                "asterix-co": sesterces_chart, "zaubertrank": difficulty_chart}
+    games = []
+    for game in numbers.games:
+        charts = []
+        if game.insights is not None and game.insights.plays and game.game in builders:
+            charts.append(builders[game.game](game.insights, chart_id=f"insight-{game.game}"))
+        if not game.cooperative:
+            trends = score_trends(rows, game.game)
+            if trends:
+                charts.append(trend_chart(trends, chart_id=f"trend-{game.game}",
+                                          title=Sentence("Scores over time: %(game)s", game=Name(game.name))))
+        games.append({"stats": game, "charts": charts})
+    players = numbers.group.players
+    win_rates = win_rate_chart(players, chart_id="win-rate") if players else None
+    return render_template("groups/stats.html", group=group, numbers=numbers, games=games,
+                           win_rates=win_rates)
+
+
+@bp.post("/t/<code>/group")
+def link(code: str):
+    """The host counts a table that was set up without a group in a group's plays: a group
+    this phone knows by its code, or a new one named here. An ended table becomes a play."""
+    db = get_db(write=True)
+    table = find_table(db, code, for_update=True)
+    try:
+        require_host(find_phone(db, table))
+        if table.group_id is not None:
+            raise_invalid(_("This table already counts in a group."))
+        if request.form.get("group_code", "").strip():
+            group = find_group(db, request.form["group_code"])
+        else:
+            group = create_group(db, request.form.get("group_name", ""))
+        link_table(db, table, group, {seat: seat for seat in table.players})
+        sync_play(db, table)
+        db.commit()
+    except TableProblem as problem:
+        db.rollback()
+        flash(problem.message, "error")
+        return redirect(url_for("table.show", code=table.code), 303)
+    remember_group(group.code)
+    flash(_("This table now counts in the plays of %(name)s.", name=group.name), "info")
+    return redirect(url_for("table.show", code=table.code), 303)
