@@ -61,9 +61,10 @@ test: setup-test
 	$(BIN)/python -m pytest
 
 # The suite against PostgreSQL (a server must be running; .ci/run starts one): the tests that
-# reach a database (the games' rules, the rules search, the charts and the catalogue do not).
+# reach a database, and of the real-browser ones those whose behaviour depends on it (marker
+# database: live push, several servers); the games, the rules and the pages' looks do not.
 test-pg: setup-test
-	TEST_DATABASE_URL=$(PG_TEST_URL) $(BIN)/python -m pytest -m "not layout" tests/web tests/browser tests/test_registry.py
+	TEST_DATABASE_URL=$(PG_TEST_URL) $(BIN)/python -m pytest -m "not browser or database" tests/web tests/browser tests/test_registry.py
 
 # Push, idle, 6,000 streams, two servers on PostgreSQL, poll, bytes per update, group pages,
 # slow connections, a hammering client, long games (~8 min);

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import os
 import re
 
 from flask import Flask, current_app, has_request_context, request
@@ -34,11 +35,21 @@ STYLE_BLOCK = re.compile(r"<style>(.*?)</style>", re.S)
 
 
 def style_hashes(app: Flask) -> list[str]:
-    """CSP hashes of the inline ``<style>`` blocks the templates write (the charts')."""
-    with app.app_context():
-        css = str(app.jinja_env.get_template("stats/charts.html").module.chart_styles())
-    return ["'sha256-%s'" % base64.b64encode(hashlib.sha256(block.encode()).digest()).decode()
+    """CSP hashes of the inline ``<style>`` blocks the templates write (the charts'), worked
+    out once per process and version of the template (compiling it takes longer than the rest
+    of making an app, which the tests do for every test)."""
+    template = os.path.join(app.template_folder, "stats", "charts.html")
+    key = (template, os.path.getmtime(template))
+    if key not in _STYLE_HASHES:
+        with app.app_context():
+            css = str(app.jinja_env.get_template("stats/charts.html").module.chart_styles())
+        _STYLE_HASHES[key] = [
+            "'sha256-%s'" % base64.b64encode(hashlib.sha256(block.encode()).digest()).decode()
             for block in STYLE_BLOCK.findall(css)]
+    return _STYLE_HASHES[key]
+
+
+_STYLE_HASHES: dict[tuple[str, float], list[str]] = {}
 
 
 def content_security_policy(app: Flask) -> dict[str, str | list[str]]:

@@ -26,9 +26,9 @@ CHROMIUM_ARGS = [
 PHONE = {"width": 360, "height": 740}
 
 
-# Files of layout tests (see the marker in pyproject.toml): run once, on SQLite.
-LAYOUT_FILES = ("_table_ux_browser.py", "test_pages_browser.py", "test_phone_shell_browser.py",
-                "test_ux_helpers_browser.py", "test_csp_browser.py")
+# Files whose behaviour depends on the database (live push, several servers): `make test-pg`
+# runs them on PostgreSQL too.
+DATABASE_FILES = ("test_live_push_browser.py", "test_several_servers_browser.py")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -36,8 +36,8 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if here in Path(item.fspath).parents:
             item.add_marker(pytest.mark.browser)
-            if Path(item.fspath).name.endswith(LAYOUT_FILES):
-                item.add_marker(pytest.mark.layout)
+            if Path(item.fspath).name in DATABASE_FILES:
+                item.add_marker(pytest.mark.database)
 
 
 def free_port() -> int:

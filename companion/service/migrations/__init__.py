@@ -6,6 +6,7 @@ new revisions with ``python -m companion.service.migrations revision --autogener
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 
@@ -33,17 +34,23 @@ def config(connection: Connection | None = None) -> Config:
     return cfg
 
 
+@functools.cache
+def _head() -> tuple[str, str]:
+    """The newest revision and its name: the revision files are read once per process."""
+    scripts = ScriptDirectory.from_config(config())
+    head = scripts.get_current_head()
+    return head, f"{head} ({scripts.get_revision(head).doc})"
+
+
 def head_revision() -> str:
-    return ScriptDirectory.from_config(config()).get_current_head()
+    return _head()[0]
 
 
 def upgrade(connection: Connection) -> str:
     """Bring the database to the newest revision inside ``connection``'s transaction, which
     the caller holds alone (see ``init_db``); say what was done, in a few words."""
     cfg = config(connection)
-    scripts = ScriptDirectory.from_config(cfg)
-    head = scripts.get_current_head()
-    named = f"{head} ({scripts.get_revision(head).doc})"
+    head, named = _head()
     current = MigrationContext.configure(connection).get_current_revision()
     if current is None and inspect(connection).has_table(BASELINE_TABLE):
         command.stamp(cfg, BASELINE)
