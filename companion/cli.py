@@ -95,8 +95,7 @@ def gunicorn_args(host: str, port: int, workers: int, connections: int,
         # gevent: every phone keeps a live stream open, and each costs a greenlet, not a thread.
         "--worker-class", "gevent",
         "--worker-connections", str(connections),
-        # A request's line and headers, and the quiet before the next request on a connection,
-        # within this: idle and trickling connections are closed (a body: guards.body_in_time).
+        # Idle connections and trickling headers go after this (a body: guards.body_in_time).
         "--keep-alive", f"{keep_alive:g}",
         "--timeout", "30",
         "--graceful-timeout", "3",
@@ -124,7 +123,8 @@ def setting_problem(workers: int, keep_alive: str) -> str | None:
     except ValueError:
         seconds = -1.0
     if not math.isfinite(seconds) or seconds <= 0:
-        return f"KEEP_ALIVE_SECONDS must be a number of seconds above 0 (it is {keep_alive[:20]!r})."
+        return (f"KEEP_ALIVE_SECONDS must be a number of seconds above 0 "
+                f"(it is {keep_alive[:20]!r}).")
     if workers < 1:
         return f"--workers must be 1 or more (it is {workers})."
     return None

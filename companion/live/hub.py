@@ -28,8 +28,7 @@ from .snapshot import Snapshot
 
 CHANNEL = "companion_live"
 DELETED = -1
-# How long a feed trusts announcements alone before it checks the table's version itself
-# (a notification lost while a listener reconnected is then noticed within this time).
+# A notification lost while the listener reconnected is noticed within this time.
 RECHECK_SECONDS = 15.0
 LISTEN_TICK = 1.0  # how often the listener looks up from waiting to see whether to stop
 # Tables no stream of this process watches whose last snapshot is kept (see Hub.snapshot).

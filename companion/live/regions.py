@@ -18,8 +18,7 @@ from jinja2.runtime import Context
 from jinja2_fragments.flask import render_block
 from markupsafe import Markup
 
-# The catalogue of the render in progress (see ``one_catalogue``); greenlets and threads each
-# have their own.
+# The catalogue of the render in progress (``one_catalogue``), each greenlet its own.
 _catalogue: ContextVar = ContextVar("companion_catalogue", default=None)
 
 
@@ -49,8 +48,7 @@ def region(name: str) -> Markup:
     return Markup(f'id="{name}" data-region="{name}" data-hash="@@{name}@@"')
 
 
-# Parts of a region that differ between renders of the same state: the CSRF token (signed
-# with a timestamp) and the version in action forms (app.js keeps those current).
+# What differs between renders of one state (app.js keeps it current): left out of the hash.
 _VOLATILE = re.compile(r'data-live-version value="\d+"')
 
 
@@ -76,12 +74,7 @@ def render_page_with_regions(page_template: str, regions: list[tuple[str, str]],
     return page
 
 
-# -- one render per kind of viewer -----------------------------------------------------------
-# A region is rendered from the table's shared data plus a few facts about the phone looking
-# at it (its seat, whether it may act, whether it hosts). Which of those facts a region
-# actually reads is recorded while it renders; any later phone that agrees on those facts
-# gets the same render. So a board that never asks whose phone it is renders once per
-# version for everybody, and a seat's own controls once per seat.
+# -- one render per kind of viewer (see regions_for) -----------------------------------------
 
 _reads = threading.local()
 

@@ -20,8 +20,7 @@ from ..service.tables import can_act, devices, game_of, log_entries, read_table
 
 # Regions of templates/table.html shared by every game; each game adds its own.
 COMMON_REGIONS = ("status", "me", "seats", "history", "host")
-# Of those, the ones drawn from the phones and the lock alone: a move in the game leaves them
-# as they were, so their renders carry over to the next version.
+# Of those, the ones drawn from the phones and the lock alone: a move leaves their renders valid.
 PHONE_REGIONS = ("me", "seats", "host")
 LOG_SHOWN = 40
 

@@ -38,8 +38,7 @@ def _use_wal(cursor) -> None:
 def make_engine(url: str) -> Engine:
     """Create the engine; SQLite gets WAL, a busy timeout and write transactions that lock early."""
     if not url.startswith("sqlite"):
-        # 15 kept open per server process (closing and reopening them as they came back started a
-        # backend per request); a request waits up to 10 s for one, then is answered 503.
+        # All 15 kept open: closing those that came back started a backend per request.
         return create_engine(url, pool_pre_ping=True, pool_size=15, max_overflow=0,
                              pool_timeout=10)
     return _sqlite_engine(url)
@@ -47,8 +46,7 @@ def make_engine(url: str) -> Engine:
 
 def _sqlite_engine(url: str) -> Engine:
     in_memory = url in ("sqlite://", "sqlite:///:memory:")
-    # SQLite connections are cheap, and a writer holds its connection while it queues for the
-    # write lock: with many phones tapping at once a bounded pool would starve the readers.
+    # Writers hold a connection while they queue for the lock: a bounded pool would starve readers.
     pool = {"poolclass": StaticPool} if in_memory else {"pool_size": 20, "max_overflow": -1}
     engine = create_engine(
         url,
@@ -75,14 +73,12 @@ def _sqlite_engine(url: str) -> Engine:
 def _one_writer_at_a_time(engine: Engine) -> None:
     """A write transaction begins with BEGIN IMMEDIATE (``WRITE``), after the one before it in
     this process has committed or rolled back."""
-    # One writer at a time in this process: it waits here, woken the moment the one before has
-    # committed, instead of in SQLite's busy handler, which would stop the whole gevent worker.
+    # Waiting here, not in SQLite's busy handler, lets the process's other greenlets go on.
     writer = threading.Lock()
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection):
-        # A writer takes the write lock at BEGIN so it waits its turn instead of failing
-        # half-way when another phone wrote since it read (SQLITE_BUSY_SNAPSHOT).
+        # Locked at BEGIN: a writer that read first could fail half-way (SQLITE_BUSY_SNAPSHOT).
         if connection.get_execution_options().get("companion_write"):
             writer.acquire()
             connection.info["holds_writer"] = True
@@ -96,8 +92,7 @@ def _one_writer_at_a_time(engine: Engine) -> None:
 
     @event.listens_for(engine, "commit")
     def _commit_then_release(connection):
-        # The next writer goes once this COMMIT has run (SQLAlchemy's own COMMIT that follows
-        # finds no transaction left): before it, its BEGIN IMMEDIATE would meet SQLite's busy handler.
+        # COMMIT, then the next writer: before, its BEGIN IMMEDIATE would meet the busy handler.
         if connection.info.get("holds_writer"):
             try:
                 connection.connection.driver_connection.commit()
@@ -142,9 +137,7 @@ def schema_lock(engine: Engine) -> Iterator[Connection]:
                     connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})")
                 yield connection
             return
-        # SQLite alters a table by copying it and dropping the old one; with foreign keys on,
-        # that drop would cascade to every device and log entry. The pragma only takes effect
-        # outside a transaction, so it is set before BEGIN and checked by hand before COMMIT.
+        # A table copy's drop would cascade with foreign keys on; checked by hand before COMMIT.
         sqlite = connection.connection.driver_connection
         sqlite.execute("PRAGMA foreign_keys=OFF")
         try:

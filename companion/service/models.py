@@ -23,8 +23,7 @@ class GameTable(SQLModel, table=True):
     players: list = Field(sa_column=Column(JSON, nullable=False))
     options: dict = Field(sa_column=Column(JSON, nullable=False))
     state: dict = Field(sa_column=Column(JSON, nullable=False))
-    # Every change (game or seats) bumps version; state_version is the version of the last
-    # change to the game itself, the one an action must have seen to be accepted.
+    # version: every change; state_version: the last change to the game (what an action saw).
     version: int = 0
     state_version: int = 0
     undo_depth: int = 0
@@ -67,12 +66,9 @@ class LogEntry(SQLModel, table=True):
     payload: dict = Field(sa_column=Column(JSON, nullable=False))
     actor: str | None = Field(default=None, max_length=40)
     sentence: str = Field(max_length=500)  # in English, as the API shows it
-    # The sentence as text and values (games/text.py), so that each phone reads it in its
-    # own language; None for entries written before the companion spoke German.
+    # Text and values (games/text.py): each phone reads it in its language (None: older entries).
     message: dict | None = Field(default=None, sa_column=Column(JSON, nullable=True))
-    # The Idempotency-Key of the request that wrote this entry (an action, undo or redo): a
-    # retry of that request finds it and records nothing again. Written in the same
-    # transaction as the change, so a retry after a crash between commit and answer finds it.
+    # The request's Idempotency-Key, in the change's own transaction: a retry records nothing again.
     request_key: str | None = Field(default=None, max_length=100)
     created_at: datetime = Field(default_factory=now)
 

@@ -105,8 +105,7 @@ class Joined:
 # -- reading -------------------------------------------------------------------
 
 
-# The statements of the hot paths (every tap, every live update) are built once, with their
-# values as parameters: building a select each time cost more than running it.
+# Statements of every tap and live update, built once: building one costs more than running it.
 _TABLE_BY_CODE = select(GameTable).where(GameTable.code == bindparam("code"))
 # Lock the row and re-read it: an object loaded earlier in this request may be stale.
 _TABLE_BY_CODE_FOR_UPDATE = _TABLE_BY_CODE.with_for_update().execution_options(
@@ -223,8 +222,7 @@ def read_table(engine: Engine, code: str, log_limit: int, log_after: int | None 
         if table is None:
             return None
         joined = connection.execute(_READ_PHONES, {"table_id": table.id}).all()
-        # Only up to the version read: on PostgreSQL each statement sees the commits made
-        # since the one before, and an entry past it would come again with the next version.
+        # Up to the version read: on PostgreSQL a later entry would come again with its version.
         entries = connection.execute(_READ_LOG, {
             "table_id": table.id, "after": -1 if log_after is None else log_after,
             "upto": table.version, "most": log_limit}).all()
@@ -657,8 +655,7 @@ def undo_or_redo(db: Session, table: GameTable, device: Device | None, kind: str
     return entry
 
 
-# Every so many actions in effect, the state is kept (``StateCheckpoint``): an undo replays
-# at most this many actions, however long the game.
+# An undo replays at most this many actions, however long the game (``StateCheckpoint``).
 CHECKPOINT_EVERY = 50
 
 
@@ -679,8 +676,7 @@ def _entry_at(db: Session, table: GameTable, seq: int) -> LogEntry:
                                           LogEntry.seq == seq)).one()
 
 
-# The undo and redo stacks (log seqs) of the tables this process undid in lately, as of a
-# version: the next undo of a long game reads only the log entries since (they are only appended).
+# Undo stacks kept as of a version: a long game's next undo reads only the log since.
 _STACKS: OrderedDict[tuple[int, str], tuple[int, list[int], list[int]]] = OrderedDict()
 STACKS_KEPT = 32
 

@@ -36,8 +36,7 @@ from ..games import GAMES
 
 YEAR = 365 * 24 * 3600
 MINIFIERS = {".js": rjsmin.jsmin, ".css": rcssmin.cssmin}
-# What goes between two files of a bundle: a script that ends without its last semicolon
-# must not run on into the next.
+# Between two files of a bundle: a script without its last semicolon must not run on.
 JOINERS = {".js": ";\n", ".css": "\n"}
 CORE_FILES = {".js": ["vendor/htmx.min.js", "vendor/sse.min.js", "app.js"], ".css": ["app.css"]}
 BUNDLES = "bundle/"  # the addresses of bundles, as if they were a folder of static/

@@ -12,26 +12,22 @@ def defaults() -> dict:
     return dict(
         DATABASE_URL=None,
         PUBLIC_URL=env("PUBLIC_URL") or None,
-        # Host names this server answers to ("games.example.org,.example.net"): Flask refuses
-        # any other Host header, and invites may use the name the phone came by.
+        # Flask refuses any other Host; invites may then use the name the phone came by.
         TRUSTED_HOSTS=[name.strip() for name in env("TRUSTED_HOSTS", "").split(",")
                        if name.strip()] or None,
         POLL_SECONDS=1,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=timedelta(days=30),
-        # Re-signing the cookie costs every tap, stream and poll: it is re-sent when a table
-        # page opens (phone.keep_session_alive).
+        # Re-signed when a table page opens (phone.keep_session_alive), not with every tap.
         SESSION_REFRESH_EACH_REQUEST=False,
         WTF_CSRF_TIME_LIMIT=None,  # a phone left on the table page all evening still works
         WTF_CSRF_SSL_STRICT=False,
-        # An idle stream's comment keeps home routers from closing it; a dropped stream is
-        # reopened after LIVE_RETRY_MS; a household shares one address, hence many streams.
+        # A heartbeat keeps home routers from closing an idle stream.
         LIVE_HEARTBEAT_SECONDS=float(env("LIVE_HEARTBEAT_SECONDS", "20")),
         LIVE_RETRY_MS=2000,
         STREAMS_PER_CLIENT=int(env("STREAMS_PER_CLIENT", "100")),
-        # Pages, fragments, JSON: brotli for browsers that ask for it, else gzip (the streams
-        # are gzipped event by event: live/stream.py; scripts and styles once: assets.py).
+        # Streams are gzipped event by event (live/stream.py), scripts and styles once (assets.py).
         COMPRESS_ALGORITHM=["br", "gzip"],
         COMPRESS_BR_LEVEL=5,
         COMPRESS_MIMETYPES=["text/html", "text/css", "text/javascript", "application/javascript",

@@ -41,8 +41,7 @@ def untrusted_host(_error):
 
 
 def too_many(_error: RateLimitExceeded):
-    # A tarpit, drawn between half and one and a half times RATE_LIMIT_TARPIT (a sleeping
-    # greenlet): refusals sent back to back must not all wake together.
+    # A tarpit of random length: refusals sent back to back must not all wake together.
     limit = current_app.extensions["rate_limiter"].current_limit
     seconds = max(1, math.ceil(limit.window.reset_time - time.time())) if limit else 60
     tarpit = min(float(current_app.config["RATE_LIMIT_TARPIT"]), seconds)
@@ -89,9 +88,7 @@ def wrong_method(error):
 
 
 def busy(_error):
-    # Every database connection stayed taken for the pool's whole wait (a crowd of phones on a
-    # slow PostgreSQL). A change may have been recorded before its answer was drawn: sent
-    # again with its Idempotency-Key (app.js does), it counts once.
+    # A change recorded before this answer counts once when sent again with its Idempotency-Key.
     return answer(503, _("The companion is too busy to answer just now; try again in a few "
                          "seconds."), _("Busy"),
                   api=_("The companion is too busy to answer just now; try again in a few "

@@ -103,7 +103,8 @@ def _not_counted(kind: str) -> bool:
 def make_limiter(app: Flask) -> Limiter:
     """This app's limiter (the caller registers it among the checks before every view)."""
     limits = app.config["RATE_LIMITS"]
-    app.extensions["rate_limits"] = dict(limits) if isinstance(limits, dict) else parse_limits(limits)
+    app.extensions["rate_limits"] = (dict(limits) if isinstance(limits, dict)
+                                     else parse_limits(limits))
     per_kind = [ApplicationLimit(lambda kind=kind: _limits_of(kind), key_function=rate_key,
                                  scope=kind, exempt_when=lambda kind=kind: _not_counted(kind))
                 for kind in DEFAULTS]

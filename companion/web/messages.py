@@ -17,8 +17,7 @@ from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 CATALOGUE = ROOT / "companion" / "translations" / "de" / "LC_MESSAGES" / "messages.po"
-# Besides gettext's usual names: lazy _l, sentences for the log (games/text.py), names (N_),
-# patterns a template fills in itself (``pattern``).
+# Besides gettext's names: _l, log sentences (games/text.py), names (N_), ``pattern``.
 KEYWORDS = {"_l": None, "Sentence": None, "plural_sentence": (1, 2), "N_": None, "pattern": None}
 
 

@@ -11,8 +11,7 @@ from urllib.parse import urlsplit
 import psutil
 from flask import current_app, request
 
-# `companion serve` puts its --host (and --port) here for its workers: the pages then know whether phones
-# on the network can reach them at all.
+# Where `companion serve` listens, for the pages to know whether phones can reach them at all.
 LISTEN_HOST_VARIABLE = "COMPANION_LISTEN_HOST"
 LISTEN_PORT_VARIABLE = "COMPANION_LISTEN_PORT"
 # Interfaces of containers and VPNs: an address there is not what a phone on the Wi-Fi sees.

@@ -396,8 +396,7 @@ def _operation(rule: Rule, declaration: Declaration, method: str, methods: list[
             "content": {"application/json": {"schema": schemas.body(declaration.body, fixed)}},
         }
     answers = dict(declaration.responses)
-    # What any operation may answer besides its own: past the client's fair share
-    # (limits.py), and every database connection taken for too long.
+    # Besides its own answers: past the fair share (limits.py), and no database connection free.
     if kinds_of(rule.endpoint, method, {"code": ""} if "code" in rule.arguments else {}):
         answers.setdefault(429, (Error, "Too many requests from this client: wait the seconds "
                                         "of Retry-After"))

@@ -84,8 +84,7 @@ class SessionInterface(SecureCookieSessionInterface):
 
 
 def init_security(app: Flask) -> None:
-    # No redirect to HTTPS and no HSTS: phones on the table's Wi-Fi reach a laptop over plain
-    # HTTP; an operator on HTTPS sets HSTS where TLS ends (nginx).
+    # No HTTPS redirect, no HSTS: phones on the Wi-Fi reach a laptop over HTTP (nginx sets HSTS).
     Talisman(app, force_https=False, strict_transport_security=False,
              session_cookie_secure=False, frame_options="DENY", referrer_policy="same-origin",
              content_security_policy=content_security_policy(app))

@@ -22,7 +22,8 @@ def run_migrations() -> None:
     connection = context.config.attributes.get("connection")
     if connection is None:
         raise RuntimeError("Run migrations through companion.service.migrations (init_db, or "
-                           "`python -m companion.service.migrations`), which hands them a connection.")
+                           "`python -m companion.service.migrations`), which hands them a "
+                           "connection.")
     context.configure(
         connection=connection,
         target_metadata=SQLModel.metadata,

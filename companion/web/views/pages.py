@@ -55,8 +55,7 @@ def _option_fields(game) -> list[dict]:
             kind = "select"
         elif annotation in (int, int | None) or "int" in str(annotation):
             kind = "number"
-        # Labels, help and choice names are the game's English (marked N_ there); as Names
-        # they print in the phone's language (pydantic may hand a plain str back).
+        # The game's English words (N_), printed as Names in the phone's language.
         label = Name(info.title or name.replace("_", " ").capitalize())
         extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
         names = extra.get("choice_labels", {})
@@ -95,8 +94,7 @@ def new_table(game_id: str):
     while players and not players[-1].strip():
         players.pop()
     options = _options_from_form(game, request.form)
-    # "This is me": the row whose seat this phone takes; "host" (or nothing, as the API and
-    # older forms send) seats nobody: the creator only hosts or watches.
+    # "This is me": the row whose seat this phone takes; "host" (or nothing) seats nobody.
     me = request.form.get("me", "host")
     # The game night it belongs to: none, a group this phone knows, or a new one (named here).
     group_choice = request.form.get("group", "")
@@ -215,8 +213,7 @@ def web_manifest():
         "display": "standalone",
         "background_color": "#fffdf7",
         "theme_color": "#111111",
-        # The PNGs fill their square and keep the die inside the middle 80 %: Android may crop
-        # them to its own shape ("maskable") or show them as they are.
+        # The die sits in the PNGs' safe middle: Android may crop them to its shape ("maskable").
         "icons": [
             icon("icon-192.png", "192x192", "image/png"),
             icon("icon-512.png", "512x512", "image/png"),
