@@ -9,6 +9,7 @@ come from the app's catalogue (companion/translations), like the pages'.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import math
 import os
 import resource
@@ -130,6 +131,27 @@ def setting_problem(workers: int, keep_alive: str) -> str | None:
     return None
 
 
+SEVERAL_NEED_POSTGRES = ("Several server processes need PostgreSQL (DATABASE_URL); on SQLite the "
+                         "companion is one process, which holds thousands of phones.")
+
+
+def claim_sqlite(url: str, workers: int) -> int:
+    """This server's hold on its SQLite file, kept open for its whole life (gunicorn inherits
+    it); SystemExit with a sentence when another server holds it, or for several workers."""
+    if workers > 1:
+        raise SystemExit(f"--workers {workers}: {SEVERAL_NEED_POSTGRES}")
+    path = url.split(":///", 1)[-1] + ".server"
+    held = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(held)
+        raise SystemExit(f"Another companion server already serves {url.split(':///', 1)[-1]}. "
+                         f"{SEVERAL_NEED_POSTGRES}") from None
+    os.set_inheritable(held, True)
+    return held
+
+
 def serve(host: str, port: int, workers: int, connections: int) -> None:
     """Prepare the database, print the address and its QR code, then run gunicorn."""
     keep_alive = os.environ.get("KEEP_ALIVE_SECONDS", "5")
@@ -137,10 +159,8 @@ def serve(host: str, port: int, workers: int, connections: int) -> None:
     if problem:
         raise SystemExit(problem)
     url, done = init_db()
-    if workers > 1 and url.startswith("sqlite"):
-        raise SystemExit(f"--workers {workers}: several server processes need PostgreSQL "
-                         "(DATABASE_URL). On SQLite the companion is one process, which holds "
-                         "thousands of phones.")
+    if url.startswith("sqlite"):
+        claim_sqlite(url, workers)
     print(f"Database: {url} ({done})")
     print(banner(host, port))
     sys.stdout.flush()

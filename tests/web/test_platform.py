@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import xml.etree.ElementTree as ElementTree
 
@@ -63,6 +64,23 @@ def test_companion_init_db_prints_where_the_database_is(tmp_path, monkeypatch, c
     main(["init-db"])
     assert "companion.sqlite3" in capsys.readouterr().out
     assert (tmp_path / "instance" / "companion.sqlite3").exists()
+
+
+def test_several_server_processes_on_one_sqlite_file_are_refused_with_a_sentence(tmp_path):
+    from companion.cli import SEVERAL_NEED_POSTGRES, claim_sqlite
+
+    url = f"sqlite:///{tmp_path}/companion.sqlite3"
+    with pytest.raises(SystemExit, match="--workers 2: Several server processes need PostgreSQL"):
+        claim_sqlite(url, workers=2)
+    held = claim_sqlite(url, workers=1)
+    try:
+        with pytest.raises(SystemExit) as refused:
+            claim_sqlite(url, workers=1)  # a second `companion serve` on the same file
+        assert str(refused.value) == (f"Another companion server already serves "
+                                      f"{tmp_path}/companion.sqlite3. {SEVERAL_NEED_POSTGRES}")
+    finally:
+        os.close(held)
+    os.close(claim_sqlite(url, workers=1))  # once the first has stopped, another may start
 
 
 def test_the_nothing_changed_poll_is_answered_from_the_version_alone(make_app, monkeypatch):

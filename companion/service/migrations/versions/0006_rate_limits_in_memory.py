@@ -1,5 +1,7 @@
-"""Rate limits are counted by Flask-Limiter in the server's memory (or Redis), keyed by the
-phone; the join attempts and the buckets the database kept go with their tables.
+"""Rate limits leave the database.
+
+Flask-Limiter counts them in the server's memory (or Redis), keyed by the phone; the join
+attempts and the buckets the database kept go with their tables.
 
 Revision ID: 0006
 Revises: 0005
