@@ -8,12 +8,13 @@ a phone's limits are its own, however many phones share a household's or a café
 address. An address has the same minute's worth but no burst cap, so twenty tables of phones
 scanning their codes behind one router together still get in.
 
-The kinds (``kinds_of`` decides from the endpoint):
-- ``code``: every request that looks a table or group up by its code: pages, live updates,
-  the API, joins, misses included (a guesser's misses are what the limit is for);
-- ``action``: changes: game actions, undo and redo, the host's and the group's powers;
-- ``live``: live updates (the poll that brings changes, the stream's opening);
-- ``create``: new tables (also rematches) and new groups.
+Each request counts toward one kind (``kind_of`` decides from the endpoint, the first that
+fits):
+- ``create``: new tables (also rematches) and new groups;
+- ``live``: live updates (the poll, the stream's opening);
+- ``action``: changes: game actions, undo and redo, joins, the host's and the group's powers;
+- ``code``: any other request that looks a table or group up by its code: pages, the API,
+  misses included (a guesser's misses are what the limit is for).
 
 ``RATE_LIMITS`` (e.g. ``"code=600,action=300,live=300,create=30"``) sets them per minute; 0
 turns a kind off. The counts live in this process's memory; several servers share them through
@@ -51,18 +52,18 @@ def parse_limits(text: str | None) -> dict[str, int]:
     return limits
 
 
-def kinds_of(endpoint: str | None, method: str, view_args: dict | None) -> list[str]:
-    """The kinds a request counts toward (possibly none: static files, rules, the home page)."""
-    kinds = []
+def kind_of(endpoint: str | None, method: str, view_args: dict | None) -> str | None:
+    """The kind a request counts toward (None: static files, rules, the home page)."""
+    named = bool(view_args and "code" in view_args)
     if endpoint in _CREATE or (endpoint == "pages.new_table" and method == "POST"):
-        kinds.append("create")
-    if view_args and "code" in view_args or endpoint == "pages.join_by_code":
-        kinds.append("code")
+        return "create"
     if endpoint in _LIVE:
-        kinds.append("live")
-    elif method == "POST" and "code" in (view_args or {}) and endpoint not in _CREATE:
-        kinds.append("action")
-    return kinds
+        return "live"
+    if method == "POST" and named:
+        return "action"
+    if named or endpoint == "pages.join_by_code":
+        return "code"
+    return None
 
 
 def burst(per_minute: int) -> int:
@@ -82,10 +83,11 @@ def rate_key() -> str:
     return g.rate_key
 
 
-def _limits_of(kind: str) -> str:
-    """A phone: its minute's worth, a tenth of it at once, then at an even pace; an address:
-    its minute's worth."""
-    per_minute = current_app.extensions["rate_limits"][kind]
+def _limits_now() -> str:
+    """This request's kind: a phone its minute's worth, a tenth of it at once, then at an
+    even pace; an address its minute's worth."""
+    kind = _kind_now()
+    per_minute = current_app.extensions["rate_limits"][kind] if kind else 0
     if not per_minute:
         return ""
     if not rate_key().startswith("phone"):
@@ -94,19 +96,18 @@ def _limits_of(kind: str) -> str:
     return f"{per_minute}/minute;{at_once}/{math.ceil(60 * at_once / per_minute)} seconds"
 
 
-def _not_counted(kind: str) -> bool:
-    if "rate_kinds" not in g:
-        g.rate_kinds = kinds_of(request.endpoint, request.method, request.view_args)
-    return kind not in g.rate_kinds
+def _kind_now(_endpoint: str = "") -> str | None:
+    if "rate_kind" not in g:
+        g.rate_kind = kind_of(request.endpoint, request.method, request.view_args)
+    return g.rate_kind
 
 
 def make_limiter(app: Flask) -> Limiter:
-    """This app's limiter (the caller registers it among the checks before every view)."""
+    """This app's limiter (the caller registers it among the checks before every view): one
+    limit, whose bucket is the request's kind (its scope)."""
     limits = app.config["RATE_LIMITS"]
     app.extensions["rate_limits"] = (dict(limits) if isinstance(limits, dict)
                                      else parse_limits(limits))
-    per_kind = [ApplicationLimit(lambda kind=kind: _limits_of(kind), key_function=rate_key,
-                                 scope=kind, exempt_when=lambda kind=kind: _not_counted(kind))
-                for kind in DEFAULTS]
-    return Limiter(rate_key, application_limits=per_kind, strategy="moving-window",
+    by_kind = ApplicationLimit(_limits_now, key_function=rate_key, scope=_kind_now)
+    return Limiter(rate_key, application_limits=[by_kind], strategy="moving-window",
                    storage_uri=app.config["RATELIMIT_STORAGE_URI"])

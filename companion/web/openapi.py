@@ -27,7 +27,7 @@ from ..games import GAMES
 from ..games.base import Game
 from ..games.patterns import STORABLE_PATTERN
 from ..service.tables import KEY_MAX
-from .limits import kinds_of
+from .limits import kind_of
 
 REF = "#/components/schemas/{model}"
 # A placeholder of a rule: <name>, <converter:name> or <converter(arguments):name>.
@@ -397,7 +397,7 @@ def _operation(rule: Rule, declaration: Declaration, method: str, methods: list[
         }
     answers = dict(declaration.responses)
     # Besides its own answers: past the fair share (limits.py), and no database connection free.
-    if kinds_of(rule.endpoint, method, {"code": ""} if "code" in rule.arguments else {}):
+    if kind_of(rule.endpoint, method, {"code": ""} if "code" in rule.arguments else {}):
         answers.setdefault(429, (Error, "Too many requests from this client: wait the seconds "
                                         "of Retry-After"))
     answers.setdefault(503, (Error, "The server is too busy to answer just now: try again "
