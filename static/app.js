@@ -633,8 +633,8 @@
       key: (config.headers && config.headers["Idempotency-Key"]) || requestKey(),
       fields: Array.from(config.formData.entries()).filter(([name]) => name !== "have"),
       form: place && { region: place.region, steps: place.steps },
-      // A request that timed out, or was answered "too busy" (503), may have arrived (then its
-      // key makes the server record it once); only its answer is known to be lost.
+      // A request that timed out, or was answered "too busy" or "server away" (502-504), may
+      // have arrived (then its key makes the server record it once): only its answer is lost.
       mayHaveArrived: event.type !== "htmx:sendError",
     });
     keepUnsent();
@@ -643,7 +643,7 @@
   document.addEventListener("htmx:sendError", holdUnsent);
   document.addEventListener("htmx:timeout", holdUnsent);
   document.addEventListener("htmx:responseError", (event) => {
-    if (event.detail.xhr && event.detail.xhr.status === 503) holdUnsent(event);
+    if (event.detail.xhr && serverAway(event.detail.xhr.status)) holdUnsent(event);
   });
   // The answer to a tap may come after its form was redrawn (the stream brought the change,
   // or another phone's, first): htmx then tells the form no longer on the page, and its
@@ -658,8 +658,13 @@
     };
     xhr.addEventListener("error", () => failed("htmx:sendError"));
     xhr.addEventListener("timeout", () => failed("htmx:timeout"));
-    xhr.addEventListener("load", () => { if (xhr.status === 503) failed("htmx:responseError"); });
+    xhr.addEventListener("load", () => { if (serverAway(xhr.status)) failed("htmx:responseError"); });
   });
+
+  // Too busy (503), or a proxy in front saying the server is away or did not answer (502, 504).
+  function serverAway(status) {
+    return status >= 502 && status <= 504;
+  }
 
   function formOf(tap) {
     const found = tap.form && findAgain(tap.form);
@@ -692,7 +697,7 @@
         } catch (e) {
           return;  // still no connection: the next try comes with it
         }
-        if (answer.status >= 502 && answer.status <= 504) return;  // a proxy says the server is away
+        if (serverAway(answer.status)) return;
         showBanner(false);
         unsent.shift();
         keepUnsent();

@@ -116,6 +116,22 @@ def client(app):
     return app.test_client()
 
 
+def bearer(token: str) -> dict:
+    """The header a script sends its table token in."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+def api_table(client, game: str = "scorepad", players=("Ann", "Ben"),
+              options: dict | None = None, **fields) -> dict:
+    """Start a table through the JSON API: its answer (code, url, token, version) and the
+    host's bearer ``headers``; ``fields``: the rest of the body (group, seat_players)."""
+    made = client.post("/api/tables", json={"game": game, "players": list(players),
+                                            "options": options or {}, **fields})
+    assert made.status_code == 201, (game, made.get_json())
+    table = made.get_json()
+    return {**table, "headers": bearer(table["token"])}
+
+
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 

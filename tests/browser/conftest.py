@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import bearer
+
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -62,8 +64,8 @@ def wait_until_up(url: str, process: subprocess.Popen, log: Path, seconds: float
 class Server:
     """gunicorn serving the companion on a fresh database; can be stopped and restarted."""
 
-    def __init__(self, instance: Path, host: str = "127.0.0.1"):
-        self.instance, self.host = instance, host
+    def __init__(self, instance: Path, host: str = "127.0.0.1", env: dict | None = None):
+        self.instance, self.host, self.env = instance, host, env or {}
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
@@ -71,7 +73,7 @@ class Server:
     def start(self) -> None:
         # Every browser of the suite comes from 127.0.0.1, faster than any phone taps.
         env = {**os.environ, "COMPANION_INSTANCE": str(self.instance),
-               "RATE_LIMITS": "code=0,action=0,live=0,create=0"}
+               "RATE_LIMITS": "code=0,action=0,live=0,create=0", **self.env}
         env.pop("DATABASE_URL", None)
         if os.environ.get("TEST_DATABASE_URL"):
             env["DATABASE_URL"] = os.environ["TEST_DATABASE_URL"]
@@ -149,18 +151,19 @@ def new_phone(browser):
 def api(live_server: str, method: str, path: str, body: dict | None = None,
         token: str | None = None) -> dict:
     data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(live_server + path, data=data, method=method)
-    request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
+    headers = {"Content-Type": "application/json", **(bearer(token) if token else {})}
+    request = urllib.request.Request(live_server + path, data=data, headers=headers, method=method)
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.loads(response.read())
 
 
-def create_table(live_server: str, game: str, players: list[str], options: dict | None = None) -> dict:
-    """Start a table through the JSON API: {"code", "url", "token", "version"}."""
-    return api(live_server, "POST", "/api/tables",
-               {"game": game, "players": list(players), "options": options or {}})
+def create_table(live_server: str, game: str = "scorepad", players=("Ann", "Ben"),
+                 options: dict | None = None, **fields) -> dict:
+    """tests.conftest.api_table over HTTP, as a real server has no Flask test client: the same
+    body, the same answer (code, url, token, version, the host's bearer ``headers``)."""
+    table = api(live_server, "POST", "/api/tables", {"game": game, "players": list(players),
+                                                     "options": options or {}, **fields})
+    return {**table, "headers": bearer(table["token"])}
 
 
 def join(page, live_server: str, code: str, seat: str | None = None) -> None:
@@ -181,3 +184,12 @@ def settle(page, live_server: str, code: str) -> None:
         "v => { const m = document.getElementById('live-meta'); return m && +m.dataset.version >= v; }",
         arg=version, timeout=5000,
     )
+
+
+def seated(new_phone, live_server: str, code: str, seat: str | None, viewport: dict | None = None,
+           locale: str | None = None):
+    """A ``new_phone`` that joined the table at ``seat`` (None: watching), its page settled."""
+    page = new_phone(viewport=viewport, locale=locale)
+    join(page, live_server, code, seat)
+    settle(page, live_server, code)
+    return page

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import ux
-from tests.browser.conftest import api, create_table, join, settle
+from tests.browser.conftest import api, create_table, seated, settle
 
 SIZES = pytest.mark.parametrize("size", list(ux.SIZES.values()), ids=list(ux.SIZES))
 SHOTS = "/tmp/ao"
@@ -50,13 +50,6 @@ def mid_game(live_server: str) -> Table:
     return table
 
 
-def seated(new_phone, table: Table, size: dict, seat: str = "Ann"):
-    page = new_phone(viewport=size)
-    join(page, table.server, table.code, seat)
-    settle(page, table.server, table.code)
-    return page
-
-
 def soldier(colour: str, kind: str) -> str:
     """The card button of a legionary or centurion of ``colour`` (a column of the card buttons)."""
     return f'#board .ao-reveal-colour:has(input[name=colour][value={colour}]) button[value={kind}]'
@@ -93,7 +86,7 @@ def stays_put(page, tapped: str, watched: str, settle) -> None:
 @SIZES
 def test_an_attack_by_taps_keeps_each_tapped_control_where_it_was(live_server, new_phone, size):
     table = mid_game(live_server)
-    ann = seated(new_phone, table, size)
+    ann = seated(new_phone, table.server, table.code, "Ann", size)
     shot = f"{SHOTS}/attack-{size['width']}"
     expect(now_line(ann)).to_contain_text("Ann: tap the arrow where your figure stands.")
     ann.screenshot(path=f"{shot}-0-choose.png")
@@ -140,7 +133,7 @@ def test_the_other_phones_moves_do_not_move_the_page(live_server, new_phone, siz
     """Ben watches Ann's attack with the card buttons on his screen: each card she turns shows
     up on his board, and what he looks at stays where it was."""
     table = mid_game(live_server)
-    ben = seated(new_phone, table, size, seat="Ben")
+    ben = seated(new_phone, table.server, table.code, "Ben", size)
     table.act(type="choose_line", line="row", number=3, start="left")
     settle(ben, live_server, table.code)
     watched = soldier("green", "legionary")
@@ -162,7 +155,7 @@ def test_the_other_phones_moves_do_not_move_the_page(live_server, new_phone, siz
 @SIZES
 def test_the_waiting_players_controls_are_disabled_with_the_reason(live_server, new_phone, size):
     table = mid_game(live_server)
-    ben = seated(new_phone, table, size, seat="Ben")
+    ben = seated(new_phone, table.server, table.code, "Ben", size)
     # Ann's turn: Ben sees her arrows, disabled, and why.
     expect(now_line(ben)).to_contain_text("It is Ann's turn. Every tap Ann makes shows up here.")
     arrow = ben.get_by_role("button", name="Attack row 3 from the left")
@@ -187,7 +180,7 @@ def test_the_waiting_players_controls_are_disabled_with_the_reason(live_server, 
 @SIZES
 def test_a_card_that_cannot_be_there_is_crossed_out_with_the_reason(live_server, new_phone, size):
     table = mid_game(live_server)
-    ann = seated(new_phone, table, size)
+    ann = seated(new_phone, table.server, table.code, "Ann", size)
     table.act(type="choose_line", line="row", number=3, start="left")
     settle(ann, live_server, table.code)
     # The purple centurion was beaten in Ann's first attack: it cannot be the next card.
@@ -205,7 +198,7 @@ def test_a_card_that_cannot_be_there_is_crossed_out_with_the_reason(live_server,
 @SIZES
 def test_open_menus_and_the_rules_survive_moves_made_on_another_phone(live_server, new_phone, size):
     table = mid_game(live_server)
-    ann = seated(new_phone, table, size)
+    ann = seated(new_phone, table.server, table.code, "Ann", size)
 
     # The corrections menu, half filled in.
     fix = ann.locator("#ao-fix-menu")
@@ -253,7 +246,7 @@ def test_a_turn_needs_at_most_two_screens_of_scrolling(live_server, new_phone, s
     table = mid_game(live_server)
     table.act(type="choose_line", line="row", number=3, start="left")
     table.act(type="reveal_card", colour="red", kind="legionary")
-    ann = seated(new_phone, table, size)
+    ann = seated(new_phone, table.server, table.code, "Ann", size)
     # From the top of the board to the last card button: the arrows, ending the attack and
     # every card button, within two screen heights.
     top = ann.eval_on_selector("#board", "el => el.getBoundingClientRect().top + scrollY")
@@ -273,7 +266,7 @@ def test_on_a_tablet_the_board_and_the_scores_stand_side_by_side(live_server, ne
     table = mid_game(live_server)
     table.act(type="choose_line", line="row", number=3, start="left")
     table.act(type="reveal_card", colour="red", kind="legionary")
-    page = seated(new_phone, table, ux.TABLET)
+    page = seated(new_phone, table.server, table.code, "Ann", ux.TABLET)
     board = page.locator("#board").bounding_box()
     for region in ("#scoring", "#piles"):
         box = page.locator(region).bounding_box()
@@ -290,7 +283,7 @@ def test_on_a_tablet_the_board_and_the_scores_stand_side_by_side(live_server, ne
 @SIZES
 def test_setup_leads_with_who_attacks_first_and_folds_the_checklist(live_server, new_phone, size):
     table = Table(live_server)
-    ann = seated(new_phone, table, size)
+    ann = seated(new_phone, table.server, table.code, "Ann", size)
     expect(ann.get_by_role("button", name="Ann attacks first")).to_be_in_viewport()
     checklist = ann.locator("#board details.ao-setup")
     expect(checklist).not_to_have_attribute("open", "")
@@ -308,7 +301,7 @@ def test_long_names_wrap_in_the_piles_and_nothing_is_cut_off(live_server, new_ph
     table.act(type="start_game", starter=players[0])
     table.act(type="choose_line", line="row", number=1, start="left")
     table.act(type="reveal_card", colour="green", kind="legionary")
-    page = seated(new_phone, table, size, seat=players[1])
+    page = seated(new_phone, table.server, table.code, players[1], size)
     for name in players:
         head = page.locator("#piles thead th .ao-name", has_text=name[:8])
         expect(head).to_be_visible()
@@ -323,7 +316,7 @@ def test_the_fifth_feast_ends_the_game_in_place_and_shows_the_final_scoring(live
     table = mid_game(live_server)
     table.act(type="correct_feasts", count=4, reason="feasts laid out before we started tracking")
     table.act(type="choose_line", line="row", number=3, start="left")
-    ann = seated(new_phone, table, size)
+    ann = seated(new_phone, table.server, table.code, "Ann", size)
     # The fifth feast: the card buttons go, the formation above them stays where it was.
     stays_put(ann, "#board button.kind-feast", "#board .ao-grid",
               settle=lambda: expect(now_line(ann)).to_contain_text("Game over: the fifth village feast was turned over."))
@@ -342,10 +335,7 @@ def test_the_german_board_fits_the_hand_too(live_server, new_phone, size):
     table = mid_game(live_server)
     table.act(type="choose_line", line="row", number=3, start="left")
     table.act(type="reveal_card", colour="red", kind="legionary")
-    page = new_phone(viewport=size)
-    page.context.set_extra_http_headers({"Accept-Language": "de-DE,de;q=0.9"})
-    join(page, table.server, table.code, "Ann")
-    settle(page, table.server, table.code)
+    page = seated(new_phone, table.server, table.code, "Ann", size, locale="de-DE")
     expect(now_line(page)).to_contain_text("Nächste Karte umdrehen (Zeile 3, Spalte 2)")
     expect(page.locator("#board .ao-end button")).to_have_text("Angriff beenden, 1 Karte sichern")
     expect(page.get_by_role("img", name="Zeile 3, Spalte 1: geschlagen: roter Legionär")).to_have_count(1)
@@ -375,10 +365,8 @@ def test_the_german_refill_holes_fit_a_narrow_phone(live_server, new_phone):
     table.act(type="reveal_card", kind="pirate")
     table.act(type="end_attack")
     assert table.state()["phase"] == "refill"
-    page = new_phone(viewport=ux.PHONE_320)
-    page.context.set_extra_http_headers({"Accept-Language": "de-DE,de;q=0.9"})
-    join(page, table.server, table.code, "Ben" if table.state()["attacker"] == "Ben" else "Ann")
-    settle(page, table.server, table.code)
+    page = seated(new_phone, table.server, table.code,
+                  "Ben" if table.state()["attacker"] == "Ben" else "Ann", ux.PHONE_320, locale="de-DE")
     holes = page.locator("#board button.ao-hole")
     expect(holes.first).to_contain_text("rein")
     page.locator("#board .ao-grid").screenshot(path=f"{SHOTS}/de-refill-320.png")

@@ -194,8 +194,7 @@ def test_a_group_s_statistics_charts_without_a_violation(live_server, watched):
     make, record = watched
     group = api(live_server, "POST", "/api/groups", {"name": "Friday", "players": ["Ann", "Ben"]})
     for points in ({"Ann": 30, "Ben": 12}, {"Ann": 10, "Ben": 40}):
-        table = api(live_server, "POST", "/api/tables", {
-            "game": "scorepad", "players": list(points), "group": group["code"]})
+        table = create_table(live_server, "scorepad", list(points), group=group["code"])
         for seat, value in points.items():
             act(live_server, table, {"type": "enter_score", "player": seat, "round": 1, "points": value})
         act(live_server, table, {"type": "finish_game"})

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import ux
-from tests.browser.conftest import api, create_table, join, settle
+from tests.browser.conftest import api, create_table, seated, settle
 
 PLAYERS = ["Ann", "Ben", "Cid", "Dora"]
 SIZES = pytest.mark.parametrize("size", list(ux.SIZES.values()), ids=list(ux.SIZES))
@@ -45,13 +45,6 @@ def mid_game(live_server: str) -> Table:
     return table
 
 
-def seated(new_phone, table: Table, size: dict, seat: str = "Ann"):
-    page = new_phone(viewport=size)
-    join(page, table.server, table.code, seat)
-    settle(page, table.server, table.code)
-    return page
-
-
 def deck_count(page):
     return page.locator("#deck .ks-deck-count strong")
 
@@ -80,7 +73,7 @@ def assert_fit_for_hands_and_eyes(page, where: str) -> None:
 @SIZES
 def test_a_trick_by_taps_keeps_each_tapped_control_where_it_was(live_server, new_phone, size):
     table = mid_game(live_server)
-    ann = seated(new_phone, table, size)
+    ann = seated(new_phone, table.server, table.code, "Ann", size)
     expect(deck_count(ann)).to_have_text("49")
     shot = f"/tmp/ks/trick-{size['width']}"
 
@@ -122,7 +115,7 @@ def test_the_scoring_of_a_round_by_taps_keeps_each_tapped_control_where_it_was(l
     table = mid_game(live_server)
     table.act(type="enter_romans", player="Ann", values="3 3 12")
     table.act(type="add_pirate", player="Ann", kind="choice")
-    ann = seated(new_phone, table, size)
+    ann = seated(new_phone, table.server, table.code, "Ann", size)
     expect(ann.locator("#scoring")).to_contain_text("Scoring round 2")
 
     # Take a Roman out of a pile, name the pirate of choice's escape, then close the round.
@@ -147,7 +140,7 @@ def test_the_scoring_of_a_round_by_taps_keeps_each_tapped_control_where_it_was(l
 @SIZES
 def test_open_menus_survive_moves_made_on_another_phone(live_server, new_phone, size):
     table = mid_game(live_server)
-    ann = seated(new_phone, table, size)
+    ann = seated(new_phone, table.server, table.code, "Ann", size)
 
     ann.locator("#ks-pirate-menu > summary").click()
     ann.locator("#ks-pirate-menu").evaluate("el => el.scrollIntoView({block: 'center'})")
@@ -205,7 +198,7 @@ def test_open_menus_survive_moves_made_on_another_phone(live_server, new_phone, 
 @SIZES
 def test_a_half_typed_pile_survives_moves_made_on_another_phone(live_server, new_phone, size):
     table = mid_game(live_server)
-    ann = seated(new_phone, table, size)
+    ann = seated(new_phone, table.server, table.code, "Ann", size)
     ann.locator("#direct-entry > summary").click()
     field = ann.get_by_role("textbox", name="Cid's Romans")
     field.fill("8 8")
@@ -245,7 +238,7 @@ def test_a_half_typed_pile_survives_moves_made_on_another_phone(live_server, new
 @SIZES
 def test_a_closed_round_leaves_an_empty_form_that_cannot_save_last_rounds_piles(live_server, new_phone, size):
     table = Table(live_server)
-    ann = seated(new_phone, table, size)
+    ann = seated(new_phone, table.server, table.code, "Ann", size)
     ann.locator("#direct-entry > summary").click()
     expect(ann.locator("#direct-entry h2")).to_contain_text("Type in round 1's piles")
     ann.get_by_role("textbox", name="Ann's Romans").fill("10 10 7")
@@ -283,7 +276,7 @@ def test_a_sheet_of_five_long_names_scrolls_sideways_under_a_fixed_round_column(
     for _ in range(4):
         table.typed_round({"Maximiliane": "10 10 10", "Bartholomäus": "5 5 5", "Cunigunde": "14",
                            "Donatella": "1", "Evangelina": "12 11"})
-    page = seated(new_phone, table, size, seat="Cunigunde")
+    page = seated(new_phone, table.server, table.code, "Cunigunde", size)
     sheet = page.locator("#totals .sheet-scroll")
     sheet.evaluate("el => el.scrollIntoView({block: 'center'})")
     wide = sheet.evaluate("el => ({scroll: el.scrollWidth, client: el.clientWidth})")
@@ -331,7 +324,7 @@ def test_a_sheet_of_five_long_names_scrolls_sideways_under_a_fixed_round_column(
 
 def test_a_landscape_tablet_shows_the_board_and_the_scores_side_by_side(live_server, new_phone):
     table = mid_game(live_server)
-    tablet = seated(new_phone, table, ux.TABLET, seat="Dora")
+    tablet = seated(new_phone, table.server, table.code, "Dora", ux.TABLET)
     deck = tablet.locator("#deck").bounding_box()
     totals = tablet.locator("#totals").bounding_box()
     assert totals["x"] >= deck["x"] + deck["width"], (deck, totals)  # beside, not below
@@ -350,7 +343,7 @@ def test_a_landscape_tablet_shows_the_board_and_the_scores_side_by_side(live_ser
 @SIZES
 def test_a_normal_turn_needs_at_most_two_screens(live_server, new_phone, size):
     table = mid_game(live_server)
-    ann = seated(new_phone, table, size)
+    ann = seated(new_phone, table.server, table.code, "Ann", size)
     # The face-up Roman and who won it: within two screens from the top of the page; the
     # typing-in, the Gauls and the chart are folded away.
     winners = ann.locator('#deck form[data-action="win_roman"] .ks-who-buttons')
@@ -367,18 +360,10 @@ def test_a_normal_turn_needs_at_most_two_screens(live_server, new_phone, size):
 # -- in German: the longer words still fit the hand ------------------------------------------------
 
 
-def seated_german(new_phone, table: Table, size: dict, seat: str = "Ann"):
-    page = new_phone(viewport=size)
-    page.context.set_extra_http_headers({"Accept-Language": "de-DE,de;q=0.9"})
-    join(page, table.server, table.code, seat)
-    settle(page, table.server, table.code)
-    return page
-
-
 @SIZES
 def test_in_german_the_board_and_its_menus_fit_the_hand(live_server, new_phone, size):
     table = mid_game(live_server)
-    ann = seated_german(new_phone, table, size)
+    ann = seated(new_phone, table.server, table.code, "Ann", size, locale="de-DE")
     expect(ann.locator("#deck .ks-deck-count")).to_contain_text("von 50 Karten im Stapel")
     expect(ann.locator("#deck .ks-hands")).to_contain_text("Gallier + Idefix")
     # The menus with the longest German words: the pirates and Idefix.

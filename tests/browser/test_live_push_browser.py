@@ -1,17 +1,13 @@
 """Server push in real browsers: changes arrive on the stream, the poll only stands in for it,
-a dropped stream catches up, and two servers on one database share their changes."""
+and a dropped stream catches up (several servers: test_several_servers_browser.py)."""
 
 from __future__ import annotations
 
-import os
 import re
-import time
-import urllib.request
 
-import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import Server, api, create_table, join, settle
+from tests.browser.conftest import api, create_table, join, settle
 
 
 def count_requests(page, fragment: str, method: str = "GET") -> list:
@@ -103,55 +99,3 @@ def test_the_phones_of_a_deleted_table_are_sent_home(live_server, new_phone):
     host.get_by_role("button", name=f"Delete table {code}").click()
     expect(ben.locator("#notice")).to_contain_text("deleted", timeout=3000)
     ben.wait_for_url(f"{live_server}/", timeout=5000)
-
-
-# -- two servers, one database ---------------------------------------------------------------
-
-
-def read_events_until(url: str, version: int, seconds: float = 10) -> list[str]:
-    """Open a stream on ``url`` and read it until an event with id >= ``version`` arrives."""
-    deadline = time.monotonic() + seconds
-    ids = []
-    with urllib.request.urlopen(url, timeout=seconds) as response:
-        for raw in response:
-            line = raw.decode().strip()
-            if line.startswith("id: "):
-                ids.append(int(line[4:]))
-                if ids[-1] >= version:
-                    return ids
-            if time.monotonic() > deadline:
-                break
-    raise AssertionError(f"no event for version {version} on {url}; saw {ids}")
-
-
-@pytest.mark.skipif(not os.environ.get("TEST_DATABASE_URL"),
-                    reason="several server processes need PostgreSQL (make test-pg)")
-def test_a_change_made_through_one_server_reaches_a_phone_on_another(tmp_path):
-    """Two `companion serve` processes on one PostgreSQL database: the change is carried
-    from one to the other by LISTEN/NOTIFY."""
-    first, second = Server(tmp_path / "instance"), Server(tmp_path / "instance")
-    first.start()
-    second.start()
-    try:
-        table = create_table(first.url, "scorepad", ["Ann", "Ben"])
-        code = table["code"]
-        version = api(second.url, "GET", f"/api/tables/{code}")["version"]
-        result = {}
-
-        def listen():
-            result["ids"] = read_events_until(f"{second.url}/t/{code}/events?v={version}",
-                                              version + 1)
-
-        import threading
-
-        listener = threading.Thread(target=listen)
-        listener.start()
-        time.sleep(0.5)  # the stream on the second server is open and waiting
-        after = api(first.url, "POST", f"/api/tables/{code}/actions",
-                    {"type": "enter_score", "player": "Ben", "round": 1, "points": 8},
-                    token=table["token"])
-        listener.join(timeout=15)
-        assert result.get("ids") and result["ids"][-1] == after["version"]
-    finally:
-        first.stop()
-        second.stop()

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from companion.web.network import lan_addresses
 from tests.browser import ux
-from tests.browser.conftest import Server, api, create_table, join, settle
+from tests.browser.conftest import Server, api, create_table, join, seated, settle
 
 SHOTS = Path("/tmp/pages")
 
@@ -276,9 +276,7 @@ def test_history_numbers_of_two_and_three_digits_are_not_cut_off(live_server, ne
             {"type": "enter_score", "player": "Ann", "round": n + 1, "points": 1},
             token=table["token"])
     for size in ("390x844", "320x568"):
-        page = new_phone(viewport=ux.SIZES[size])
-        join(page, live_server, table["code"], None)
-        settle(page, live_server, table["code"])
+        page = seated(new_phone, live_server, table["code"], None, ux.SIZES[size])
         version = api(live_server, "GET", f"/api/tables/{table['code']}")["version"]
         on_table = page.eval_on_selector("#history ol.log", CLIPPED_NUMBERS)
         # The newest 40, numbered as the history page numbers them: 106 down to 67.
@@ -389,15 +387,13 @@ def german(page, live_server: str) -> None:
 def a_german_game_night(live_server: str) -> dict:
     """A group with one finished score-pad play (for its statistics) and a table mid-game."""
     group = api(live_server, "POST", "/api/groups", {"name": "Freitag", "players": ["Annabelle", "Ben", "Cleo"]})
-    finished = api(live_server, "POST", "/api/tables", {"game": "scorepad", "players": ["Annabelle", "Ben", "Cleo"],
-                                                        "group": group["code"]})
+    finished = create_table(live_server, "scorepad", ["Annabelle", "Ben", "Cleo"], group=group["code"])
     for seat, points in (("Annabelle", 31), ("Ben", 24), ("Cleo", 40)):
         api(live_server, "POST", f"/api/tables/{finished['code']}/actions",
             {"type": "enter_score", "player": seat, "round": 1, "points": points}, token=finished["token"])
     api(live_server, "POST", f"/api/tables/{finished['code']}/actions", {"type": "finish_game"},
         token=finished["token"])
-    table = api(live_server, "POST", "/api/tables", {"game": "scorepad", "players": ["Annabelle", "Ben", "Cleo"],
-                                                     "group": group["code"]})
+    table = create_table(live_server, "scorepad", ["Annabelle", "Ben", "Cleo"], group=group["code"])
     for round_, row in enumerate(((12, 8, 15), (-3, 10, 6)), start=1):
         for seat, points in zip(("Annabelle", "Ben", "Cleo"), row):
             api(live_server, "POST", f"/api/tables/{table['code']}/actions",

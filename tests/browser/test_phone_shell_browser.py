@@ -275,9 +275,14 @@ def test_a_tap_whose_answer_was_lost_counts_once_when_it_is_sent_again(live_serv
     assert "Not" not in note.inner_text()  # neither "Not done" nor "Not sent"
 
 
-def test_a_tap_answered_too_busy_is_sent_again_and_counts_once(live_server, new_phone):
-    """A worker out of database connections answers 503; the change may have been recorded
-    before the answer failed. The phone keeps the tap and sends it again with its key."""
+@pytest.mark.parametrize("status, body", [
+    (503, "The companion is too busy to answer just now."),  # out of database connections
+    (502, "Bad Gateway"),  # nginx in front: the table's server died during the tap
+])
+def test_a_tap_answered_too_busy_or_server_away_is_sent_again_and_counts_once(
+        live_server, new_phone, status, body):
+    """The change may have been recorded before the answer failed. The phone keeps the tap
+    and sends it again with its key (nginx then passes it to a server that is up)."""
     table, page = attacking(live_server, new_phone, ux.PHONE_390)
     tapped = f"**/t/{table['code']}/act*"
     keys = []
@@ -286,8 +291,7 @@ def test_a_tap_answered_too_busy_is_sent_again_and_counts_once(live_server, new_
 
     def recorded_but_answered_busy(route):
         page.context.request.fetch(route.request)  # the change is recorded ...
-        route.fulfill(status=503, headers={"Retry-After": "2"},  # ... the answer says busy
-                      body="The companion is too busy to answer just now.")
+        route.fulfill(status=status, headers={"Retry-After": "2"}, body=body)  # ... not answered
         page.unroute(tapped)
 
     page.route(tapped, recorded_but_answered_busy)

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import ux
-from tests.browser.conftest import api, create_table, join, settle
+from tests.browser.conftest import api, create_table, seated, settle
 
 SIZES = pytest.mark.parametrize("size", list(ux.SIZES.values()), ids=list(ux.SIZES))
 SHOTS = "/tmp/ao"
@@ -45,13 +45,6 @@ def mid_game(live_server: str, players=LONG_NAMES, rounds: int = 5) -> Table:
     return table
 
 
-def seated(new_phone, table: Table, size: dict, seat: str = "Annabelle"):
-    page = new_phone(viewport=size)
-    join(page, table.server, table.code, seat)
-    settle(page, table.server, table.code)
-    return page
-
-
 def cell(player: str, round_: int) -> str:
     return f'#scoresheet button.cell[data-player="{player}"][data-round="{round_}"]'
 
@@ -69,7 +62,7 @@ def assert_fit_for_hands_and_eyes(page, where: str) -> None:
 @SIZES
 def test_a_score_written_in_its_cell_keeps_the_cell_where_it_was(live_server, new_phone, size):
     table = mid_game(live_server)
-    ann = seated(new_phone, table, size)
+    ann = seated(new_phone, table.server, table.code, "Annabelle", size)
     dialog = ann.locator("#score-cell")
     target = cell("Clementine", 6)
 
@@ -103,7 +96,7 @@ def test_a_score_written_in_its_cell_keeps_the_cell_where_it_was(live_server, ne
 @SIZES
 def test_the_entry_form_keeps_save_where_it_was_when_a_round_is_added(live_server, new_phone, size):
     table = mid_game(live_server)
-    ann = seated(new_phone, table, size)
+    ann = seated(new_phone, table.server, table.code, "Annabelle", size)
     form = ann.locator("form.score-entry")
     save = "form.score-entry button[type=submit]"
     # The next round a new row: the sheet above the form grows; Save stays under the finger.
@@ -123,7 +116,7 @@ def test_the_entry_form_keeps_save_where_it_was_when_a_round_is_added(live_serve
 @SIZES
 def test_an_open_dialog_and_half_typed_scores_survive_another_phones_entry(live_server, new_phone, size):
     table = mid_game(live_server)
-    ann = seated(new_phone, table, size)
+    ann = seated(new_phone, table.server, table.code, "Annabelle", size)
     form = ann.locator("form.score-entry")
     form.locator("input[name=points]").fill("33")
 
@@ -173,7 +166,7 @@ def test_an_open_dialog_and_half_typed_scores_survive_another_phones_entry(live_
 @SIZES
 def test_a_wide_sheet_keeps_the_round_column_and_scrolls_sideways_with_a_hint(live_server, new_phone, size):
     table = mid_game(live_server)
-    ann = seated(new_phone, table, size)
+    ann = seated(new_phone, table.server, table.code, "Annabelle", size)
     sheet = ann.locator("#scoresheet")
     scroller = sheet.locator(".sheet-scroll")
     expect(sheet.locator(".sheet-more")).to_be_visible()
@@ -210,7 +203,7 @@ def test_a_wide_sheet_keeps_the_round_column_and_scrolls_sideways_with_a_hint(li
 @SIZES
 def test_a_narrow_sheet_says_nothing_about_scrolling(live_server, new_phone, size):
     table = mid_game(live_server, players=["Ann", "Ben"], rounds=3)
-    ann = seated(new_phone, table, size, seat="Ann")
+    ann = seated(new_phone, table.server, table.code, "Ann", size)
     expect(ann.locator("#scoresheet .sheet-more")).to_be_hidden()
     assert ann.locator("#scoresheet .sheet-scroll").evaluate("el => el.scrollWidth <= el.clientWidth")
     assert_fit_for_hands_and_eyes(ann, "two players")
@@ -219,7 +212,7 @@ def test_a_narrow_sheet_says_nothing_about_scrolling(live_server, new_phone, siz
 @SIZES
 def test_a_round_needs_at_most_two_screens_of_scrolling(live_server, new_phone, size):
     table = mid_game(live_server)
-    ann = seated(new_phone, table, size)
+    ann = seated(new_phone, table.server, table.code, "Annabelle", size)
     # The cells of the round being written are within two screens of the top of the page.
     row = ann.eval_on_selector(cell("Annabelle", 6), "el => el.getBoundingClientRect().bottom + scrollY")
     assert row <= 2 * size["height"], row
@@ -229,7 +222,7 @@ def test_a_round_needs_at_most_two_screens_of_scrolling(live_server, new_phone, 
 
 def test_on_a_tablet_the_sheet_and_the_entry_form_stand_side_by_side(live_server, new_phone):
     table = mid_game(live_server)
-    page = seated(new_phone, table, ux.TABLET)
+    page = seated(new_phone, table.server, table.code, "Annabelle", ux.TABLET)
     sheet = page.locator("#scoresheet").bounding_box()
     entry = page.locator("section.entry").bounding_box()
     assert entry["x"] >= sheet["x"] + sheet["width"], (entry, sheet)  # to the right of the sheet
@@ -242,9 +235,7 @@ def test_on_a_tablet_the_sheet_and_the_entry_form_stand_side_by_side(live_server
 
 def test_a_watcher_sees_the_sheet_without_buttons_and_it_still_takes_focus(live_server, new_phone):
     table = mid_game(live_server)
-    page = new_phone(viewport=ux.PHONE_390)
-    join(page, table.server, table.code, None)
-    settle(page, table.server, table.code)
+    page = seated(new_phone, table.server, table.code, None, ux.PHONE_390)
     expect(page.locator("#scoresheet button.cell")).to_have_count(0)
     expect(page.locator("#score-cell")).to_have_count(0)
     expect(page.get_by_role("region", name="Score sheet: 5 players, 6 rounds")).to_be_visible()
@@ -254,7 +245,7 @@ def test_a_watcher_sees_the_sheet_without_buttons_and_it_still_takes_focus(live_
 @SIZES
 def test_finishing_the_game_keeps_the_button_in_place_and_shows_the_winner(live_server, new_phone, size):
     table = mid_game(live_server)
-    ann = seated(new_phone, table, size)
+    ann = seated(new_phone, table.server, table.code, "Annabelle", size)
     finish = '#scoresheet form[data-action="finish_game"] button'
     # The button goes with the tap (the game is over); the sheet above it stays where it was.
     ann.eval_on_selector(finish, "el => el.scrollIntoView({block: 'center'})")

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import ux
-from tests.browser.conftest import api, create_table, join, settle
+from tests.browser.conftest import api, create_table, seated, settle
 
 SHOTS = Path(os.environ.get("SCREENSHOTS", "/tmp/zt"))
 SIZES = [pytest.param(size, id=name) for name, size in ux.SIZES.items()]
@@ -23,11 +23,11 @@ FISH_SOUP = {"first_ingredient": "fish", "first_quantity": 2, "second_ingredient
 
 
 class Table:
-    """A table of three driven through the JSON API with the host's token: "another phone"."""
+    """A table (of three, unless told) driven through the JSON API with the host's token: "another phone"."""
 
-    def __init__(self, live_server: str):
+    def __init__(self, live_server: str, players=("Ann", "Bob", "Cy"), options: dict | None = None):
         self.server = live_server
-        created = create_table(live_server, "zaubertrank", ["Ann", "Bob", "Cy"])
+        created = create_table(live_server, "zaubertrank", players, options)
         self.code, self.token = created["code"], created["token"]
 
     def do(self, type: str, **fields) -> dict:
@@ -61,13 +61,6 @@ def midgame(live_server: str) -> Table:
     turn = table.state["turn"]
     assert (turn["player"], turn["moves_used"], turn["actions_used"]) == ("Ann", 1, 0)
     return table
-
-
-def seated(new_phone, live_server: str, table: Table, seat: str | None, size: dict):
-    page = new_phone(viewport=size)
-    join(page, live_server, table.code, seat)
-    settle(page, live_server, table.code)
-    return page
 
 
 def shown_version(page) -> int:
@@ -117,7 +110,7 @@ def top_on_page(page, selector: str) -> float:
 @pytest.mark.parametrize("size", SIZES)
 def test_a_turn_played_by_taps_keeps_each_control_under_the_finger(live_server, new_phone, size):
     table = midgame(live_server)
-    ann = seated(new_phone, live_server, table, "Ann", size)
+    ann = seated(new_phone, live_server, table.code, "Ann", size)
     free = "#zt-free-taps"
 
     # The free taps open in place; Ann takes a fish the Forest gave her.
@@ -179,7 +172,7 @@ def test_a_turn_played_by_taps_keeps_each_control_under_the_finger(live_server, 
 @pytest.mark.parametrize("size", SIZES)
 def test_a_change_from_another_phone_moves_nothing_under_the_finger(live_server, new_phone, size):
     table = midgame(live_server)
-    ann = seated(new_phone, live_server, table, "Ann", size)
+    ann = seated(new_phone, live_server, table.code, "Ann", size)
     # Ann reads the potion's menu while other phones record a card drawn, ingredients taken and
     # a marker taken off: the turn, the ring, the supplies and the history are redrawn.
     potion = "#zt-potion"
@@ -202,7 +195,7 @@ def test_a_change_from_another_phone_moves_nothing_under_the_finger(live_server,
 @pytest.mark.parametrize("size", SIZES)
 def test_open_menus_survive_a_change_from_another_phone(live_server, new_phone, size):
     table = midgame(live_server)
-    ann = seated(new_phone, live_server, table, "Ann", size)
+    ann = seated(new_phone, live_server, table.code, "Ann", size)
     for menu in ("#zt-potion", "#zt-bag"):
         ann.click(f"{menu} > summary")
         expect(ann.locator(menu)).to_have_attribute("open", "")
@@ -247,7 +240,7 @@ def test_open_menus_survive_a_change_from_another_phone(live_server, new_phone, 
 def test_every_state_of_the_page_fits_the_hand(live_server, new_phone, size):
     # The setup, as the first phone sees it.
     fresh = Table(live_server)
-    host = seated(new_phone, live_server, fresh, "Ann", size)
+    host = seated(new_phone, live_server, fresh.code, "Ann", size)
     fits_the_hand(host, "setup")
     for menu in ("#zt-setup-characters", "#zt-setup-places", "#zt-setup-take"):
         host.click(f"{menu} > summary")
@@ -256,7 +249,7 @@ def test_every_state_of_the_page_fits_the_hand(live_server, new_phone, size):
 
     # Mid-game, on the phone whose turn it is, with every menu open.
     table = midgame(live_server)
-    ann = seated(new_phone, live_server, table, "Ann", size)
+    ann = seated(new_phone, live_server, table.code, "Ann", size)
     fits_the_hand(ann, "Ann's turn")
     shoot(ann, "zt-midgame", size)
     for menu in ("#zt-potion", "#zt-pass", "#zt-play", "#zt-free-taps", "#zt-bag"):
@@ -265,7 +258,7 @@ def test_every_state_of_the_page_fits_the_hand(live_server, new_phone, size):
     shoot(ann, "zt-midgame-menus", size)
 
     # Another player's phone: Ann's controls fold away; the free taps are Bob's too.
-    bob = seated(new_phone, live_server, table, "Bob", size)
+    bob = seated(new_phone, live_server, table.code, "Bob", size)
     expect(bob.locator("#zt-their-controls > summary")).to_contain_text("Ann's moves and actions")
     expect(bob.locator("#zt-their-controls")).not_to_have_attribute("open", "")
     fits_the_hand(bob, "Bob's phone in Ann's turn")
@@ -275,7 +268,7 @@ def test_every_state_of_the_page_fits_the_hand(live_server, new_phone, size):
     shoot(bob, "zt-others-turn", size)
 
     # A phone that only watches sees the same page, nothing it could tap.
-    watcher = seated(new_phone, live_server, table, None, size)
+    watcher = seated(new_phone, live_server, table.code, None, size)
     expect(watcher.locator("#zt-their-controls > summary")).to_contain_text("this phone only watches")
     expect(watcher.locator("#turn form")).to_have_count(0)
     fits_the_hand(watcher, "a watching phone")
@@ -286,16 +279,13 @@ def test_a_lost_game_and_long_names_fit_the_hand(live_server, new_phone, size):
     # Long names at the table: every figure on the ring shows its whole name, wrapped if need
     # be, never cut off, on its card and on the task stack in the middle.
     players = ["Maximiliane", "Bartholomäus", "Kunigunde"]
-    created = create_table(live_server, "zaubertrank", players,
-                           {f"location{n}_spaces": 1 for n in range(1, 7)})
-    table = Table.__new__(Table)
-    table.server, table.code, table.token = live_server, created["code"], created["token"]
+    table = Table(live_server, players, {f"location{n}_spaces": 1 for n in range(1, 7)})
     for symbol, location in (("lightning", 2), ("knife", 3)):
         table.do("draw_mishap", symbol=symbol)
         table.do("place_mishap", location=location)
     table.do("begin_play")
     table.do("move", location=4)  # Maximiliane; the others stay on the task stack
-    page = seated(new_phone, live_server, table, "Kunigunde", size)
+    page = seated(new_phone, live_server, table.code, "Kunigunde", size)
     figures = page.eval_on_selector_all("#timeline .zt-fig", """els => els.map(el => ({
         text: el.innerText.replace(/\\s+/g, ' ').trim(),
         cut: el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1
@@ -341,7 +331,7 @@ def turn_bottom(page) -> float:
 @pytest.mark.parametrize("size", SIZES)
 def test_a_normal_turn_lies_within_about_two_screen_heights(live_server, new_phone, size):
     table = midgame(live_server)
-    ann = seated(new_phone, live_server, table, "Ann", size)
+    ann = seated(new_phone, live_server, table.code, "Ann", size)
     # The turn's controls, from the first move to the Roman's step, come before the ring.
     bottom = turn_bottom(ann)
     assert top_on_page(ann, "#turn") < top_on_page(ann, "#timeline") < top_on_page(ann, "#tasks")
@@ -355,7 +345,7 @@ def test_a_normal_turn_lies_within_about_two_screen_heights(live_server, new_pho
 # -- the tablet -----------------------------------------------------------------------------------
 def test_a_tablet_shows_the_ring_and_the_tasks_side_by_side(live_server, new_phone):
     table = midgame(live_server)
-    tablet = seated(new_phone, live_server, table, "Ann", ux.TABLET)
+    tablet = seated(new_phone, live_server, table.code, "Ann", ux.TABLET)
     ring = tablet.locator("#timeline").bounding_box()
     cards = tablet.locator("#timeline .zt-ring").bounding_box()
     tasks = tablet.locator("#tasks").bounding_box()
@@ -379,17 +369,11 @@ def test_a_tablet_shows_the_ring_and_the_tasks_side_by_side(live_server, new_pho
 GERMAN_SHOTS = ux.GERMAN_SHOTS
 
 
-@pytest.fixture
-def german_phone(new_phone):
-    """Like ``new_phone``, but the browser asks for German (Accept-Language: de-DE)."""
-    return lambda viewport: new_phone(viewport, locale="de-DE")
-
-
 @pytest.mark.parametrize("size", SIZES)
-def test_a_german_turn_fits_the_hand(live_server, german_phone, size):
+def test_a_german_turn_fits_the_hand(live_server, new_phone, size):
     """The longer German words: nothing wider than the phone, no button cut, the same taps."""
     table = midgame(live_server)
-    ann = seated(lambda viewport: german_phone(viewport), live_server, table, "Ann", size)
+    ann = seated(new_phone, live_server, table.code, "Ann", size, locale="de-DE")
     expect(ann.locator("#turn h2")).to_contain_text("Ann ist dran")
     expect(ann.locator("#turn form.zt-use button")).to_have_text("Wald nutzen")
     expect(ann.locator("#timeline")).to_contain_text("Troubadix' Hütte")

@@ -6,18 +6,12 @@ import re
 import pytest
 
 from companion.games import GAMES
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
+from tests.conftest import api_table, bearer
 
 
 @pytest.fixture
 def table(client):
-    response = client.post("/api/tables", json={"game": "scorepad", "players": ["Ann", "Ben"],
-                                                "options": {"winning": "lowest"}})
-    assert response.status_code == 201
-    return response.get_json()
+    return api_table(client, options={"winning": "lowest"})
 
 
 def test_games_are_listed(client):
@@ -56,8 +50,8 @@ def test_a_whole_score_pad_game_through_the_api(client, table):
 def test_json_keeps_seat_order_and_the_documented_field_order(client):
     from companion.web.views.api import Snapshot
 
-    created = client.post("/api/tables", json={"game": "scorepad", "players": ["Zoe", "Adam"]})
-    code, host = created.get_json()["code"], created.get_json()["token"]
+    created = api_table(client, players=("Zoe", "Adam"))
+    code, host = created["code"], created["token"]
     client.post(f"/api/tables/{code}/actions", headers=bearer(host),
                 json={"type": "enter_score", "player": "Adam", "round": 1, "points": 3})
     response = client.get(f"/api/tables/{code}")
@@ -131,7 +125,7 @@ def test_bad_table_requests_are_refused(client, body, message):
 
 def test_writes_need_a_token_of_this_table(client, table):
     code = table["code"]
-    other = client.post("/api/tables", json={"game": "scorepad", "players": ["Cy"]}).get_json()
+    other = api_table(client, players=("Cy",))
     action = {"type": "enter_score", "player": "Ann", "round": 1, "points": 1}
     assert client.post(f"/api/tables/{code}/actions", json=action).status_code == 401
     foreign = client.post(f"/api/tables/{code}/actions", headers=bearer(other["token"]), json=action)

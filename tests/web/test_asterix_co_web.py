@@ -7,6 +7,8 @@ from html.parser import HTMLParser
 
 import pytest
 
+from tests.conftest import bearer
+
 GAME = "asterix-co"
 DUO = ("Matthew", "Laura")
 HELP_SECTIONS = (
@@ -15,10 +17,6 @@ HELP_SECTIONS = (
     "album-effects", "end-of-game", "call-on", "discard", "draw", "eliminate", "ko",
     "neutral", "reinvigorate", "strength",
 )
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 def text(page: str) -> str:

@@ -8,15 +8,12 @@ from html import unescape
 import pytest
 
 from companion.games import get_game
+from tests.conftest import api_table, bearer
 
 GAME = "asterix-obelix"
 HELP_SECTIONS = {"turn", "setup", "attack", "soldiers", "pirates", "traitor", "wild-boar", "village-feast",
                  "looking", "failed-attack", "formation-broken", "end-of-attack", "blocking", "end-of-game",
                  "scoring", "tie-breaks", "card-counting"}
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 def text(response):
@@ -60,10 +57,7 @@ class ApiTable:
 
     def __init__(self, client, options=None):
         self.client = client
-        created = client.post("/api/tables", json={"game": GAME, "players": ["Ann", "Ben"],
-                                                   "options": options or {}})
-        assert created.status_code == 201, created.get_json()
-        self.code = created.get_json()["code"]
+        self.code = api_table(client, GAME, ("Ann", "Ben"), options)["code"]
         self.tokens = {name: client.post(f"/api/tables/{self.code}/join", json={"seat": name}).get_json()["token"]
                        for name in ("Ann", "Ben")}
 
@@ -117,7 +111,7 @@ END, SKIP, FAIL = a("end_attack"), a("skip_block"), a("no_matching_card")
 
 
 @pytest.fixture
-def api_table(client):
+def table(client):
     return ApiTable(client)
 
 
@@ -132,8 +126,8 @@ def watch(phone):
 
 
 # -- a whole game through the JSON API ------------------------------------------------------
-def test_a_whole_game_through_the_api_from_setup_to_the_fifth_feast(api_table, watch):
-    t = api_table
+def test_a_whole_game_through_the_api_from_setup_to_the_fifth_feast(table, watch):
+    t = table
     page = watch(t.code)
     seen_helps = set()
 
@@ -229,8 +223,8 @@ def test_every_help_section_exists_in_the_rules(client, phone):
     assert helps(text(phone().get(f"/games/{GAME}/score"))) <= HELP_SECTIONS
 
 
-def test_the_game_over_board_points_to_the_end_of_game_rule(api_table, watch):
-    t = api_table
+def test_the_game_over_board_points_to_the_end_of_game_rule(table, watch):
+    t = table
     t.ok("Ann", type="start_game", starter="Ann")
     t.ok("Ann", type="correct_feasts", count=4, reason="feasts laid out before we started tracking")
     t.play("Ann", line("row", 1), leg("blue"), card("feast"))
@@ -348,8 +342,8 @@ def test_colours_carry_their_name_and_letter_everywhere(phone):
 
 
 # -- failed attack, undo, formation broken ------------------------------------------------------
-def test_a_failed_attack_loses_the_catch_and_turns_the_card_back(api_table, watch):
-    t = api_table
+def test_a_failed_attack_loses_the_catch_and_turns_the_card_back(table, watch):
+    t = table
     t.ok("Ann", type="start_game", starter="Ann")
     snap = t.play("Ann", line("row", 1), leg("red"), leg("blue"), card("feast"), leg("yellow"), FAIL)
     state = snap["state"]
@@ -370,8 +364,8 @@ def test_a_failed_attack_loses_the_catch_and_turns_the_card_back(api_table, watc
     assert "Still unseen: <strong>36</strong> of 40" in odds and "4/36" in odds  # 4 feasts of 36
 
 
-def test_undo_in_the_middle_of_an_attack(api_table, watch):
-    t = api_table
+def test_undo_in_the_middle_of_an_attack(table, watch):
+    t = table
     t.ok("Ann", type="start_game", starter="Ann")
     t.play("Ann", line("row", 1), leg("red"), leg("blue"))
     snap = t.undo("Ben")
@@ -403,8 +397,8 @@ def test_undo_from_the_page_in_the_middle_of_an_attack(phone):
 FULL_ROW = (leg("red"), leg("blue"), cent("red"), card("pirate"))
 
 
-def test_breaking_the_formation_offers_a_further_attack_on_the_other_lines(api_table, watch):
-    t = api_table
+def test_breaking_the_formation_offers_a_further_attack_on_the_other_lines(table, watch):
+    t = table
     t.ok("Ann", type="start_game", starter="Ann")
     t.play("Ann", line("row", 1), *FULL_ROW)
     html = watch(t.code)()
@@ -417,8 +411,8 @@ def test_breaking_the_formation_offers_a_further_attack_on_the_other_lines(api_t
                                       "from the bottom with a full hand.")
 
 
-def test_no_further_attack_when_the_boar_is_the_fourth_card(api_table, watch):
-    t = api_table
+def test_no_further_attack_when_the_boar_is_the_fourth_card(table, watch):
+    t = table
     t.ok("Ann", type="start_game", starter="Ann")
     snap = t.play("Ann", line("row", 1), leg("red"), leg("blue"), card("pirate"), card("boar"))
     assert snap["state"]["phase"] == "block" and snap["state"]["secured"]["Ann"]["pirates"] == 1
@@ -427,8 +421,8 @@ def test_no_further_attack_when_the_boar_is_the_fourth_card(api_table, watch):
     assert "Formation broken!" not in html and "further_attack" not in offered(html)
 
 
-def test_no_further_attack_after_a_short_line(api_table, watch):
-    t = api_table
+def test_no_further_attack_after_a_short_line(table, watch):
+    t = table
     t.ok("Ann", type="start_game", starter="Ann")
     t.play("Ann", line("row", 1), *FULL_ROW, a("further_attack", line="column", number=1),
            leg("green"), leg("green"), leg("yellow"))
@@ -714,8 +708,8 @@ def _mid_game(t) -> None:
     t.play("Ben", line("row", 3, "right"), leg("blue"))
 
 
-def test_a_german_phone_reads_the_board_log_and_refusals_in_german(api_table, phone):
-    t = api_table
+def test_a_german_phone_reads_the_board_log_and_refusals_in_german(table, phone):
+    t = table
     _mid_game(t)
     viewer = phone("10.0.0.41")
     assert viewer.join(t.code).status_code == 303
@@ -756,8 +750,8 @@ def test_a_german_phone_reads_the_board_log_and_refusals_in_german(api_table, ph
     assert t.refused("Ann", **line("column", 2)) == "Column 2 is blocked for Ann's attack; choose another line."
 
 
-def test_the_german_board_has_no_english_words_left(api_table, phone):
-    t = api_table
+def test_the_german_board_has_no_english_words_left(table, phone):
+    t = table
     _mid_game(t)
     viewer = phone("10.0.0.42")
     assert viewer.join(t.code).status_code == 303

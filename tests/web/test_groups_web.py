@@ -10,9 +10,7 @@ import json
 
 import pytest
 
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
+from tests.conftest import api_table, bearer
 
 
 class Night:
@@ -24,11 +22,9 @@ class Night:
         self.client, self.code = client, answer.get_json()["code"]
 
     def table(self, seats, seat_players=None):
-        answer = self.client.post("/api/tables", json={
-            "game": "scorepad", "players": list(seats), "group": self.code,
-            "seat_players": seat_players})
-        assert answer.status_code == 201, answer.get_json()
-        return answer.get_json()["code"], answer.get_json()["token"]
+        table = api_table(self.client, "scorepad", seats, group=self.code,
+                          seat_players=seat_players)
+        return table["code"], table["token"]
 
     def play(self, points: dict, seat_players=None):
         """A whole game: one round of points, then finished by the host."""

@@ -7,16 +7,12 @@ from __future__ import annotations
 import pytest
 
 from companion.service.inputs import name_key, tidy_name
-from tests.conftest import Phone
+from tests.conftest import Phone, api_table, bearer
 
 
 @pytest.fixture
 def table(client):
-    made = client.post("/api/tables", json={"game": "asterix-obelix", "players": ["Ann", "Bob"]})
-    assert made.status_code == 201, made.get_json()
-    data = made.get_json()
-    return {"code": data["code"], "headers": {"Authorization": f"Bearer {data['token']}"},
-            "version": data["version"]}
+    return api_table(client, "asterix-obelix", ("Ann", "Bob"))
 
 
 def _raw(client, url, text, headers=None):
@@ -130,8 +126,8 @@ def _entries(client, code):
 def test_a_retried_action_with_the_same_key_is_recorded_once(make_app):
     app = make_app()
     client = app.test_client()
-    made = client.post("/api/tables", json={"game": "scorepad", "players": ["Ann", "Ben"]}).get_json()
-    code, headers = made["code"], {"Authorization": f"Bearer {made['token']}"}
+    made = api_table(client)
+    code, headers = made["code"], made["headers"]
     version = client.get(f"/api/tables/{code}").get_json()["state_version"]
     move = {"type": "enter_score", "player": "Ann", "round": 1, "points": 7,
             "expected_version": version}
@@ -183,8 +179,8 @@ def test_an_idempotency_key_that_cannot_be_one_is_refused(client, table):
 
 def test_players_entering_their_own_scores_at_once_are_all_recorded(client):
     names = ["Ann", "Ben", "Cid", "Dee", "Eve"]
-    made = client.post("/api/tables", json={"game": "scorepad", "players": names}).get_json()
-    code, headers = made["code"], {"Authorization": f"Bearer {made['token']}"}
+    made = api_table(client, players=names)
+    code, headers = made["code"], made["headers"]
     seen = client.get(f"/api/tables/{code}").get_json()["state_version"]
     # Every phone saw the same version and taps before hearing of the others.
     for points, name in enumerate(names, start=1):
@@ -290,7 +286,7 @@ def test_a_phone_is_counted_for_itself_not_for_the_address_it_shares(make_app):
     assert ben.get(f"/t/{code}").status_code == 200
     guesser = app.test_client()
     made_up = [guesser.get(f"/api/tables/{code}", environ_base={"REMOTE_ADDR": "10.0.0.41"},
-                           headers={"Authorization": f"Bearer made-up-{guess}"}).status_code
+                           headers=bearer(f"made-up-{guess}")).status_code
                for guess in range(21)]
     assert made_up[:20] == [200] * 20 and made_up[20] == 429
 
@@ -334,7 +330,7 @@ def test_a_table_without_activity_for_a_month_is_out_of_reach_of_its_code(app, c
 
     from companion.service.models import GameTable, now
 
-    made = client.post("/api/tables", json={"game": "scorepad", "players": ["Ann", "Ben"]}).get_json()
+    made = api_table(client)
     assert client.get(f"/api/tables/{made['code']}").status_code == 200
     with Session(app.extensions["engine"]) as db:
         table = db.exec(select(GameTable).where(GameTable.code == made["code"])).one()
@@ -351,8 +347,8 @@ def test_a_table_without_activity_for_a_month_is_out_of_reach_of_its_code(app, c
 
 
 def test_a_long_game_answers_with_the_newest_log_and_a_cursor_to_the_rest(client):
-    made = client.post("/api/tables", json={"game": "scorepad", "players": ["Ann", "Ben"]}).get_json()
-    code, headers = made["code"], {"Authorization": f"Bearer {made['token']}"}
+    made = api_table(client)
+    code, headers = made["code"], made["headers"]
     for i in range(120):
         answer = client.post(f"/api/tables/{code}/actions", headers=headers, json={
             "type": "enter_score", "player": "Ann", "round": 1 + i % 20, "points": i})
@@ -403,8 +399,8 @@ def test_undo_and_redo_across_checkpoints_give_what_replaying_the_whole_log_give
     from companion.service.history import replay
     from companion.service.models import GameTable, LogEntry, StateCheckpoint
 
-    made = client.post("/api/tables", json={"game": "scorepad", "players": ["Ann", "Ben"]}).get_json()
-    code, headers = made["code"], {"Authorization": f"Bearer {made['token']}"}
+    made = api_table(client)
+    code, headers = made["code"], made["headers"]
 
     def enter(i):
         answer = client.post(f"/api/tables/{code}/actions", headers=headers, json={
@@ -452,8 +448,8 @@ def test_undo_reads_only_what_came_since_and_still_agrees_with_the_whole_log(mak
     from companion.service.models import GameTable, LogEntry
 
     servers = [make_app().test_client(), make_app().test_client()]
-    made = servers[0].post("/api/tables", json={"game": "scorepad", "players": ["Ann", "Ben"]}).get_json()
-    code, headers = made["code"], {"Authorization": f"Bearer {made['token']}"}
+    made = api_table(servers[0])
+    code, headers = made["code"], made["headers"]
     engine = servers[0].application.extensions["engine"]
 
     def whole_replay():
@@ -485,9 +481,8 @@ def test_undo_reads_only_what_came_since_and_still_agrees_with_the_whole_log(mak
 
 
 def test_players_typing_in_their_own_piles_at_once_are_all_recorded(client):
-    made = client.post("/api/tables", json={"game": "kartenspiel",
-                                            "players": ["Ann", "Ben", "Cid"]}).get_json()
-    code, headers = made["code"], {"Authorization": f"Bearer {made['token']}"}
+    made = api_table(client, "kartenspiel", ("Ann", "Ben", "Cid"))
+    code, headers = made["code"], made["headers"]
     seen = client.get(f"/api/tables/{code}").get_json()["state_version"]
     for player, values in (("Ann", "3, 5"), ("Ben", "7"), ("Cid", "")):
         answer = client.post(f"/api/tables/{code}/actions", headers=headers, json={

@@ -7,11 +7,9 @@ import re
 
 import pytest
 
+from tests.conftest import api_table, bearer
+
 PLAYERS = ["Ann", "Ben", "Cid"]
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 class ApiTable:
@@ -19,11 +17,8 @@ class ApiTable:
 
     def __init__(self, client, players=PLAYERS, options=None):
         self.client = client
-        created = client.post("/api/tables", json={"game": "kartenspiel", "players": players,
-                                                   "options": options or {}})
-        assert created.status_code == 201, created.get_json()
-        self.code = created.get_json()["code"]
-        self.host = created.get_json()["token"]
+        created = api_table(client, "kartenspiel", players, options)
+        self.code, self.host = created["code"], created["token"]
         self.tokens = {name: client.post(f"/api/tables/{self.code}/join", json={"seat": name})
                        .get_json()["token"] for name in players}
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from companion.rules import load_library
+from tests.conftest import api_table
 
 
 @pytest.fixture(scope="module")
@@ -120,9 +121,8 @@ def test_a_seat_name_stays_text_inside_a_translated_sentence(phone):
 
 
 def test_a_refused_move_and_a_bad_field_are_explained_in_the_language_asked_for(client):
-    table = client.post("/api/tables", json={"game": "asterix-obelix", "players": ["Ann", "Bob"]})
-    code, token = table.get_json()["code"], table.get_json()["token"]
-    headers = {"Authorization": f"Bearer {token}"}
+    table = api_table(client, "asterix-obelix", ("Ann", "Bob"))
+    code, headers = table["code"], table["headers"]
     unknown = {"type": "fly"}
     german = client.post(f"/api/tables/{code}/actions", json=unknown,
                          headers={**headers, "Accept-Language": "de-DE"})
@@ -135,7 +135,7 @@ def test_a_refused_move_and_a_bad_field_are_explained_in_the_language_asked_for(
                          headers={**headers, "Accept-Language": "de"})
     assert german.status_code == 422
     assert german.get_json()["error"].startswith("Das Feld „")
-    assert client.get(f"/api/tables/{code}").get_json()["version"] == table.get_json()["version"]
+    assert client.get(f"/api/tables/{code}").get_json()["version"] == table["version"]
 
 
 def test_a_sentence_in_a_template_speaks_the_phone_language_and_escapes_its_values(app):

@@ -14,6 +14,7 @@ import pytest
 from flask import url_for
 
 from companion.games import GAMES
+from tests.conftest import api_table
 
 
 @pytest.fixture
@@ -481,8 +482,8 @@ def test_a_snapshot_made_from_the_writer_is_the_one_read_back_from_the_database(
 
     players, moves = MOVES[game]
     client = app.test_client()
-    made = client.post("/api/tables", json={"game": game, "players": players}).get_json()
-    code, bearer = made["code"], {"Authorization": f"Bearer {made['token']}"}
+    made = api_table(client, game, players)
+    code, headers = made["code"], made["headers"]
     ann = phone("10.0.0.3")
     ann.join(code, players[0])
     stream = Stream(ann, code)
@@ -491,7 +492,7 @@ def test_a_snapshot_made_from_the_writer_is_the_one_read_back_from_the_database(
     steps = [("actions", move) for move in moves] + [("undo", {}), ("redo", {})]
     for path, body in steps:
         before = hub.feeds[code].current()
-        answer = client.post(f"/api/tables/{code}/{path}", json=body, headers=bearer)
+        answer = client.post(f"/api/tables/{code}/{path}", json=body, headers=headers)
         assert answer.status_code == 200, answer.get_json()
         statements = []
         listen = lambda *args: statements.append(args[2])  # noqa: E731

@@ -32,7 +32,7 @@ from companion.service import models  # noqa: F401  (registers the tables on SQL
 from companion.service.database import init_db, make_engine, schema_lock
 from companion.games import GAMES
 from companion.service.migrations import BASELINE, head_revision
-from tests.conftest import PG_URL, database_url
+from tests.conftest import PG_URL, api_table, bearer, database_url
 
 # The schema as SQLModel.metadata.create_all made it before migrations (models.py of then),
 # frozen here so that the test still builds that database once the models move on.
@@ -118,19 +118,14 @@ OPENINGS = {
 }
 
 
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
 class ApiTable:
     """A table of one game driven through the JSON API, with the token of every seat."""
 
     def __init__(self, client, game):
         players, self.moves = OPENINGS.get(
             game.id, ([f"Player {n}" for n in range(1, game.min_players + 1)], []))
-        created = client.post("/api/tables", json={"game": game.id, "players": players})
-        assert created.status_code == 201, (game.id, created.get_json())
-        self.code, self.host = created.get_json()["code"], created.get_json()["token"]
+        created = api_table(client, game.id, players)
+        self.code, self.host = created["code"], created["token"]
         self.tokens = {}
         for seat in players:
             joined = client.post(f"/api/tables/{self.code}/join", json={"seat": seat})
@@ -247,7 +242,7 @@ def test_upgrading_an_up_to_date_database_changes_nothing(make_app):
     app = make_app()
     engine = app.extensions["engine"]
     client = app.test_client()
-    code = client.post("/api/tables", json={"game": "scorepad", "players": ["Ann"]}).json["code"]
+    code = api_table(client, players=("Ann",))["code"]
     built, stored = schema(engine), rows(engine)
 
     assert init_db(engine).startswith("already at the newest revision")
@@ -301,7 +296,7 @@ def test_a_table_copied_by_a_migration_keeps_the_rows_that_point_at_it(make_app)
     app = make_app()
     engine = app.extensions["engine"]
     client = app.test_client()
-    code = client.post("/api/tables", json={"game": "scorepad", "players": ["Ann"]}).json["code"]
+    code = api_table(client, players=("Ann",))["code"]
     client.post(f"/api/tables/{code}/join", json={"seat": "Ann"})
     stored = rows(engine)
 

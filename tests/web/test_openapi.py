@@ -9,6 +9,7 @@ from werkzeug.routing.rules import parse_converter_args
 
 from companion.games import GAMES
 from companion.web.openapi import Error, Undocumented, build_document, openapi_document, reply
+from tests.conftest import bearer
 
 # One real opening move per game (from the games' own tests), with the seats it needs.
 OPENINGS = {
@@ -142,7 +143,7 @@ def test_a_real_action_validates_and_is_played(api, doc, game_id):
     seen = api.call("get", "/api/tables/{code}", code=table["code"]).get_json()["state_version"]
     payload = {**move, "expected_version": seen}
     played = api.call("post", "/api/tables/{code}/actions", code=table["code"], json=payload,
-                      headers={"Authorization": f"Bearer {table['token']}"})
+                      headers=bearer(table["token"]))
     assert played.status_code == 200, played.get_json()
     assert played.get_json()["log"][0]["kind"] == "action"
 
@@ -161,7 +162,7 @@ def test_real_answers_match_their_documented_schemas(api):
     games = api.call("get", "/api/games").get_json()
     assert {"id", "name", "min_players", "max_players", "cooperative"} == set(games[0])
     table = api.call("post", "/api/tables", json={"game": "scorepad", "players": ["Ann", "Ben"]})
-    code, host = table.get_json()["code"], {"Authorization": f"Bearer {table.get_json()['token']}"}
+    code, host = table.get_json()["code"], bearer(table.get_json()["token"])
     api.call("post", "/api/tables/{code}/join", code=code, json={"seat": "Ann"})
     api.call("post", "/api/tables/{code}/join", code=code, json={"watch": True})
     api.call("post", "/api/tables/{code}/actions", code=code, headers=host,

@@ -39,6 +39,7 @@ from schemathesis.specs.openapi.checks import (
 
 from companion.games import GAMES
 from companion.service.inputs import name_key, tidy_name
+from tests.conftest import api_table, bearer
 
 EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", 20))
 
@@ -79,10 +80,6 @@ VALIDATION = [re.compile(pattern) for pattern in (
     r"^The Idempotency-Key must be",
     r"^Not an export|^The play export",
 )]
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 # The WSGI transport sends requests' "Accept-Encoding: gzip, deflate" and does not decode the
@@ -127,7 +124,7 @@ class World:
     def table(self, game_id, **fields):
         game = GAMES[game_id]
         players = ["Ann", "Ben", "Cid", "Dan", "Eve", "Fay"][:max(game.min_players, 2)]
-        return self.post("/api/tables", {"game": game_id, "players": players, **fields}, 201)
+        return api_table(self.client, game_id, players, **fields)
 
     def play(self, table, action, kind="actions"):
         self.post(f"/api/tables/{table['code']}/{kind}", action, 200,

@@ -9,6 +9,7 @@ from html.parser import HTMLParser
 import pytest
 
 from companion.games import get_game
+from tests.conftest import api_table, bearer
 
 GAME = "zaubertrank"
 FISH_SOUP = {"first_ingredient": "fish", "first_quantity": 2, "second_ingredient": "mistletoe",
@@ -27,19 +28,13 @@ HELP_SECTIONS = ("turn setup difficulty goal actions moving use-location locatio
                  "mishaps characters winning-losing").split()
 
 
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
 class ApiTable:
     """One table driven through the JSON API with the host's token."""
 
     def __init__(self, client, players=("Ann", "Bob"), options=None):
         self.client = client
-        created = client.post("/api/tables", json={"game": GAME, "players": list(players),
-                                                   "options": options or {}})
-        assert created.status_code == 201, created.get_json()
-        self.code, self.token = created.get_json()["code"], created.get_json()["token"]
+        created = api_table(client, GAME, players, options)
+        self.code, self.token = created["code"], created["token"]
 
     def send(self, payload: dict):
         return self.client.post(f"/api/tables/{self.code}/actions", json=payload,
