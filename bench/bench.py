@@ -829,7 +829,7 @@ def health_rows(health: dict[str, list[float]], quiet: list[float]) -> list[str]
     rows = [timing_row("/healthz before the load (quiet)", quiet, quiet)]
     for base, values in health.items():
         if base != "failed":
-            rows.append(timing_row(f"/healthz during ({base.rsplit(':', 1)[1]})", values, values))
+            rows.append(timing_row(f"/healthz during (:{base.rsplit(':', 1)[1]})", values, values))
     if health.get("failed"):
         rows.append(f"  /healthz failed {len(health['failed'])} times")
     return rows
@@ -986,8 +986,9 @@ def push_lines(args, run: dict, quiet: list[float], failed: list[str], took: flo
     phones = sum(len(t) for t in tables)
     return [
         f"  streams: {phones - len(failed)}/{phones} opened in {took:.1f} s; since then: {run['drops']}",
-        f"  changes made: {len(changes)} ({len(changes) / window.seconds:.0f}/s); refused or failed "
-        f"taps: {len(run['failures'])}{by_kind(run['failures'])}",
+        f"  changes made: {len(changes)} ({len(changes) / window.seconds:.0f}/s of "
+        f"{run['rate'] * len(tables):.0f}/s asked: a table's next tap waits for the answer to "
+        f"its last); refused or failed taps: {len(run['failures'])}{by_kind(run['failures'])}",
         delivery_line(found, args.grace),
         timing_header(),
         *health_rows(run["health"], quiet),
