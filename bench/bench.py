@@ -233,15 +233,19 @@ def baseline_folder() -> Path:
     log(f"preparing the baseline {BASELINE} in {folder.relative_to(ROOT)} …")
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", BASELINE], capture_output=True)
-    if archive.returncode:
-        raise SystemExit(f"git archive {BASELINE} failed: {archive.stderr.decode().strip()}")
-    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
-    if not (ROOT / "static" / "vendor").is_dir():
-        raise SystemExit("static/vendor is missing: run `make setup` first")
-    shutil.copytree(ROOT / "static" / "vendor", folder / "static" / "vendor")
-    subprocess.run([str(Path(sys.executable).with_name("pybabel")), "-q", "compile", "-d",
-                    str(folder / "companion" / "translations"), "-l", "de"], check=True)
+    try:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", BASELINE], capture_output=True)
+        if archive.returncode:
+            raise SystemExit(f"git archive {BASELINE} failed: {archive.stderr.decode().strip()}")
+        subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+        if not (ROOT / "static" / "vendor").is_dir():
+            raise SystemExit("static/vendor is missing: run `make setup` first")
+        shutil.copytree(ROOT / "static" / "vendor", folder / "static" / "vendor")
+        subprocess.run([str(Path(sys.executable).with_name("pybabel")), "-q", "compile", "-d",
+                        str(folder / "companion" / "translations"), "-l", "de"], check=True)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
     (folder / ".prepared").touch()
     return folder
 
@@ -1038,6 +1042,8 @@ def load_section(args, name: str, rate: float, seconds: int, mine: dict, theirs:
             mine_cpu, their_cpu = cpu_per_change(run), cpu_per_change(theirs["runs"][name])
             lines.append(goal("café", "CPU per change must not grow", mine_cpu <= their_cpu,
                               f"this code {mine_cpu:.2f} ms, the baseline {their_cpu:.2f} ms"))
+        else:
+            GOALS.append("café: CPU per change must not grow: not measured (the baseline failed)")
     return lines
 
 
@@ -2486,6 +2492,8 @@ async def run(args, parts: list[str]) -> list[str]:
             speed_line = (f"  machine speed at the start: a fixed Python loop took {speed:.0f} ms, "
                           f"{yardstick_ms():.0f} ms at the end (on a shared machine it varies by half "
                           f"from minute to minute: compare runs at like speeds)")
+            while section and not section[-1]:
+                section.pop()
             sections.append(section[:1] + ([note] if note else []) + [speed_line] + section[1:])
     return [line for section in sections for line in section + [""]]
 
