@@ -1047,7 +1047,7 @@ def load_section(args, name: str, rate: float, seconds: int, mine: dict, theirs:
     return lines
 
 
-# -- part 3: thousands of streams ---------------------------------------------------------
+# -- part 5: thousands of streams ---------------------------------------------------------
 
 
 async def scale(args) -> list[str]:
@@ -1146,7 +1146,7 @@ async def scale(args) -> list[str]:
     return out
 
 
-# -- part 4: two server processes on PostgreSQL -------------------------------------------
+# -- part 4: two servers behind nginx on PostgreSQL ---------------------------------------
 
 
 def reset_database(url: str) -> str | None:
@@ -1332,7 +1332,7 @@ async def two_servers(args) -> list[str]:
     return lines
 
 
-# -- part 5: the poll ---------------------------------------------------------------------
+# -- part 7: the poll ---------------------------------------------------------------------
 
 
 async def poll(args) -> list[str]:
@@ -1635,7 +1635,7 @@ async def bytes_per_update(args) -> list[str]:
     ]
 
 
-# -- part 8: idle and slow connections ----------------------------------------------------
+# -- part 9: idle and slow connections ----------------------------------------------------
 
 
 def raise_open_files(wanted: int) -> int:
@@ -1967,7 +1967,7 @@ async def slow_clients(args) -> list[str]:
     return lines
 
 
-# -- part 9: one client hammering ----------------------------------------------------------
+# -- part 10: one client hammering ---------------------------------------------------------
 
 HAMMER_ADDRESS = "127.0.0.2"  # Linux routes all of 127.0.0.0/8 to lo: a client of its own
 OTHERS_FIRST = 10  # the other tables' clients: 127.0.0.10, 127.0.0.11, …
