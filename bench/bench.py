@@ -2286,7 +2286,7 @@ def describe(server: Server) -> str:
     with contextlib.suppress(psutil.Error):
         line = psutil.Process(server.process.pid).cmdline()
         settings = dict(zip(line, line[1:]))
-    workers = settings.get("--workers", "?")
+    workers = settings.get("--workers") or str(len(server.workers()))
     return (f"{f'baseline {BASELINE}' if server.baseline else 'this code'}: {workers} gevent "
             f"worker{'' if workers == '1' else 's'} × {settings.get('--worker-connections', '?')} "
             f"connections")
