@@ -170,9 +170,10 @@ class Server:
                "RATE_LIMITS": "code=999999999,action=999999999,live=999999999,create=999999999",
                "STREAMS_PER_CLIENT": "1000000"}
         env.pop("DATABASE_URL", None)
-        # Its gunicorn imports the app from PYTHONPATH: this checkout, or the baseline's folder.
-        code = str(self.baseline or ROOT)
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [code, os.environ.get("PYTHONPATH")]))
+        # It imports the app from its folder (python -c and gunicorn put the working directory
+        # first on sys.path, PYTHONPATH after): this checkout, or the baseline's.
+        code = self.baseline or ROOT
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(code), os.environ.get("PYTHONPATH")]))
         for variable, value in self.env.items():
             if value is None:
                 env.pop(variable, None)
@@ -191,8 +192,8 @@ class Server:
         if self.connections:
             args += ["--connections", str(self.connections)]
         self.log = open(self.log_path, "w")
-        self.process = subprocess.Popen(args, env=env, stdout=self.log, stderr=subprocess.STDOUT,
-                                        start_new_session=self.own_session)
+        self.process = subprocess.Popen(args, env=env, cwd=code, stdout=self.log,
+                                        stderr=subprocess.STDOUT, start_new_session=self.own_session)
         return self
 
     def __exit__(self, exc_type, *_exc) -> None:
