@@ -447,25 +447,40 @@ class Phone:
         self.raw_bytes = 0  # compressed bytes of the stream's body so far
         self.heartbeats = 0
         self.id_mismatches = 0
+        self.busy = 0  # pages answered 503 busy while joining (asked for again)
         self.events: list[tuple[str, int, int, float]] = []  # (event, id, decoded size, raw so far)
 
     async def join(self, load_page: bool = True) -> None:
         """Take the seat through /j/<code> as a browser does; then the table page loads,
         unless not ``load_page`` (its stream then brings every region when it opens)."""
-        async def join_page() -> str:
-            async with self.session.get(f"{self.base}/j/{self.code}") as response:
-                return await response.text()
+        async def join_page() -> aiohttp.ClientResponse:
+            return await self.session.get(f"{self.base}/j/{self.code}")
 
-        async def take_seat() -> tuple[int, str]:
-            async with self.session.post(f"{self.base}/j/{self.code}", allow_redirects=load_page,
-                                         data={"csrf_token": self.token, "seat": self.seat}) as response:
-                return response.status, await response.text()
+        async def take_seat() -> aiohttp.ClientResponse:
+            return await self.session.post(f"{self.base}/j/{self.code}", allow_redirects=load_page,
+                                           data={"csrf_token": self.token, "seat": self.seat})
 
-        self.token = CSRF.search(await once_more(join_page)).group(1)
-        status, page = await once_more(take_seat)
+        status, page = await self.page(join_page)
+        assert status == 200, (status, page[:300])
+        self.token = CSRF.search(page).group(1)
+        status, page = await self.page(take_seat)
         assert status == (200 if load_page else 303), (status, page[:300])
         if load_page:
             self.show_page(page)
+
+    async def page(self, request) -> tuple[int, str]:
+        """A page's status and text: asked for once more when the server hung up before
+        answering (as browsers do), and again after its Retry-After while it answers 503
+        busy (as a person reloads), five times at most."""
+        for _try in range(5):
+            async with await once_more(request) as response:
+                status, text = response.status, await response.text()
+                retry = response.headers.get("Retry-After", "2")
+            if status != 503:
+                break
+            self.busy += 1
+            await asyncio.sleep(float(retry) if retry.isdigit() else 2)
+        return status, text
 
     def show_page(self, page: str) -> None:
         self.version = int(VERSION.search(page).group(1))
@@ -991,8 +1006,10 @@ def push_lines(args, run: dict, quiet: list[float], failed: list[str], took: flo
     tables, changes, window, found = run["tables"], run["changes"], run["window"], run["found"]
     health = combined_health(run["health"])
     phones = sum(len(t) for t in tables)
+    busy = sum(p.busy for table in tables for p in table)
     return [
-        f"  streams: {phones - len(failed)}/{phones} opened in {took:.1f} s; since then: {run['drops']}",
+        f"  streams: {phones - len(failed)}/{phones} opened in {took:.1f} s; since then: {run['drops']}"
+        + (f"; joining, {busy} pages were answered 503 busy and asked for again" if busy else ""),
         f"  changes made: {len(changes)} ({len(changes) / window.seconds:.0f}/s of "
         f"{run['rate'] * len(tables):.0f}/s asked: a table's next tap waits for the answer to "
         f"its last); refused or failed taps: {len(run['failures'])}{by_kind(run['failures'])}",
