@@ -1259,8 +1259,10 @@ class Nginx:
         config = self.dir / "nginx.conf"
         config.write_text(self.configuration())
         self.log = open(self.dir / "output.log", "w")
-        self.process = subprocess.Popen([NGINX, "-p", str(self.dir), "-c", str(config), "-g",
-                                         "daemon off;"], stdout=self.log, stderr=subprocess.STDOUT)
+        # -e: nginx writes its first lines before reading the configuration's error_log
+        self.process = subprocess.Popen([NGINX, "-p", str(self.dir), "-e", str(self.dir / "error.log"),
+                                         "-c", str(config), "-g", "daemon off;"],
+                                        stdout=self.log, stderr=subprocess.STDOUT)
         return self
 
     def __exit__(self, *_exc) -> None:
