@@ -1,51 +1,59 @@
 """`make bench`: the production server on loopback under a table-night load, push and poll.
 
-Every part starts `companion serve` (gunicorn, gevent workers) on 127.0.0.1 with a fresh
-database, joins phones the way a browser does (GET and POST /j/<code>: a seat and a cookie), and
-measures against the trivial /healthz of the same server in the same run:
+Every part starts `companion serve` of this checkout (gunicorn, gevent) on 127.0.0.1 with a
+fresh database, joins phones the way a browser does (GET and POST /j/<code>: a seat and a
+cookie; no page sends anything when its stream is ready), and measures against the trivial
+/healthz of the same server in the same run. The café and busy loads run again on the code
+before issue 28 (the baseline, commit 39d83a4, prepared once in bench/results/baseline-39d83a4
+and started through its own command line, with its own default workers), same run, same load.
 
-  push   N tables × M phones each holding the live stream open; one change per table per
-         second, tapped by a random phone of the table with `X-Live-Stream: open`. Every change
-         must reach every other phone of its table: delivered/lost, and the time from the tap
-         being sent to each other phone having the event with that version (`id:`).
-  idle   the same phones' streams left idle: server CPU, and server memory per open stream.
-  scale  1,000 tables × 6 phones = 6,000 open streams at once: /healthz and a few changes a
-         second while they are open; streams that failed to open.
-  two    `push` with each table's phones split across TWO server processes on one PostgreSQL
-         database (BENCH_DATABASE_URL), actions sent to either server.
-  poll   the fallback: every phone polls once a second while the same changes run.
+  cafe   (the gate) N tables × M phones each holding the live stream open; one change per
+         table every 5 s, tapped by a random phone of the table with `X-Live-Stream: open`.
+         Every change must reach every other phone of its table: delivered/lost, the time
+         from the tap being sent to each other phone having the event with that version
+         (`id:`), and the server's CPU per change; this code, then the baseline.
+  busy   the same phones, one change per table per second; this code, then the baseline.
+  push   cafe and busy.
+  two    busy's load through nginx (the README's configuration, read from it at run time) in
+         front of two servers of this code on one PostgreSQL database (BENCH_DATABASE_URL);
+         nginx's and PostgreSQL's CPU apart.
+  idle   cafe's phones with their streams idle, before its load: server CPU, and server
+         memory per open stream.
+  scale  1,000 tables × 6 phones = 6,000 open streams on one process: /healthz and a few
+         changes a second while they are open; streams that failed to open.
   bytes  per game, the gzip bytes on the wire of one update event on a stream, and of the
          first load of the table page (its HTML, and with every script and style sheet), as
          browsers ask over plain HTTP (gzip) and over HTTPS (brotli too).
+  poll   the fallback: every phone polls once a second while the same changes run.
   group  a group with 200 plays (imported through the API): its page, its statistics page,
          the statistics JSON and the export, each fetched alternately with /healthz.
   slow   /healthz and a table page, each on a new connection, before and while 1,000
          connections that send nothing and 100 that trickle one header line every 3 s are held
          open by a second client process (re-opened as soon as the server closes them): loaded
-         p99 / unloaded p99, failed requests, after how long the server closes an idle and a
-         trickling connection.
+         p99 / unloaded p99, failed requests, after how long the server closes an idle, a
+         trickling, and an answered but quiet connection (its keep-alive).
   hammer one client (a second process, from 127.0.0.2) sending GET /t/<code>/live with a
          version that never matches and POST /api/tables/<code>/actions on its own table, 50
-         requests in flight, against the server's DEFAULT rate limits (limits.py; the other
-         parts lift them); meanwhile the other tables, each from its own loopback address as
-         each table is a household of its own, read their snapshot and enter scores through
-         the API at a steady pace, with /healthz: loaded p99 / unloaded p99, the hammering
-         client's requests per second and share answered 429.
-
+         requests in flight, against the server's DEFAULT rate limits (the other parts lift
+         them); meanwhile the other tables, each from its own loopback address as each table
+         is a household of its own, read their snapshot and enter scores through the API at a
+         steady pace, with /healthz: loaded p99 / unloaded p99, the hammering client's
+         requests per second and share answered 429.
   long   a score pad with 10 log entries and one with 10,000 (entered through the API first):
          an action, a snapshot and an undo followed by its redo on each, alternately with
          /healthz: the long game's time / the short one's.
 
 Server CPU is the sum of utime+stime of the gunicorn master and its workers (psutil), as % of
-one core over the measured window; memory is the sum of their RSS. The load generator is one
-asyncio process: it stays under a fifth of a core even with 6,000 streams open (most of their
-cost is at set-up), so it is not split (slow and hammer run their attacker in a second process,
-its CPU printed apart); its own CPU and the lag of its event loop are printed
-beside each part, so a starved client would show (its timestamps are taken when it gets round
-to reading a socket). On a shared machine, "everything else" is the CPU other programs used.
+one core over the measured window, and per change: those CPU seconds ÷ the changes made in the
+window; memory is the sum of their RSS. The load generator is one asyncio process (slow and
+hammer run their attacker in a second process, its CPU printed apart); its own CPU and the lag
+of its event loop are printed beside each part, so a starved client would show (its timestamps
+are taken when it gets round to reading a socket). On a shared machine, "everything else" is
+the CPU other programs used.
 
-Not a test: nothing here asserts a time. Bounded in count and time, loopback only. The report
-is printed at the end and kept in bench/results/report.txt, beside each server's log.
+Not a test: nothing here asserts a time; goal lines say met or NOT met, and are gathered at the
+end. Bounded in count and time, loopback only. The report is printed at the end and kept in
+bench/results/report.txt, beside each server's log.
 """
 
 from __future__ import annotations
@@ -59,8 +67,8 @@ import os
 import platform
 import random
 import re
-import shlex
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -79,7 +87,9 @@ import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
-PARTS = ("push", "idle", "scale", "two", "poll", "bytes", "group", "slow", "hammer", "long")
+PARTS = ("cafe", "busy", "two", "idle", "scale", "bytes", "poll", "group", "slow", "hammer",
+         "long")
+ALIASES = {"push": ("cafe", "busy")}
 DEFAULT_PG = "postgresql://companion:companion@127.0.0.1:5432/companion_bench"
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 VERSION = re.compile(r'id="live-meta"[^>]*data-version="(\d+)"')
@@ -90,14 +100,18 @@ REQUEST_TIMEOUT = aiohttp.ClientTimeout(total=60)
 RECONNECTS = 20  # per stream, at most
 
 
-# The server keeps a quiet connection KEEP_ALIVE_SECONDS (60) after an answer.
-CLIENT_KEEP_ALIVE = 50
+def server_keep_alive(baseline: bool = False) -> float:
+    """How long a server keeps a quiet connection after an answer: gunicorn's --keep-alive
+    (KEEP_ALIVE_SECONDS, 5); the baseline's own worker kept it 60 s."""
+    return float(os.environ.get("KEEP_ALIVE_SECONDS") or (60 if baseline else 5))
 
 
-def client_connector(limit: int = 0) -> aiohttp.TCPConnector:
+def client_connector(limit: int = 0, keep_alive: float | None = None) -> aiohttp.TCPConnector:
     """Keep-alive connections as a browser keeps them: dropped before the server's keep-alive
-    runs out, so that no request goes out on a connection the server is closing."""
-    return aiohttp.TCPConnector(limit=limit, keepalive_timeout=CLIENT_KEEP_ALIVE)
+    (``keep_alive``, default this code's) runs out, so that no request goes out on a connection
+    the server is closing."""
+    return aiohttp.TCPConnector(limit=limit,
+                                keepalive_timeout=0.8 * (keep_alive or server_keep_alive()))
 
 
 def log(message: str) -> None:
@@ -119,21 +133,25 @@ def median(values: list[float]) -> float:
 
 
 class Server:
-    """One `companion serve` (gunicorn master + gevent workers); its output goes to
-    bench/results/<name>.log."""
+    """One `companion serve` (gunicorn master + gevent workers) of this checkout's code, or of
+    the code before issue 28 (``baseline``: its folder, bench/results/baseline-<commit>); its
+    output goes to bench/results/<name>.log."""
 
     # True: the server gets a session (and process group) of its own, so that its whole
     # process tree can be killed at once (bench/soak.py's kill -9).
     own_session = False
 
     def __init__(self, name: str, port: int, args, database_url: str | None = None,
-                 instance: str | None = None, env: dict[str, str | None] | None = None):
-        self.name, self.port, self.args = name, port, args
+                 instance: str | None = None, env: dict[str, str | None] | None = None,
+                 baseline: Path | None = None, connections: int | None = None):
+        self.name, self.port, self.args, self.baseline = name, port, args, baseline
         self.env = env or {}  # over the bench's settings below; None removes a variable
         self.database_url = database_url
+        self.connections = connections or args.server_connections
         self.instance = instance or tempfile.mkdtemp(prefix=f"companion-bench-{name}-")
         self.own_instance = instance is None
         self.base = f"http://127.0.0.1:{port}"
+        self.keep_alive = server_keep_alive(baseline is not None)
         self.log_path = RESULTS / f"{name}.log"
         self.process: subprocess.Popen | None = None
 
@@ -147,11 +165,15 @@ class Server:
             except OSError:
                 raise SystemExit(f"port {self.port} is in use; choose others with --port") from None
         # The bench's phones all come from 127.0.0.1: lift the per-address limits.
-        env = {**os.environ, "COMPANION_INSTANCE": self.instance, "JOIN_LIMIT": "1000000",
+        env = {**os.environ, "COMPANION_INSTANCE": self.instance, "JOIN_LIMIT": "100000",
                # Counted as always (its cost is part of what is measured), never reached.
                "RATE_LIMITS": "code=999999999,action=999999999,live=999999999,create=999999999",
                "STREAMS_PER_CLIENT": "1000000"}
         env.pop("DATABASE_URL", None)
+        # It imports the app from its folder (python -c and gunicorn put the working directory
+        # first on sys.path, PYTHONPATH after): this checkout, or the baseline's.
+        code = self.baseline or ROOT
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(code), os.environ.get("PYTHONPATH")]))
         for variable, value in self.env.items():
             if value is None:
                 env.pop(variable, None)
@@ -159,32 +181,20 @@ class Server:
                 env[variable] = value
         if self.database_url:
             env["DATABASE_URL"] = self.database_url
-        args = [str(Path(sys.executable).with_name("companion")), "serve", "--host", "127.0.0.1",
-                "--port", str(self.port)]
-        if self.args.workers:
+        if self.baseline:  # its own command line, with its own default workers
+            env.pop("WORKERS", None)
+            args = [sys.executable, "-c", "import sys; from companion.cli import main; main()"]
+        else:
+            args = [str(Path(sys.executable).with_name("companion"))]
+        args += ["serve", "--host", "127.0.0.1", "--port", str(self.port)]
+        if self.args.workers and not self.baseline:
             args += ["--workers", str(self.args.workers)]
-        if self.args.server_connections:
-            args += ["--connections", str(self.args.server_connections)]
+        if self.connections:
+            args += ["--connections", str(self.connections)]
         self.log = open(self.log_path, "w")
-        extra = getattr(self.args, "gunicorn_extra", None)
-        if extra:  # an experiment: gunicorn as `serve` runs it, with settings added (last wins)
-            args = self.gunicorn_by_hand(env, shlex.split(extra))
-        self.process = subprocess.Popen(args, env=env, stdout=self.log, stderr=subprocess.STDOUT,
-                                        start_new_session=self.own_session)
+        self.process = subprocess.Popen(args, env=env, cwd=code, stdout=self.log,
+                                        stderr=subprocess.STDOUT, start_new_session=self.own_session)
         return self
-
-    def gunicorn_by_hand(self, env: dict, extra: list[str]) -> list[str]:
-        """What `companion serve` does (init-db, then exec gunicorn), with ``extra`` gunicorn
-        arguments after its own: the hidden option --gunicorn-extra, for trying settings."""
-        from companion.cli import gunicorn_args
-        from companion.network import LISTEN_HOST_VARIABLE
-
-        subprocess.run([str(Path(sys.executable).with_name("companion")), "init-db"], env=env,
-                       stdout=self.log, stderr=subprocess.STDOUT, check=True)
-        env[LISTEN_HOST_VARIABLE] = "127.0.0.1"
-        raise_open_files(20000)  # inherited, as serve raises its own
-        return gunicorn_args("127.0.0.1", self.port, self.args.workers or min(os.cpu_count() or 1, 8),
-                             self.args.server_connections or 4000) + extra
 
     def __exit__(self, exc_type, *_exc) -> None:
         if self.process and self.process.poll() is None:
@@ -212,6 +222,35 @@ class Server:
         return self.processes()[1:]
 
 
+BASELINE = "39d83a4"  # the code before issue 28 (one process per server)
+
+
+def baseline_folder() -> Path:
+    """The baseline's code, prepared once under bench/results/ as a checkout is for serving
+    (static/vendor copied from this one, its German catalogue compiled); reused after."""
+    folder = RESULTS / f"baseline-{BASELINE}"
+    if (folder / ".prepared").exists():
+        return folder
+    log(f"preparing the baseline {BASELINE} in {folder.relative_to(ROOT)} …")
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    try:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", BASELINE], capture_output=True)
+        if archive.returncode:
+            raise SystemExit(f"git archive {BASELINE} failed: {archive.stderr.decode().strip()}")
+        subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+        if not (ROOT / "static" / "vendor").is_dir():
+            raise SystemExit("static/vendor is missing: run `make setup` first")
+        shutil.copytree(ROOT / "static" / "vendor", folder / "static" / "vendor")
+        subprocess.run([str(Path(sys.executable).with_name("pybabel")), "-q", "compile", "-d",
+                        str(folder / "companion" / "translations"), "-l", "de"], check=True)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    (folder / ".prepared").touch()
+    return folder
+
+
 def cpu_seconds(servers: list[Server]) -> dict[int, float]:
     """utime+stime of every process of these servers, by pid."""
     seconds = {}
@@ -233,14 +272,16 @@ def rss_bytes(servers: list[Server]) -> int:
 
 
 class Window:
-    """CPU of the servers and of this client over one measured stretch of time."""
+    """CPU of the servers (and of the proxy in front, if any) and of this client over one
+    measured stretch of time."""
 
-    def __init__(self, servers: list[Server]):
-        self.servers = servers
+    def __init__(self, servers: list[Server], proxy: "Nginx | None" = None):
+        self.servers, self.proxy = servers, proxy
         self.me = psutil.Process()
 
     def __enter__(self) -> "Window":
-        self.server_before = cpu_seconds(self.servers)
+        self.server_before = [cpu_seconds([server]) for server in self.servers]
+        self.proxy_before = cpu_seconds([self.proxy]) if self.proxy else {}
         self.client_before = sum(self.me.cpu_times()[:2])
         self.machine_before = busy_seconds()
         self.postgres_before = postgres_seconds()
@@ -249,23 +290,31 @@ class Window:
 
     def __exit__(self, *_exc) -> None:
         self.seconds = time.perf_counter() - self.began
-        after = cpu_seconds(self.servers)
-        used = sum(after[pid] - self.server_before.get(pid, 0.0) for pid in after)
-        self.server_cpu = 100 * used / self.seconds
+        self.per_server = [used_since(before, cpu_seconds([server]))
+                           for server, before in zip(self.servers, self.server_before)]
+        self.server_seconds = sum(self.per_server)  # CPU seconds of all server processes
+        self.server_cpu = 100 * self.server_seconds / self.seconds
+        self.proxy_cpu = (100 * used_since(self.proxy_before, cpu_seconds([self.proxy]))
+                          / self.seconds if self.proxy else 0.0)
         self.client_cpu = 100 * (sum(self.me.cpu_times()[:2]) - self.client_before) / self.seconds
         machine = 100 * (busy_seconds() - self.machine_before) / self.seconds
-        after = postgres_seconds()
-        self.postgres_cpu = 100 * sum(after[pid] - self.postgres_before.get(pid, 0.0)
-                                      for pid in after) / self.seconds
+        self.postgres_cpu = 100 * used_since(self.postgres_before, postgres_seconds()) / self.seconds
         # Whatever else ran on this shared machine meanwhile.
-        self.other_cpu = max(0.0, machine - self.server_cpu - self.client_cpu - self.postgres_cpu)
+        self.other_cpu = max(0.0, machine - self.server_cpu - self.proxy_cpu - self.client_cpu
+                             - self.postgres_cpu)
 
     def text(self) -> str:
         postgres = (f"PostgreSQL (all its processes) {self.postgres_cpu:.0f} %; "
                     if self.postgres_cpu >= 0.5 else "")
-        return (f"server CPU {self.server_cpu:.0f} % of one core; client CPU {self.client_cpu:.0f} %; "
-                f"{postgres}everything else on the machine {self.other_cpu:.0f} % (of "
-                f"{os.cpu_count()} cores = {100 * (os.cpu_count() or 1)} %)")
+        proxy = f"nginx {self.proxy_cpu:.0f} %; " if self.proxy else ""
+        return (f"server CPU {self.server_cpu:.0f} % of one core; {proxy}{postgres}client CPU "
+                f"{self.client_cpu:.0f} %; everything else on the machine {self.other_cpu:.0f} % "
+                f"(of {os.cpu_count()} cores = {100 * (os.cpu_count() or 1)} %)")
+
+
+def used_since(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds used between two cpu_seconds() of the same processes (new ones in full)."""
+    return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
 
 
 def postgres_seconds() -> dict[int, float]:
@@ -326,15 +375,16 @@ class LoopLag:
                 f"{max(self.collections, default=0) * 1000:.0f} ms)")
 
 
-async def wait_up(session: aiohttp.ClientSession, server: Server) -> None:
+async def wait_up(session: aiohttp.ClientSession, server: Server) -> str:
+    """Until the server answers /healthz; answers what it runs (describe())."""
     for _ in range(600):
         if server.process.poll() is not None:
             raise SystemExit(f"the server {server.name} exited; see {server.log_path}")
         try:
             async with session.get(f"{server.base}/healthz") as response:
                 if response.status == 200:
-                    note_server_kind(server)
-                    return
+                    SERVER_KINDS.add(describe(server))
+                    return describe(server)
         except aiohttp.ClientError:
             pass
         await asyncio.sleep(0.1)
@@ -385,9 +435,6 @@ class Phone:
         self.version = -1
         self.have: dict[str, str] = {}
         self.seen: list[tuple[int, float]] = []  # (version, when this phone got it)
-        # The HEAD sent when the stream is ready, held here: asyncio keeps only a weak
-        # reference to a task.
-        self.warming: asyncio.Future | None = None
         # the stream
         self.ready = asyncio.Event()
         self.ready_at: float | None = None
@@ -400,25 +447,40 @@ class Phone:
         self.raw_bytes = 0  # compressed bytes of the stream's body so far
         self.heartbeats = 0
         self.id_mismatches = 0
+        self.busy = 0  # pages answered 503 busy while joining (asked for again)
         self.events: list[tuple[str, int, int, float]] = []  # (event, id, decoded size, raw so far)
 
     async def join(self, load_page: bool = True) -> None:
         """Take the seat through /j/<code> as a browser does; then the table page loads,
         unless not ``load_page`` (its stream then brings every region when it opens)."""
-        async def join_page() -> str:
-            async with self.session.get(f"{self.base}/j/{self.code}") as response:
-                return await response.text()
+        async def join_page() -> aiohttp.ClientResponse:
+            return await self.session.get(f"{self.base}/j/{self.code}")
 
-        async def take_seat() -> tuple[int, str]:
-            async with self.session.post(f"{self.base}/j/{self.code}", allow_redirects=load_page,
-                                         data={"csrf_token": self.token, "seat": self.seat}) as response:
-                return response.status, await response.text()
+        async def take_seat() -> aiohttp.ClientResponse:
+            return await self.session.post(f"{self.base}/j/{self.code}", allow_redirects=load_page,
+                                           data={"csrf_token": self.token, "seat": self.seat})
 
-        self.token = CSRF.search(await once_more(join_page)).group(1)
-        status, page = await once_more(take_seat)
+        status, page = await self.page(join_page)
+        assert status == 200, (status, page[:300])
+        self.token = CSRF.search(page).group(1)
+        status, page = await self.page(take_seat)
         assert status == (200 if load_page else 303), (status, page[:300])
         if load_page:
             self.show_page(page)
+
+    async def page(self, request) -> tuple[int, str]:
+        """A page's status and text: asked for once more when the server hung up before
+        answering (as browsers do), and again after its Retry-After while it answers 503
+        busy (as a person reloads), five times at most."""
+        for _try in range(5):
+            async with await once_more(request) as response:
+                status, text = response.status, await response.text()
+                retry = response.headers.get("Retry-After", "2")
+            if status != 503:
+                break
+            self.busy += 1
+            await asyncio.sleep(float(retry) if retry.isdigit() else 2)
+        return status, text
 
     def show_page(self, page: str) -> None:
         self.version = int(VERSION.search(page).group(1))
@@ -445,19 +507,8 @@ class Phone:
             self.seen.append((self.version, time.perf_counter()))
         return status, elapsed
 
-    async def warm(self) -> None:
-        """As app.js does when its stream is ready: one HEAD of the poll, which opens the
-        connection the phone's taps then find (the stream holds the page's)."""
-        try:
-            async with self.session.head(f"{self.base}/t/{self.code}/live",
-                                         params={"v": self.version}) as response:
-                await response.read()
-        except (aiohttp.ClientError, asyncio.TimeoutError):
-            pass  # the first tap opens its connection itself, as without
-
     # -- a tap --
-    async def act(self, points: int, streamed: bool, base: str | None = None
-                  ) -> tuple[int, float, int, float]:
+    async def act(self, points: int, streamed: bool) -> tuple[int, float, int, float]:
         """Enter a score: (status, time taken, the table's new version, when it was sent).
 
         With ``streamed`` the phone says its stream is open (as app.js does once the stream
@@ -468,7 +519,7 @@ class Phone:
         sent = time.perf_counter()
         try:
             async with self.session.post(
-                f"{base or self.base}/t/{self.code}/act", headers=headers,
+                f"{self.base}/t/{self.code}/act", headers=headers,
                 data={"type": "enter_score", "player": self.seat, "round": 1, "points": points,
                       "have": self.have_param()},
             ) as response:
@@ -568,7 +619,6 @@ class Phone:
         if name == "ready":
             self.ready_at = self.ready_at or now
             self.ready.set()
-            self.warming = asyncio.ensure_future(self.warm())
         elif name == "regions":
             meta = VERSION.search(text)
             if meta is None or int(meta.group(1)) != event_id:
@@ -597,23 +647,18 @@ async def once_more(request):
 
 
 class Change:
-    __slots__ = ("table", "actor", "version", "sent", "base")
+    __slots__ = ("table", "actor", "version", "sent")
 
-    def __init__(self, table: int, actor: Phone, version: int, sent: float, base: str):
-        self.table, self.actor, self.version, self.sent, self.base = table, actor, version, sent, base
+    def __init__(self, table: int, actor: Phone, version: int, sent: float):
+        self.table, self.actor, self.version, self.sent = table, actor, version, sent
 
 
-def deliveries(changes: list[Change], tables: list[list[Phone]], same_server: bool | None = None
-               ) -> dict:
-    """Each change against each other phone of its table: reached (and when) or lost.
-
-    ``same_server`` keeps only phones whose server took the action (True) or the other (False)."""
+def deliveries(changes: list[Change], tables: list[list[Phone]]) -> dict:
+    """Each change against each other phone of its table: reached (and when) or lost."""
     reach, lost, folded = [], 0, 0
     for change in changes:
         for phone in tables[change.table]:
             if phone is change.actor:
-                continue
-            if same_server is not None and (phone.base == change.base) != same_server:
                 continue
             when, exact = phone.first_seen(change.version)
             if when is None:
@@ -651,26 +696,26 @@ async def gather_limited(coroutines, limit: int) -> list:
 
 
 async def set_up_tables(plain: aiohttp.ClientSession, connector: aiohttp.TCPConnector | None,
-                        bases: list[str], count: int, phones: int, load_page: bool = True
-                        ) -> list[list[Phone]]:
+                        base: str, count: int, phones: int, load_page: bool = True,
+                        keep_alive: float | None = None) -> list[list[Phone]]:
     """``count`` score pads of ``phones`` seats, every seat joined by its own phone through
-    /j/<code>; seat i's phone uses bases[i * len(bases) // phones] (half and half on two).
+    /j/<code>.
 
     With ``connector`` None every phone keeps its own connections, as a browser does (its
-    stream on one, its taps on another kept alive); given one, all phones share its pool, so
-    that a connection carries the requests of many tables (the poll part: a bounded pool)."""
+    stream on one, its taps on another, kept alive shorter than the server's ``keep_alive``);
+    given one, all phones share its pool, so that a connection carries the requests of many
+    tables (the poll part: a bounded pool)."""
     seats = [f"P{i + 1}" for i in range(phones)]
-    answers = await gather_limited((create_table(plain, bases[0], "scorepad", seats)
+    answers = await gather_limited((create_table(plain, base, "scorepad", seats)
                                     for _ in range(count)), 32)
     tables = []
     for answer in answers:
         table = []
-        for index, seat in enumerate(seats):
-            session = aiohttp.ClientSession(connector=connector or client_connector(),
-                                            connector_owner=connector is None,
-                                            cookie_jar=aiohttp.CookieJar(unsafe=True),
-                                            timeout=REQUEST_TIMEOUT)
-            base = bases[index * len(bases) // phones]
+        for seat in seats:
+            session = aiohttp.ClientSession(
+                connector=connector or client_connector(keep_alive=keep_alive),
+                connector_owner=connector is None, cookie_jar=aiohttp.CookieJar(unsafe=True),
+                timeout=REQUEST_TIMEOUT)
             table.append(Phone(session, base, answer["code"], seat))
         PHONES.append(table)
         tables.append(table)
@@ -718,10 +763,10 @@ def streams_failed(phones: list[Phone]) -> list[str]:
 
 
 async def table_changes(tables: list[list[Phone]], index: int, stop_at: float, rate: float,
-                        streamed: bool, bases: list[str] | None, changes: list[Change],
-                        actions: list[float], failures: list[str]) -> None:
+                        streamed: bool, changes: list[Change], actions: list[float],
+                        failures: list[str]) -> None:
     """One table's taps: ``rate`` per second at a random phase, each by a random phone of the
-    table (sent to a random one of ``bases`` when given, else the phone's own server)."""
+    table."""
     period = 1 / rate
     due = time.perf_counter() + random.random() * period
     while True:
@@ -729,11 +774,10 @@ async def table_changes(tables: list[list[Phone]], index: int, stop_at: float, r
         if time.perf_counter() >= stop_at:
             return
         actor = random.choice(tables[index])
-        base = random.choice(bases) if bases else actor.base
-        status, elapsed, version, sent = await actor.act(random.randint(-20, 50), streamed, base)
+        status, elapsed, version, sent = await actor.act(random.randint(-20, 50), streamed)
         if status == 200 and version > 0:
             actions.append(elapsed)
-            changes.append(Change(index, actor, version, sent, base))
+            changes.append(Change(index, actor, version, sent))
         else:
             failures.append(f"action answered {status}")
         due = max(due + period, time.perf_counter())
@@ -748,6 +792,15 @@ async def wait_delivered(changes: list[Change], tables: list[list[Phone]], grace
 
 
 # -- report lines ---------------------------------------------------------------------------
+
+
+GOALS: list[str] = []  # every goal line of this run, for the summary at the end
+
+
+def goal(part: str, text: str, met: bool, figures: str) -> str:
+    """A goal line ("goal: … : met (figures)"), also kept for the summary."""
+    GOALS.append(f"{part}: {text}: {'met' if met else 'NOT met'} ({figures})")
+    return f"  goal: {text}: {'met' if met else 'NOT met'} ({figures})"
 
 
 def timing_header() -> str:
@@ -796,7 +849,7 @@ def health_rows(health: dict[str, list[float]], quiet: list[float]) -> list[str]
     rows = [timing_row("/healthz before the load (quiet)", quiet, quiet)]
     for base, values in health.items():
         if base != "failed":
-            rows.append(timing_row(f"/healthz during ({base.rsplit(':', 1)[1]})", values, values))
+            rows.append(timing_row(f"/healthz during (:{base.rsplit(':', 1)[1]})", values, values))
     if health.get("failed"):
         rows.append(f"  /healthz failed {len(health['failed'])} times")
     return rows
@@ -826,121 +879,212 @@ def database_name(args) -> str:
     return "SQLite" if args.database == "sqlite" else f"PostgreSQL ({bench_database_url().split('@')[-1]})"
 
 
-# -- part 1 and 2: push and idle ----------------------------------------------------------
+# -- parts 1 to 3: café, busy and idle ---------------------------------------------------
 
 
-async def push_and_idle(args, want_push: bool, want_idle: bool) -> list[str]:
+async def push_and_idle(args, parts: list[str]) -> list[str]:
+    """The café and busy loads on this code's server, then on the baseline's (the same phones
+    and load, the same run); idle on this code's phones before its loads."""
+    loads = [(name, rate, seconds) for name, rate, seconds in
+             (("cafe", args.cafe_rate, args.cafe_seconds), ("busy", args.rate, args.seconds))
+             if name in parts]
+    mine = await loaded_server(args, "push", args.port, None, loads, "idle" in parts)
+    theirs, problem = None, ""
+    if loads:
+        try:
+            theirs = await loaded_server(args, "push-baseline", args.port + 9, baseline_folder(),
+                                         loads, False)
+        except (SystemExit, Exception) as exc:  # noqa: BLE001 - this code's figures still count
+            log(f"baseline failed: {exc!r}")
+            problem = str(exc)[:300] or type(exc).__name__
     out = []
-    with Server("push", args.port, args, single_database(args)) as server:
-        connector = None  # every phone keeps its own connections, as a browser does
+    for name, rate, seconds in loads:
+        out += load_section(args, name, rate, seconds, mine, theirs, problem) + [""]
+    return out + mine.get("idle", [])
+
+
+async def loaded_server(args, name: str, port: int, baseline: Path | None,
+                        loads: list[tuple[str, float, int]], idle: bool) -> dict:
+    """One server (this code's, or the baseline's from its folder): args.tables × args.phones
+    phones joined and their streams open; idle for a while if ``idle``; then each of ``loads``
+    (name, changes per table per second, seconds) on the same phones, one after the other."""
+    found: dict = {"runs": {}}
+    with Server(name, port, args, single_database(args), baseline=baseline) as server:
         async with aiohttp.ClientSession(connector=client_connector(), timeout=REQUEST_TIMEOUT) as plain:
-            await wait_up(plain, server)
-            quiet = await quiet_healthz(plain, server.base)
+            found["kind"] = await wait_up(plain, server)
+            await quiet_healthz(plain, server.base, 20)  # warm up
+            with Window([server]) as quiet:
+                found["quiet"] = await quiet_healthz(plain, server.base, 200)
+            found["probe_cpu"] = quiet.server_seconds / 200
             await asyncio.sleep(1)
             fresh_rss = rss_bytes([server])
-            log(f"push: setting up {args.tables} tables × {args.phones} phones …")
-            tables = await set_up_tables(plain, connector, [server.base], args.tables, args.phones)
+            log(f"{name}: setting up {args.tables} tables × {args.phones} phones …")
+            tables = await set_up_tables(plain, None, server.base, args.tables, args.phones,
+                                         keep_alive=server.keep_alive)
             phones = [p for table in tables for p in table]
             await asyncio.sleep(2)
             joined_rss = rss_bytes([server])
-            took = await open_streams(phones, 60)
-            failed = streams_failed(phones)
-            log(f"push: {len(phones) - len(failed)} streams open in {took:.1f} s")
+            found["took"] = await open_streams(phones, 60)
+            found["failed"] = streams_failed(phones)
+            log(f"{name}: {len(phones) - len(found['failed'])} streams open in {found['took']:.1f} s")
             await asyncio.sleep(2)
-            if want_idle:
-                beats = sum(p.heartbeats for p in phones)
-                log(f"idle: {len(phones)} streams idle for {args.idle_seconds} s …")
-                with Window([server]) as idle:
-                    await asyncio.sleep(args.idle_seconds)
-                streams_rss = rss_bytes([server])
-                open_now = sum(1 for p in phones if p.ready_at and not p.stream_error)
-                out += [
-                    f"2. Idle: {open_now} phones with open streams, idle for {idle.seconds:.0f} s "
-                    f"(heartbeat every {os.environ.get('LIVE_HEARTBEAT_SECONDS', '20')} s)",
-                    f"  server CPU {idle.server_cpu:.1f} % of one core (master + "
-                    f"{len(server.workers())} workers); heartbeats received "
-                    f"{sum(p.heartbeats for p in phones) - beats}; client CPU "
-                    f"{idle.client_cpu:.1f} %, everything else {idle.other_cpu:.0f} %",
-                    f"  server RSS: fresh {mb(fresh_rss)}; after the joins, no streams "
-                    f"{mb(joined_rss)}; with {open_now} streams {mb(streams_rss)}",
-                    f"  memory per connected phone: {(streams_rss - joined_rss) / 1024 / max(1, open_now):.0f} KB "
-                    f"(streams vs joined); {(streams_rss - fresh_rss) / 1024 / max(1, open_now):.0f} KB "
-                    f"(vs the fresh server)",
-                ]
-            if want_push:
-                out = push_lines(args, await run_changes(args, tables, [server], plain, None),
-                                 quiet, failed, took) + out
+            if idle:
+                found["idle"] = await idle_streams(args, server, phones, fresh_rss, joined_rss)
+            for load, rate, seconds in loads:
+                found["runs"][load] = await run_changes(args, load, tables, [server], plain, rate,
+                                                        seconds)
+                await asyncio.sleep(2)
             await close_phones(tables)
-    return out
+    return found
 
 
-async def run_changes(args, tables: list[list[Phone]], servers: list[Server],
-                      plain: aiohttp.ClientSession, bases: list[str] | None) -> dict:
-    """One change per table per second for args.seconds, streams open; then wait for the
-    stragglers (at most args.grace seconds)."""
-    log(f"push: {len(tables)} tables × {args.rate:g} change/s for {args.seconds} s …")
+async def idle_streams(args, server: Server, phones: list[Phone], fresh_rss: int,
+                       joined_rss: int) -> list[str]:
+    beats = sum(p.heartbeats for p in phones)
+    log(f"idle: {len(phones)} streams idle for {args.idle_seconds} s …")
+    with Window([server]) as idle:
+        await asyncio.sleep(args.idle_seconds)
+    streams_rss = rss_bytes([server])
+    open_now = sum(1 for p in phones if p.ready_at and not p.stream_error)
+    return [
+        f"3. Idle: {open_now} phones with open streams, idle for {idle.seconds:.0f} s "
+        f"(heartbeat every {os.environ.get('LIVE_HEARTBEAT_SECONDS', '20')} s), "
+        f"{database_name(args)}, {describe(server)}",
+        f"  server CPU {idle.server_cpu:.1f} % of one core; heartbeats received "
+        f"{sum(p.heartbeats for p in phones) - beats}; client CPU {idle.client_cpu:.1f} %, "
+        f"everything else {idle.other_cpu:.0f} %",
+        goal("idle", f"{open_now} idle streams cost ≤ 2 % of one core", idle.server_cpu <= 2,
+             f"{idle.server_cpu:.1f} %"),
+        f"  server RSS: fresh {mb(fresh_rss)}; after the joins, no streams "
+        f"{mb(joined_rss)}; with {open_now} streams {mb(streams_rss)}",
+        f"  memory per connected phone: {(streams_rss - joined_rss) / 1024 / max(1, open_now):.0f} KB "
+        f"(streams vs joined); {(streams_rss - fresh_rss) / 1024 / max(1, open_now):.0f} KB "
+        f"(vs the fresh server)",
+    ]
+
+
+async def run_changes(args, name: str, tables: list[list[Phone]], servers: list[Server],
+                      plain: aiohttp.ClientSession, rate: float, seconds: float,
+                      proxy: "Nginx | None" = None, base: str | None = None) -> dict:
+    """``rate`` changes per table per second for ``seconds``, streams open, with /healthz
+    probed (on each server, or through ``base``); then wait for the stragglers (at most
+    args.grace seconds)."""
+    log(f"{name}: {len(tables)} tables × {rate:g} change/s for {seconds:g} s …")
     changes: list[Change] = []
     actions: list[float] = []
     failures: list[str] = []
     health: dict[str, list[float]] = {}
     phones = [p for table in tables for p in table]
     bytes_before = sum(p.raw_bytes for p in phones)
-    stop_at = time.perf_counter() + args.seconds
-    with Window(servers) as window, LoopLag() as lag:
+    stop_at = time.perf_counter() + seconds
+    # At most one probe for five changes: their CPU stays a small share of the CPU per change.
+    probes = min(args.health, rate * len(tables) / 5)
+    with Window(servers, proxy) as window, LoopLag() as lag:
         await asyncio.gather(
-            *(table_changes(tables, i, stop_at, args.rate, True, bases, changes, actions, failures)
+            *(table_changes(tables, i, stop_at, rate, True, changes, actions, failures)
               for i in range(len(tables))),
-            probe_health(plain, [s.base for s in servers], stop_at, args.health, health))
+            probe_health(plain, [base] if base else [s.base for s in servers], stop_at, probes,
+                         health))
     waited = await wait_delivered(changes, tables, args.grace)
     return {"changes": changes, "actions": actions, "failures": failures, "health": health,
             "window": window, "lag": lag, "waited": waited, "tables": tables,
+            "found": deliveries(changes, tables), "rate": rate, "seconds": seconds,
+            "probes": sum(len(values) for values in health.values()),
             "drops": stream_drops(phones),
             "mismatches": sum(p.id_mismatches for p in phones),
             "bytes": sum(p.raw_bytes for p in phones) - bytes_before}
 
 
+def cpu_per_change(run: dict) -> float:
+    """CPU seconds of all server processes over the measured window ÷ changes made, in ms."""
+    return 1000 * run["window"].server_seconds / max(1, len(run["changes"]))
+
+
 def push_lines(args, run: dict, quiet: list[float], failed: list[str], took: float,
-               title: str | None = None, extra_rows: list[str] = ()) -> list[str]:
-    tables, changes, window = run["tables"], run["changes"], run["window"]
-    found = deliveries(changes, tables)
+               probe_cpu: float | None = None) -> list[str]:
+    """A load's report; ``probe_cpu``: the server CPU seconds of one /healthz, measured quiet."""
+    tables, changes, window, found = run["tables"], run["changes"], run["window"], run["found"]
     health = combined_health(run["health"])
     phones = sum(len(t) for t in tables)
-    lines = [
-        title or (f"1. Push: {len(tables)} tables × {len(tables[0])} phones with open streams (gzip), "
-                  f"{args.rate:g} change per table per second for {args.seconds} s, {database_name(args)}"),
-        f"  streams: {phones - len(failed)}/{phones} opened in {took:.1f} s; since then: {run['drops']}",
-        f"  changes made: {len(changes)} ({len(changes) / window.seconds:.0f}/s); refused or failed "
-        f"taps: {len(run['failures'])}{by_kind(run['failures'])}",
+    busy = sum(p.busy for table in tables for p in table)
+    return [
+        f"  streams: {phones - len(failed)}/{phones} opened in {took:.1f} s; since then: {run['drops']}"
+        + (f"; joining, {busy} pages were answered 503 busy and asked for again" if busy else ""),
+        f"  changes made: {len(changes)} ({len(changes) / window.seconds:.0f}/s of "
+        f"{run['rate'] * len(tables):.0f}/s asked: a table's next tap waits for the answer to "
+        f"its last); refused or failed taps: {len(run['failures'])}{by_kind(run['failures'])}",
         delivery_line(found, args.grace),
         timing_header(),
         *health_rows(run["health"], quiet),
         timing_row("tap → every other phone has it", found["reach"], health),
-        *extra_rows,
         timing_row("action (X-Live-Stream: open)", run["actions"], health),
         propagation_line(found["reach"], health),
+        f"  server CPU per change: {cpu_per_change(run):.2f} ms ({window.server_seconds:.1f} s "
+        f"over {len(changes)} changes, the {run['probes']} /healthz probes included"
+        + (f": ≈ {1000 * probe_cpu * run['probes'] / max(1, len(changes)):.2f} ms per change at "
+           f"{1000 * probe_cpu:.2f} ms each, measured quiet)" if probe_cpu is not None else ")"),
         f"  {window.text()}; client {run['lag'].text()}",
         f"  stream bytes received during the run (gzip bodies): {run['bytes'] / max(1, len(found['reach'])):.0f} "
         f"per delivery on average; events whose id ≠ their data-version: {run['mismatches']}",
     ]
+
+
+def load_section(args, name: str, rate: float, seconds: int, mine: dict, theirs: dict | None,
+                 problem: str) -> list[str]:
+    """One load's report: this code's run, the baseline's, and the two side by side."""
+    runs = [("this code", mine)] + ([(f"the baseline {BASELINE}", theirs)] if theirs else [])
+    title = {"cafe": "1. Café (the gate)", "busy": "2. Busy"}[name]
+    lines = [f"{title}: {args.tables} tables × {args.phones} phones with open streams (gzip), "
+             f"{rate:g} change per table per second for {seconds} s, {database_name(args)}; this "
+             f"code, then the code before issue 28 ({BASELINE}) under the same load"]
+    for _label, found in runs:
+        lines.append(f"  {found['kind']}:")
+        lines += push_lines(args, found["runs"][name], found["quiet"], found["failed"],
+                            found["took"], found["probe_cpu"])
+    if problem:
+        lines.append(f"  the baseline {BASELINE}: FAILED: {problem}")
+    lines.append(f"  {'tap → every other phone has it':<34}{'p50 ms':>9}{'p95 ms':>9}"
+                 f"{'p99 ms':>9}{'max ms':>9}{'lost':>7}{'CPU per change':>16}")
+    for label, found in runs:
+        run = found["runs"][name]
+        reach = run["found"]["reach"]
+        lines.append(f"  {label:<34}" + "".join(
+            f"{percentile(reach, share) * 1000:>9.1f}" for share in (0.5, 0.95, 0.99))
+            + f"{max(reach, default=float('nan')) * 1000:>9.1f}{run['found']['lost']:>7}"
+            f"{cpu_per_change(run):>13.2f} ms")
+    if name == "cafe":
+        run = mine["runs"][name]
+        p95 = percentile(run["found"]["reach"], 0.95) * 1000
+        lines.append(goal("café", "tap → every other phone p95 ≤ 25 ms",
+                          p95 <= 25 and not run["found"]["lost"],
+                          f"{p95:.1f} ms, lost {run['found']['lost']}"))
+        if theirs:
+            mine_cpu, their_cpu = cpu_per_change(run), cpu_per_change(theirs["runs"][name])
+            lines.append(goal("café", "CPU per change must not grow", mine_cpu <= their_cpu,
+                              f"this code {mine_cpu:.2f} ms, the baseline {their_cpu:.2f} ms"))
+        else:
+            GOALS.append("café: CPU per change must not grow: not measured (the baseline failed)")
     return lines
 
 
-# -- part 3: thousands of streams ---------------------------------------------------------
+# -- part 5: thousands of streams ---------------------------------------------------------
 
 
 async def scale(args) -> list[str]:
-    with Server("scale", args.port + 3, args, single_database(args)) as server:
-        connector = None  # every phone keeps its own connections, as a browser does
+    # One process must be allowed to hold every stream (and the probes and taps beside them).
+    connections = args.server_connections or args.scale_tables * args.phones + 2000
+    with Server("scale", args.port + 3, args, single_database(args),
+                connections=connections) as server:
         async with aiohttp.ClientSession(connector=client_connector(), timeout=REQUEST_TIMEOUT) as plain:
-            await wait_up(plain, server)
+            kind = await wait_up(plain, server)
             quiet = await quiet_healthz(plain, server.base)
             log(f"scale: setting up {args.scale_tables} tables × {args.phones} phones …")
             started = time.perf_counter()
             # The page after the join is not loaded (it would double the set-up time): each
             # stream then opens with v=-1 and brings the whole page's regions, as after a
             # server restart.
-            tables = await set_up_tables(plain, connector, [server.base], args.scale_tables,
-                                         args.phones, load_page=False)
+            tables = await set_up_tables(plain, None, server.base, args.scale_tables,
+                                         args.phones, load_page=False, keep_alive=server.keep_alive)
             setup = time.perf_counter() - started
             phones = [p for table in tables for p in table]
             joined_rss = rss_bytes([server])
@@ -967,7 +1111,7 @@ async def scale(args) -> list[str]:
                 status, elapsed, version, sent = await actor.act(random.randint(0, 30), True)
                 if status == 200 and version > 0:
                     actions.append(elapsed)
-                    changes.append(Change(index, actor, version, sent, actor.base))
+                    changes.append(Change(index, actor, version, sent))
                 else:
                     refusals.append(f"action answered {status}")
 
@@ -993,10 +1137,11 @@ async def scale(args) -> list[str]:
             found = deliveries(changes, tables)
             hz = combined_health(health)
             reasons = sorted({r for r in failed})
+            p95 = percentile(found["reach"], 0.95) * 1000
             out = [
-                f"3. Scale: {args.scale_tables} tables × {args.phones} phones = {len(phones)} open "
-                f"streams on one server, {args.scale_changes:g} changes/s across random tables for "
-                f"{args.scale_seconds} s, {database_name(args)}",
+                f"5. Scale: {args.scale_tables} tables × {args.phones} phones = {len(phones)} open "
+                f"streams on one server ({kind}), {args.scale_changes:g} changes/s across random "
+                f"tables for {args.scale_seconds} s, {database_name(args)}",
                 f"  set-up (create + GET and POST /j/, page not loaded) took {setup:.0f} s; streams opened "
                 f"{len(phones) - len(failed)}/{len(phones)} in {took:.1f} s (≤ 200 opening at once); "
                 f"failed to open: {len(failed)}{' ' + str(reasons[:3]) if failed else ''}; since "
@@ -1010,6 +1155,10 @@ async def scale(args) -> list[str]:
                 timing_row("tap → every other phone has it", found["reach"], hz),
                 timing_row("action (X-Live-Stream: open)", actions, hz),
                 propagation_line(found["reach"], hz),
+                goal("scale", f"with {len(phones) - len(failed)} streams open, tap → every other "
+                     f"phone p95 ≤ 100 ms", p95 <= 100 and not found["lost"] and not failed,
+                     f"{p95:.1f} ms, lost {found['lost']}, streams that failed to open "
+                     f"{len(failed)}"),
                 f"  refused or failed taps: {len(refusals)}",
                 f"  {window.text()}; client {lag.text()}",
             ]
@@ -1017,7 +1166,7 @@ async def scale(args) -> list[str]:
     return out
 
 
-# -- part 4: two server processes on PostgreSQL -------------------------------------------
+# -- part 4: two servers behind nginx on PostgreSQL ---------------------------------------
 
 
 def reset_database(url: str) -> str | None:
@@ -1062,52 +1211,150 @@ class PgConnections:
         self.thread.join(timeout=5)
 
 
+NGINX = "/usr/sbin/nginx"
+README_UPSTREAMS = ("127.0.0.1:5001", "127.0.0.1:5002")
+
+
+def readme_nginx_block() -> str:
+    """The fenced ```nginx block of the README's "Several servers on one PostgreSQL"."""
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Several servers on one PostgreSQL", 1)[-1].split("\n## ", 1)[0]
+    found = re.search(r"```nginx\n(.*?)```", section, re.S)
+    if not found:
+        raise SystemExit("README.md: no ```nginx block under 'Several servers on one PostgreSQL'")
+    return found.group(1)
+
+
+class Nginx:
+    """Debian's nginx in the foreground, configured with the README's block (its servers and
+    its port replaced by the bench's), everything it writes under bench/results/nginx/."""
+
+    def __init__(self, port: int, upstream_ports: list[int]):
+        self.port, self.upstream_ports = port, upstream_ports
+        self.base = f"http://127.0.0.1:{port}"
+        self.keep_alive = 75.0  # nginx's keepalive_timeout for clients (the block sets none)
+        self.dir = RESULTS / "nginx"
+        self.process: subprocess.Popen | None = None
+
+    def configuration(self) -> str:
+        block = readme_nginx_block()
+        for old, port in zip(README_UPSTREAMS, self.upstream_ports):
+            if old not in block:
+                raise SystemExit(f"README.md's nginx block no longer names {old}")
+            block = block.replace(old, f"127.0.0.1:{port}")
+        if not re.search(r"\blisten 80;", block):
+            raise SystemExit("README.md's nginx block no longer says `listen 80;`")
+        block = re.sub(r"\blisten 80;", f"listen 127.0.0.1:{self.port};", block)
+        temp = "".join(f"    {kind}_temp_path {self.dir / kind};\n"
+                       for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        return (f"worker_processes 1;\nworker_rlimit_nofile 20000;\npid {self.dir / 'nginx.pid'};\n"
+                f"error_log {self.dir / 'error.log'} warn;\nevents {{ worker_connections 10000; }}\n"
+                f"http {{\n    access_log off;\n{temp}{block}}}\n")
+
+    def __enter__(self) -> "Nginx":
+        if not os.access(NGINX, os.X_OK):
+            raise SystemExit(f"{NGINX} is not installed")
+        shutil.rmtree(self.dir, ignore_errors=True)
+        self.dir.mkdir(parents=True)
+        config = self.dir / "nginx.conf"
+        config.write_text(self.configuration())
+        self.log = open(self.dir / "output.log", "w")
+        # -e: nginx writes its first lines before reading the configuration's error_log
+        self.process = subprocess.Popen([NGINX, "-p", str(self.dir), "-e", str(self.dir / "error.log"),
+                                         "-c", str(config), "-g", "daemon off;"],
+                                        stdout=self.log, stderr=subprocess.STDOUT)
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()  # nginx's fast shutdown
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+    def processes(self) -> list[psutil.Process]:
+        try:
+            master = psutil.Process(self.process.pid)
+            return [master] + master.children(recursive=True)
+        except psutil.NoSuchProcess:
+            return []
+
+    def errors(self) -> list[str]:
+        """What nginx logged (warnings and worse): upstreams that failed, mostly."""
+        path = self.dir / "error.log"
+        return path.read_text(errors="replace").splitlines() if path.exists() else []
+
+    async def wait_up(self, session: aiohttp.ClientSession) -> None:
+        for _ in range(100):
+            if self.process.poll() is not None:
+                raise SystemExit(f"nginx exited: {(self.dir / 'output.log').read_text()[-500:]}"
+                                 f"{' '.join(self.errors()[-3:])}")
+            with contextlib.suppress(aiohttp.ClientError):
+                async with session.get(f"{self.base}/healthz") as response:
+                    if response.status == 200:
+                        return
+            await asyncio.sleep(0.1)
+        raise SystemExit("nginx did not answer /healthz")
+
+
 async def two_servers(args) -> list[str]:
+    """Two servers of this code (one process each) on one PostgreSQL database, nginx in front
+    with the README's configuration; every phone's request goes through nginx."""
     url = bench_database_url()
     shown = url.split("@")[-1]
     problem = reset_database(url)
     if problem:
-        return [f"4. Two servers: SKIPPED: PostgreSQL at {shown} is not reachable ({problem})"]
+        return [f"4. Two servers behind nginx: SKIPPED: PostgreSQL at {shown} is not reachable "
+                f"({problem})"]
     instance = tempfile.mkdtemp(prefix="companion-bench-two-")  # one secret key: cookies work on both
+    ports = [args.port + 1, args.port + 2]
     try:
         with contextlib.ExitStack() as stack, PgConnections(url) as pg:
-            connector = None  # every phone keeps its own connections, as a browser does
             async with aiohttp.ClientSession(connector=client_connector(), timeout=REQUEST_TIMEOUT) as plain:
                 servers = []
-                for name, port in (("two-a", args.port + 1), ("two-b", args.port + 2)):
-                    server = stack.enter_context(Server(name, port, args, url, instance))
-                    await wait_up(plain, server)  # one after the other: one creates the tables
+                for name, port in zip(("two-a", "two-b"), ports):
+                    server = stack.enter_context(Server(name, port, args, url, instance,
+                                                        env={"TRUSTED_PROXIES": "1"}))
+                    kind = await wait_up(plain, server)  # one after the other: one creates the tables
                     servers.append(server)
-                quiet = await quiet_healthz(plain, servers[0].base, 50)
-                quiet += await quiet_healthz(plain, servers[1].base, 50)
-                log(f"two: setting up {args.tables} tables × {args.phones} phones on 2 servers …")
-                bases = [s.base for s in servers]
-                tables = await set_up_tables(plain, connector, bases, args.tables, args.phones)
+                nginx = stack.enter_context(Nginx(args.port + 10, ports))
+                await nginx.wait_up(plain)
+                await quiet_healthz(plain, nginx.base, 20)  # warm up
+                with Window(servers) as quiet_window:
+                    quiet = await quiet_healthz(plain, nginx.base, 200)
+                log(f"two: setting up {args.tables} tables × {args.phones} phones through nginx …")
+                tables = await set_up_tables(plain, None, nginx.base, args.tables, args.phones,
+                                             keep_alive=nginx.keep_alive)
                 phones = [p for table in tables for p in table]
                 took = await open_streams(phones, 60)
                 failed = streams_failed(phones)
                 await asyncio.sleep(2)
-                run = await run_changes(args, tables, servers, plain, bases)
-                same = deliveries(run["changes"], tables, same_server=True)
-                other = deliveries(run["changes"], tables, same_server=False)
-                health = combined_health(run["health"])
-                title = (f"4. Two servers: {args.tables} tables × {args.phones} phones, each table's "
-                         f"phones half on :{args.port + 1} and half on :{args.port + 2}, both on "
-                         f"PostgreSQL ({shown}); each tap sent to either server; "
-                         f"{args.rate:g} change per table per second for {args.seconds} s")
-                lines = push_lines(args, run, quiet, failed, took, title, [
-                    timing_row("  … phones on the server tapped", same["reach"], health),
-                    timing_row("  … phones on the other server", other["reach"], health)])
-                lines.append(f"  lost on the tapped server {same['lost']}, on the other {other['lost']}; "
-                             f"CPU is both servers together; most connections to the database at "
-                             f"once: {pg.peak} (the server's max_connections: {pg.limit})")
+                run = await run_changes(args, "two", tables, servers, plain, args.rate,
+                                        args.seconds, proxy=nginx, base=nginx.base)
                 await close_phones(tables)
+                errors = nginx.errors()
     finally:
         shutil.rmtree(instance, ignore_errors=True)
+    window = run["window"]
+    lines = [f"4. Two servers behind nginx: {args.tables} tables × {args.phones} phones, every "
+             f"request through nginx (the README's configuration: a table's requests go to the "
+             f"server its code hashes to) to two servers ({kind}, TRUSTED_PROXIES=1) on one "
+             f"PostgreSQL ({shown}); {args.rate:g} change per table per second for "
+             f"{args.seconds} s",
+             *push_lines(args, run, quiet, failed, took, quiet_window.server_seconds / 200),
+             f"  CPU per server: {', '.join(f'{100 * used / window.seconds:.0f} %' for used in window.per_server)} "
+             f"of one core; nginx {window.proxy_cpu:.0f} %, PostgreSQL {window.postgres_cpu:.0f} % "
+             f"(not in the CPU per change)",
+             f"  most connections to the database at once: {pg.peak} (the server's "
+             f"max_connections: {pg.limit}); nginx's error log: {len(errors)} lines"
+             + (f" (e.g. {errors[0][:200]})" if errors else "")]
     return lines
 
 
-# -- part 5: the poll ---------------------------------------------------------------------
+# -- part 7: the poll ---------------------------------------------------------------------
 
 
 async def poll(args) -> list[str]:
@@ -1119,7 +1366,7 @@ async def poll(args) -> list[str]:
             await wait_up(plain, server)
             quiet = await quiet_healthz(plain, server.base)
             log(f"poll: setting up {args.tables} tables × {args.phones} phones …")
-            tables = await set_up_tables(plain, connector, [server.base], args.tables, args.phones)
+            tables = await set_up_tables(plain, connector, server.base, args.tables, args.phones)
             everyone = [p for table in tables for p in table]
             # Warm-up, not measured: the joins changed every table, so each phone first catches
             # up once (as a phone does after opening the page) before the evening's rhythm.
@@ -1152,7 +1399,7 @@ async def poll(args) -> list[str]:
             with Window([server]) as window, LoopLag() as lag:
                 await asyncio.gather(
                     *(phone_loop(p) for p in everyone),
-                    *(table_changes(tables, i, stop_at, args.rate, False, None, changes, actions,
+                    *(table_changes(tables, i, stop_at, args.rate, False, changes, actions,
                                     failures) for i in range(len(tables))),
                     probe_health(plain, [server.base], stop_at, args.health, health))
 
@@ -1186,7 +1433,7 @@ async def poll(args) -> list[str]:
     hz = combined_health(health)
     polls = len(results["poll_204"]) + len(results["fragment"])
     lines = [
-        f"5. Poll (the fallback, as before the switch): {args.tables} tables × {args.phones} phones "
+        f"7. Poll (the fallback, as before the switch): {args.tables} tables × {args.phones} phones "
         f"polling every {args.interval:g} s, "
         + (f"sharing a pool of {args.client_connections} keep-alive connections, "
            if args.client_connections else "each on its own keep-alive connection, ")
@@ -1321,7 +1568,10 @@ async def raw_get(session: aiohttp.ClientSession, url: str,
         return len(body), body
 
 
-async def measure_game(plain, base, label, game, players, before, move) -> str:
+async def measure_game(plain, base, label, game, players, before, move
+                       ) -> tuple[str, int | None, int]:
+    """The game's report row, its update event's gzip bytes (None: none came) and its first
+    load's."""
     created = await create_table(plain, base, game, players)
     code, bearer = created["code"], {"Authorization": f"Bearer {created['token']}"}
 
@@ -1364,12 +1614,13 @@ async def measure_game(plain, base, label, game, players, before, move) -> str:
         with contextlib.suppress(asyncio.CancelledError):
             await phone.stream_task
     if not update:
-        return f"  {label:<34} no update event arrived ({phone.stream_error or 'timeout'})"
+        return (f"  {label:<34} no update event arrived ({phone.stream_error or 'timeout'})",
+                None, page_wire + assets_wire)
     wire = update[-1][3] - before_move
     decoded = sum(e[2] for e in update)
     return (f"  {label:<34}{wire:>9,}{decoded:>10,}{page_wire:>10,}{page_br:>9,}{len(page):>10,}"
             f"{page_wire + assets_wire:>12,}{page_br + assets_br:>9,}{len(page) + assets_plain:>10,}"
-            + ("" if len(update) == 1 else f"  ({len(update)} events)"))
+            + ("" if len(update) == 1 else f"  ({len(update)} events)"), wire, page_wire + assets_wire)
 
 
 async def bytes_per_update(args) -> list[str]:
@@ -1377,13 +1628,17 @@ async def bytes_per_update(args) -> list[str]:
         async with aiohttp.ClientSession(connector=client_connector(), timeout=REQUEST_TIMEOUT) as plain:
             await wait_up(plain, server)
             log("bytes: one move per game …")
-            rows = []
+            rows, events, loads = [], [], []
             for label, game, players, before, move in GAMES:
                 try:
-                    rows.append(await measure_game(plain, server.base, label, game, players, before,
-                                                   move))
+                    row, event, first_load = await measure_game(plain, server.base, label, game,
+                                                                players, before, move)
                 except (AssertionError, aiohttp.ClientError, asyncio.TimeoutError) as exc:
-                    rows.append(f"  {label:<34} FAILED: {str(exc)[:240]}")
+                    row, event, first_load = f"  {label:<34} FAILED: {str(exc)[:240]}", None, None
+                rows.append(row)
+                events.append(event)
+                loads.append(first_load)
+    complete = None not in events and None not in loads
     return [
         "6. Bytes per update and first load, compressed (a seated phone's stream, one ordinary move made through the API; "
         "bytes are HTTP bodies as received: without headers and chunk framing)",
@@ -1393,10 +1648,16 @@ async def bytes_per_update(args) -> list[str]:
         "  event/page: gzip bytes received; br: the same with brotli (what browsers ask for "
         "over HTTPS); inflated: their size unpacked; first load: the page and every script "
         "and style sheet it loads (minified), as received",
+        goal("bytes", "first load ≤ 40 KB gzip per game", complete and max(loads) <= 40 * 1024,
+             f"largest {max(filter(None, loads), default=0) / 1024:.1f} KB"
+             + ("" if complete else "; some games FAILED")),
+        goal("bytes", "an update ≤ 8 KB gzip", complete and max(events) <= 8 * 1024,
+             f"largest {max(filter(None, events), default=0) / 1024:.1f} KB"
+             + ("" if complete else "; some games FAILED")),
     ]
 
 
-# -- part 8: idle and slow connections ----------------------------------------------------
+# -- part 9: idle and slow connections ----------------------------------------------------
 
 
 def raise_open_files(wanted: int) -> int:
@@ -1587,6 +1848,28 @@ async def _attack(port: int, idle: int, trickling: int, every: float, pipe) -> N
     pipe.send(("result", result))
 
 
+async def quiet_close_seconds(port: int, count: int = 5) -> list[float]:
+    """After how long the server closes a connection left quiet after an answer (its
+    keep-alive), timed on ``count`` connections at once."""
+    async def one() -> float | None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            writer.write(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            await writer.drain()
+            head = await reader.readuntil(b"\r\n\r\n")
+            await reader.readexactly(int(re.search(rb"(?i)content-length: *(\d+)", head).group(1)))
+            answered = time.perf_counter()
+            while await asyncio.wait_for(reader.read(4096), 180):
+                pass
+            return time.perf_counter() - answered
+        except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, AttributeError):
+            return None
+        finally:
+            writer.close()
+
+    return [took for took in await asyncio.gather(*(one() for _ in range(count))) if took]
+
+
 async def slow_clients(args) -> list[str]:
     """/healthz and a table page, before and while 1,000 idle and 100 trickling
     connections are held open (by another process)."""
@@ -1598,6 +1881,7 @@ async def slow_clients(args) -> list[str]:
             async with plain.get(server.base + paths["table page /t/<code>"]) as answer:
                 assert answer.status == 200, ("table page", answer.status)
         await paced_requests(server.base, paths, 20, 0.0, 5)  # warm up
+        kept = asyncio.get_running_loop().create_task(quiet_close_seconds(server.port))
         log(f"slow: {args.slow_rounds} rounds unloaded …")
         quiet, quiet_failed = await paced_requests(server.base, paths, args.slow_rounds,
                                                    args.slow_interval, args.slow_timeout)
@@ -1645,11 +1929,12 @@ async def slow_clients(args) -> list[str]:
                 0.001, time.perf_counter() - window.began)
             await attacker.stop()
             attacker.end()
+        closed_quiet = await asyncio.wait_for(kept, 180)
     if not result:
         raise RuntimeError("the attacking process sent no result")
     closed_after, answered = result["closed_after"], result["answered"]
     lines = [
-        f"8. Idle and slow connections: {args.slow_idle} connections that send nothing and "
+        f"9. Idle and slow connections: {args.slow_idle} connections that send nothing and "
         f"{args.slow_trickling} that send one header line every {args.slow_every:g} s (from "
         f"another process), each opened again as soon as the server closes it; "
         f"{args.slow_rounds} rounds of the requests below, one every {args.slow_interval:g} s, "
@@ -1657,19 +1942,19 @@ async def slow_clients(args) -> list[str]:
         f"{args.slow_timeout:g} s)",
         timing_header(),
     ]
-    ratios = []
+    ratios = {}
     for label in paths:
         lines.append(timing_row(f"{label} unloaded", quiet[label], quiet["/healthz"]))
         lines.append(timing_row(f"{label} loaded", loaded[label], quiet["/healthz"]))
-        ratio = percentile(loaded[label], 0.99) / percentile(quiet[label], 0.99)
-        ratios.append(f"{label} {ratio:.1f}×")
+        ratios[label] = percentile(loaded[label], 0.99) / percentile(quiet[label], 0.99)
     failures = result["connect_failures"]
     done = len(loaded["/healthz"]) + len(loaded_failed["/healthz"])
     if done < args.slow_rounds:
         lines.append(f"  under load only {done} of {args.slow_rounds} rounds were made in "
                      f"{args.slow_max_seconds:g} s (--slow-max-seconds)")
     lines += [
-        f"  loaded p99 / unloaded p99 (goal ≤ 5): {', '.join(ratios)}",
+        goal("slow", "loaded p99 / unloaded p99 ≤ 5", max(ratios.values()) <= 5,
+             ", ".join(f"{label} {ratio:.1f}×" for label, ratio in ratios.items())),
         "  failed: " + "; ".join(
             f"{label} unloaded {len(quiet_failed[label])}, loaded {len(loaded_failed[label])}"
             f"{by_kind(loaded_failed[label])}" for label in paths),
@@ -1682,6 +1967,9 @@ async def slow_clients(args) -> list[str]:
         f"({result['connects'] / window.seconds:.0f}/s)"
         + (f"; failed connects: {', '.join(f'{k} {n}' for k, n in failures.items())}"
            if failures else ""),
+        f"  the server's keep-alive (gunicorn's --keep-alive, KEEP_ALIVE_SECONDS: "
+        f"{server.keep_alive:g} s) closed a connection left quiet after an answer after: "
+        f"{seconds_text(closed_quiet)}",
         f"  the server closed a trickling connection after: {seconds_text(closed_after['trickling'])}"
         f"; at the end open {result['still']['trickling']}, the oldest {result['oldest']['trickling']:.0f} s",
         f"  the server closed an idle connection after: {seconds_text(closed_after['idle'])}"
@@ -1701,17 +1989,17 @@ async def slow_clients(args) -> list[str]:
     return lines
 
 
-# -- part 9: one client hammering ----------------------------------------------------------
+# -- part 10: one client hammering ---------------------------------------------------------
 
 HAMMER_ADDRESS = "127.0.0.2"  # Linux routes all of 127.0.0.0/8 to lo: a client of its own
 OTHERS_FIRST = 10  # the other tables' clients: 127.0.0.10, 127.0.0.11, …
 
 
-def loopback_connector(address: str, limit: int = 0, keepalive: float = CLIENT_KEEP_ALIVE
-                       ) -> aiohttp.TCPConnector:
+def loopback_connector(address: str, limit: int = 0) -> aiohttp.TCPConnector:
     """Connections from ``address`` (a loopback address other than 127.0.0.1): the server,
     which takes the client from the socket's peer address, sees another client."""
-    return aiohttp.TCPConnector(limit=limit, keepalive_timeout=keepalive, local_addr=(address, 0))
+    return aiohttp.TCPConnector(limit=limit, keepalive_timeout=0.8 * server_keep_alive(),
+                                local_addr=(address, 0))
 
 
 def hammer_process(base: str, code: str, token: str, in_flight: int, pipe) -> None:
@@ -1755,7 +2043,7 @@ async def _hammer(base: str, code: str, token: str, in_flight: int, pipe) -> Non
             counts[kind, status] = counts.get((kind, status), 0) + 1
             times.setdefault((kind, status), []).append(time.perf_counter() - started)
 
-    connector = loopback_connector(HAMMER_ADDRESS, limit=0, keepalive=30)
+    connector = loopback_connector(HAMMER_ADDRESS)
     async with aiohttp.ClientSession(connector=connector,
                                      timeout=aiohttp.ClientTimeout(total=30)) as session:
         tasks = [asyncio.get_running_loop().create_task(one(session)) for _ in range(in_flight)]
@@ -1876,22 +2164,6 @@ class SecondProcess:
             self.process.kill()
 
 
-def rate_clients(instance: str) -> dict[str, dict[str, int]]:
-    """From the SQLite database: each client address the server counted, its hits by kind
-    : which address the server saw for whom."""
-    import sqlite3
-
-    path = Path(instance) / "companion.sqlite3"
-    if not path.exists():
-        return {}
-    seen: dict[str, dict[str, int]] = {}
-    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)) as db:
-        for client, kind, hits in db.execute(
-                "SELECT client, kind, SUM(hits) FROM rate_bucket GROUP BY client, kind"):
-            seen.setdefault(client, {})[kind] = hits
-    return seen
-
-
 async def hammering(args) -> list[str]:
     """The other tables' reads and actions, before and while one client hammers its own
     table (from another process and address), with the server's default rate limits."""
@@ -1929,9 +2201,8 @@ async def hammering(args) -> list[str]:
                 raise RuntimeError("the hammering process answered nothing in 30 s")
             await asyncio.sleep(3)
             receive()
-            # The limits are buckets refilled at an even pace (limits.py): no moment of the
-            # minute differs from another; the hammering client's bucket ran dry in the seconds
-            # above, so the loaded stretch sees its steady pace.
+            # The hammering client ran into its limits in the seconds above: the loaded stretch
+            # sees it held at their pace.
             log(f"hammer: {args.hammer_requests} reads and actions, loaded …")
             attacker.send("mark")
             attacker_before = attacker.cpu_seconds()
@@ -1946,7 +2217,6 @@ async def hammering(args) -> list[str]:
                 attacker_cpu = 100 * (attacker.cpu_seconds() - attacker_before) / max(
                     0.001, time.perf_counter() - window.began)
                 await attacker.stop()
-            seen = rate_clients(server.instance) if args.database == "sqlite" else {}
         finally:
             if attacker is not None:
                 attacker.end()
@@ -1959,7 +2229,7 @@ async def hammering(args) -> list[str]:
 
     hz_quiet = values(quiet["/healthz"])
     lines = [
-        f"9. One client hammering: {args.hammer_in_flight} requests in flight from "
+        f"10. One client hammering: {args.hammer_in_flight} requests in flight from "
         f"{HAMMER_ADDRESS} (another process), GET /t/<code>/live?v=<never the version> and "
         f"POST /api/tables/<code>/actions alternately on its own table, with the DEFAULT rate "
         f"limits; {len(others)} other tables, each from its own address, read "
@@ -1967,16 +2237,17 @@ async def hammering(args) -> list[str]:
         f"each, with /healthz, {args.hammer_requests} of each before and during",
         timing_header(),
     ]
-    ratios = []
+    ratios, gated = [], []
     for label in quiet:
         lines.append(timing_row(f"{label.split(' ')[0]} unloaded", values(quiet[label]), hz_quiet))
         lines.append(timing_row(f"{label.split(' ')[0]} loaded", values(loaded[label]), hz_quiet))
         ratio = percentile(values(loaded[label]), 0.99) / percentile(values(quiet[label]), 0.99)
         middle = median(values(loaded[label])) / median(values(quiet[label]))
         ratios.append(f"{label.split(' ')[0]} {ratio:.1f}× (p50 {middle:.1f}×)")
+        gated += [ratio] if label != "/healthz" else []
     lines.append("  (the ×hz columns divide by the UNLOADED /healthz)")
-    lines.append(f"  other tables' loaded p99 / unloaded p99 (goal ≤ 2 for read and action): "
-                 f"{', '.join(ratios)}")
+    lines.append(goal("hammer", "other tables' read and action loaded p99 / unloaded p99 ≤ 2",
+                      max(gated) <= 2, ", ".join(ratios)))
     lines.append("  other tables' failures: " + "; ".join(
         f"{label.split(' ')[0]} unloaded {len(quiet_failed[label])}, loaded "
         f"{len(loaded_failed[label])}{by_kind(loaded_failed[label])}" for label in quiet))
@@ -1988,11 +2259,6 @@ async def hammering(args) -> list[str]:
         f"429 {limited} ({100 * limited / max(1, total):.1f} %); by kind and answer: "
         + ", ".join(f"{key} {n} (p50 {result['p50'][key] * 1000:.0f} ms)"
                     for key, n in sorted(counts.items())))
-    if seen:
-        lines.append("  the addresses the server counted (rate_bucket, hits over the run): " + "; ".join(
-            f"{client} " + " ".join(f"{kind} {hits}" for kind, hits in sorted(kinds.items()))
-            for client, kinds in sorted(seen.items(), key=lambda item: -sum(item[1].values()))[:4])
-            + (f"; and {len(seen) - 4} more" if len(seen) > 4 else ""))
     per_process = [100 * (workers_after[pid] - workers_before.get(pid, 0.0)) / window.seconds
                    for pid in workers_after]
     lines += [
@@ -2032,16 +2298,20 @@ def scan_logs(names: list[str], since: float = 0.0) -> list[str]:
     return lines or ["  no errors in the servers' logs (bench/results/*.log)"]
 
 
-SERVER_KINDS: set[str] = set()  # how the servers of this run were started, as gunicorn saw it
+SERVER_KINDS: set[str] = set()  # what the servers of this run were, as gunicorn was told
 
 
-def note_server_kind(server: Server) -> None:
-    """Workers and connections per worker from the gunicorn master's command line."""
+def describe(server: Server) -> str:
+    """Which code, its workers and connections per worker, from the gunicorn master's command
+    line."""
+    settings: dict[str, str] = {}
     with contextlib.suppress(psutil.Error):
         line = psutil.Process(server.process.pid).cmdline()
         settings = dict(zip(line, line[1:]))
-        SERVER_KINDS.add(f"{settings.get('--workers', '?')} gevent workers × "
-                         f"{settings.get('--worker-connections', '?')} connections")
+    workers = settings.get("--workers") or str(len(server.workers()))
+    return (f"{f'baseline {BASELINE}' if server.baseline else 'this code'}: {workers} gevent "
+            f"worker{'' if workers == '1' else 's'} × {settings.get('--worker-connections', '?')} "
+            f"connections")
 
 
 def yardstick_ms() -> float:
@@ -2139,7 +2409,7 @@ async def group_pages(args) -> list[str]:
                             into.append(time.perf_counter() - started)
                         if target == path:
                             sizes[label] = answer.content_length or len(body)
-    lines = [f"7. A group with {len(plays)} plays: pages and statistics, each fetched "
+    lines = [f"8. A group with {len(plays)} plays: pages and statistics, each fetched "
              f"{args.group_rounds} times alternating with /healthz",
              timing_header(),
              timing_row("/healthz", health, health)]
@@ -2201,7 +2471,7 @@ async def long_games(args) -> list[str]:
                             await call(method, path, token, body)
                         if round_number >= 3:
                             timings.setdefault((label, size), []).append(time.perf_counter() - started)
-    lines = [f"10. Long games: a score pad with {sizes[0]:,} log entries and one with {sizes[1]:,}, "
+    lines = [f"11. Long games: a score pad with {sizes[0]:,} log entries and one with {sizes[1]:,}, "
              f"{args.long_rounds} rounds of an action, a snapshot and an undo + redo on each, "
              f"alternating with /healthz",
              timing_header(),
@@ -2209,24 +2479,25 @@ async def long_games(args) -> list[str]:
     for label in ("action", "snapshot", "undo + redo"):
         lines += [timing_row(f"{label}, {size:,} entries", timings[(label, size)], health)
                   for size in sizes]
-    lines.append("  the long game / the short one, p50 (goal ≤ 2): " + ", ".join(
-        f"{label} {median(timings[(label, sizes[1])]) / median(timings[(label, sizes[0])]):.2f}×"
-        for label in ("action", "snapshot", "undo + redo")))
+    ratios = {label: median(timings[(label, sizes[1])]) / median(timings[(label, sizes[0])])
+              for label in ("action", "snapshot", "undo + redo")}
+    lines.append(goal("long", "the long game / the short one, p50 ≤ 2", max(ratios.values()) <= 2,
+                      ", ".join(f"{label} {ratio:.2f}×" for label, ratio in ratios.items())))
     return lines
 
 
 async def run(args, parts: list[str]) -> list[str]:
     sections: list[list[str]] = []
-    steps = [("1./2. Push and idle", "push" in parts or "idle" in parts,
-              lambda: push_and_idle(args, "push" in parts, "idle" in parts)),
-             ("3. Scale", "scale" in parts, lambda: scale(args)),
-             ("4. Two servers", "two" in parts, lambda: two_servers(args)),
-             ("5. Poll", "poll" in parts, lambda: poll(args)),
+    steps = [("1.-3. Café, busy and idle", {"cafe", "busy", "idle"} & set(parts),
+              lambda: push_and_idle(args, parts)),
+             ("4. Two servers behind nginx", "two" in parts, lambda: two_servers(args)),
+             ("5. Scale", "scale" in parts, lambda: scale(args)),
              ("6. Bytes per update", "bytes" in parts, lambda: bytes_per_update(args)),
-             ("7. Group pages", "group" in parts, lambda: group_pages(args)),
-             ("8. Idle and slow connections", "slow" in parts, lambda: slow_clients(args)),
-             ("9. One client hammering", "hammer" in parts, lambda: hammering(args)),
-             ("10. Long games", "long" in parts, lambda: long_games(args))]
+             ("7. Poll", "poll" in parts, lambda: poll(args)),
+             ("8. Group pages", "group" in parts, lambda: group_pages(args)),
+             ("9. Idle and slow connections", "slow" in parts, lambda: slow_clients(args)),
+             ("10. One client hammering", "hammer" in parts, lambda: hammering(args)),
+             ("11. Long games", "long" in parts, lambda: long_games(args))]
     for title, wanted, part in steps:
         if wanted:
             note = await wait_for_quiet(args)
@@ -2236,12 +2507,15 @@ async def run(args, parts: list[str]) -> list[str]:
             except (SystemExit, Exception) as exc:  # noqa: BLE001 - the other parts still run
                 log(f"part failed: {exc!r}")
                 section = [f"{title}: FAILED: {str(exc)[:300] or type(exc).__name__}"]
+                GOALS.append(f"{title}: FAILED, its goals were not measured")
             finally:
                 await close_phones(PHONES)
                 PHONES.clear()
             speed_line = (f"  machine speed at the start: a fixed Python loop took {speed:.0f} ms, "
                           f"{yardstick_ms():.0f} ms at the end (on a shared machine it varies by half "
                           f"from minute to minute: compare runs at like speeds)")
+            while section and not section[-1]:
+                section.pop()
             sections.append(section[:1] + ([note] if note else []) + [speed_line] + section[1:])
     return [line for section in sections for line in section + [""]]
 
@@ -2251,18 +2525,26 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog=__doc__.split("\n\n", 1)[1])
     parser.add_argument("--parts", default=",".join(PARTS),
-                        help=f"comma-separated, any of {', '.join(PARTS)} (default: all)")
-    parser.add_argument("--tables", type=int, default=100, help="tables in push, idle, two, poll")
+                        help=f"comma-separated, any of {', '.join(PARTS)}, or push (cafe and "
+                             f"busy) (default: all)")
+    parser.add_argument("--tables", type=int, default=100,
+                        help="tables in cafe, busy, idle, two, poll")
     parser.add_argument("--phones", type=int, default=6, help="phones (seats) per table")
-    parser.add_argument("--seconds", type=int, default=30, help="measured time of push, two, poll")
-    parser.add_argument("--rate", type=float, default=1.0, help="changes per table per second")
+    parser.add_argument("--cafe-seconds", type=int, default=60, help="measured time of cafe")
+    parser.add_argument("--cafe-rate", type=float, default=0.2,
+                        help="changes per table per second in cafe")
+    parser.add_argument("--seconds", type=int, default=30, help="measured time of busy, two, poll")
+    parser.add_argument("--rate", type=float, default=1.0,
+                        help="changes per table per second in busy, two, poll")
     parser.add_argument("--idle-seconds", type=int, default=30)
     parser.add_argument("--scale-tables", type=int, default=1000)
     parser.add_argument("--scale-seconds", type=int, default=20)
     parser.add_argument("--scale-changes", type=float, default=5.0,
                         help="changes per second across random tables in scale")
     parser.add_argument("--interval", type=float, default=1.0, help="seconds between polls per phone")
-    parser.add_argument("--health", type=float, default=20.0, help="/healthz probes per second")
+    parser.add_argument("--health", type=float, default=20.0,
+                        help="/healthz probes per second (cafe, busy, two: at most one for "
+                             "five changes)")
     parser.add_argument("--grace", type=float, default=20.0,
                         help="seconds to wait for late deliveries after the last change")
     parser.add_argument("--writers", type=int, default=32, help="phones in poll's writer burst")
@@ -2271,7 +2553,7 @@ def main() -> None:
                         help="poll: all phones share a pool of this many keep-alive connections "
                              "(0: one per phone, as browsers; the bench before push used 64)")
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite",
-                        help="database of push, idle, scale and poll (postgres: the one of "
+                        help="database of cafe, busy, idle, scale and poll (postgres: the one of "
                              "BENCH_DATABASE_URL, emptied first); two always uses PostgreSQL")
     parser.add_argument("--group-plays", type=int, default=200, help="plays of the group part")
     parser.add_argument("--group-rounds", type=int, default=40,
@@ -2303,22 +2585,24 @@ def main() -> None:
                         help="long: log entries of the long game")
     parser.add_argument("--long-rounds", type=int, default=40,
                         help="long: rounds of an action, a snapshot and an undo + redo")
-    parser.add_argument("--port", type=int, default=5077, help="first of nine ports used")
-    parser.add_argument("--gunicorn-extra", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, default=5077, help="first of eleven ports used")
     parser.add_argument("--quiet", type=float, default=0,
                         help="before each part, wait up to this many seconds for the rest of "
                              "the machine to use under half a core (a shared machine)")
-    parser.add_argument("--workers", type=int, default=None, help="server workers (default: as serve)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="this code's server workers (default: as serve; the baseline "
+                             "always runs its own default)")
     parser.add_argument("--server-connections", type=int, default=None,
                         help="connections per worker (default: as serve)")
     args = parser.parse_args()
-    parts = [p.strip() for p in args.parts.split(",") if p.strip()]
+    parts = [q for p in args.parts.split(",") if p.strip() for q in ALIASES.get(p.strip(), [p.strip()])]
     unknown = set(parts) - set(PARTS)
     if unknown:
         parser.error(f"unknown parts: {', '.join(sorted(unknown))}")
     began = time.perf_counter()
     began_at = time.time()
     load = os.getloadavg()
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # as Ctrl-C: servers stopped
     lines = asyncio.run(run(args, parts))
     header = [
         f"make bench ({', '.join(parts)}): companion serve ({'; '.join(sorted(SERVER_KINDS))}) "
@@ -2329,13 +2613,16 @@ def main() -> None:
         f"same server during the same part",
         "",
     ]
-    names = [n for part, n in (("push", "push"), ("idle", "push"), ("scale", "scale"),
-                               ("two", "two-a"), ("two", "two-b"), ("poll", "poll"),
-                               ("bytes", "bytes"), ("group", "group"), ("slow", "slow"),
-                               ("hammer", "hammer"), ("long", "long"))
+    names = [n for part, n in (("cafe", "push"), ("busy", "push"), ("idle", "push"),
+                               ("cafe", "push-baseline"), ("busy", "push-baseline"),
+                               ("scale", "scale"), ("two", "two-a"), ("two", "two-b"),
+                               ("poll", "poll"), ("bytes", "bytes"), ("group", "group"),
+                               ("slow", "slow"), ("hammer", "hammer"), ("long", "long"))
              if part in parts]
     footer = ["Server logs:", *scan_logs(list(dict.fromkeys(names)), began_at),
-              f"whole run: {time.perf_counter() - began:.0f} s"]
+              f"whole run: {time.perf_counter() - began:.0f} s", "",
+              "Goals (met / NOT met), for docs/performance.md:",
+              *(f"- {line}" for line in GOALS or ["none measured in these parts"])]
     report = "\n".join(header + lines + footer)
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "report.txt").write_text(report + "\n")
