@@ -66,9 +66,9 @@ test: setup-test
 test-pg: setup-test
 	TEST_DATABASE_URL=$(PG_TEST_URL) $(BIN)/python -m pytest -m "not browser or database" tests/web tests/browser tests/test_registry.py
 
-# Push, idle, 6,000 streams, two servers on PostgreSQL, poll, bytes per update, group pages,
-# slow connections, a hammering client, long games (~8 min);
-# one part alone: make bench BENCH_ARGS="--parts push" (see bench/bench.py --help).
+# A café's load and a busy one beside the code before issue 28, two servers behind nginx,
+# idle streams, 6,000 streams, bytes, poll, group pages, slow connections, a hammering client,
+# long games, then every goal (~20 min); one part alone: make bench BENCH_ARGS="--parts cafe".
 bench: setup-test
 	$(BIN)/python bench/bench.py $(BENCH_ARGS)
 

@@ -154,7 +154,7 @@ def claim_sqlite(url: str, workers: int) -> int:
 
 def serve(host: str, port: int, workers: int, connections: int) -> None:
     """Prepare the database, print the address and its QR code, then run gunicorn."""
-    keep_alive = os.environ.get("KEEP_ALIVE_SECONDS", "5")
+    keep_alive = os.environ.get("KEEP_ALIVE_SECONDS") or "5"
     problem = setting_problem(workers, keep_alive)
     if problem:
         raise SystemExit(problem)
@@ -178,11 +178,11 @@ def main(argv: list[str] | None = None) -> None:
     run = commands.add_parser("serve", help="prepare the database and serve the app")
     run.add_argument("--host", default=os.environ.get("HOST", "0.0.0.0"))
     run.add_argument("--port", type=int, default=int(os.environ.get("PORT", "5000")))
-    run.add_argument("--workers", type=int, default=int(os.environ.get("WORKERS", "1")),
+    run.add_argument("--workers", type=int, default=int(os.environ.get("WORKERS") or "1"),
                      help="server processes (one holds thousands of phones; several need "
                           "PostgreSQL)")
     run.add_argument("--connections", type=int,
-                     default=int(os.environ.get("CONNECTIONS", "4000")),
+                     default=int(os.environ.get("CONNECTIONS") or "10000"),
                      help="open connections (phones' live streams included) per process")
     commands.add_parser("init-db", help="create the database tables or upgrade them to the "
                                          "current schema")

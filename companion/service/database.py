@@ -38,8 +38,8 @@ def _use_wal(cursor) -> None:
 def make_engine(url: str) -> Engine:
     """Create the engine; SQLite gets WAL, a busy timeout and write transactions that lock early."""
     if not url.startswith("sqlite"):
-        # All 15 kept open: closing those that came back started a backend per request.
-        return create_engine(url, pool_pre_ping=True, pool_size=15, max_overflow=0,
+        # All kept open: closing those that came back started a backend per request.
+        return create_engine(url, pool_pre_ping=True, pool_size=25, max_overflow=0,
                              pool_timeout=10)
     return _sqlite_engine(url)
 

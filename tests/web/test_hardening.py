@@ -262,17 +262,23 @@ def test_a_client_past_its_limit_is_refused_slowly(make_app, monkeypatch):
 
 
 def test_a_hammering_phone_gets_a_tenth_of_its_minute_at_once_not_the_minute(make_app, phone):
+    import time
+
     app = make_app(RATE_LIMITS={"code": 0, "action": 300, "live": 0, "create": 0})
     host = Phone(app)
     code = host.start(players=("Ann", "Ben"), me="0")
+    started = time.monotonic()
     taps = [host.post(f"/t/{code}/act", {"type": "enter_score", "player": "Ann",
                                          "round": 1 + tap % 10, "points": tap}, htmx=True)
-            for tap in range(40)]
+            for tap in range(100)]
+    took = time.monotonic() - started
     statuses = [tap.status_code for tap in taps]
-    # Thirty at once (a tenth of 300 a minute), then one every 0.2 s: the rest are refused.
-    assert statuses[:30] == [200] * 30 and set(statuses[30:]) == {429}, statuses
-    assert 1 <= int(taps[-1].headers["Retry-After"]) <= 6
-    assert "Too many requests from this device" in taps[-1].get_data(as_text=True)
+    # Thirty at once (a tenth of 300 a minute), then about one every 0.2 s, never the minute's.
+    assert statuses[:30] == [200] * 30, statuses
+    assert statuses.count(200) <= 30 + 5 * took + 1 and 429 in statuses, (statuses, took)
+    refused = next(tap for tap in taps if tap.status_code == 429)
+    assert 1 <= int(refused.headers["Retry-After"]) <= 6
+    assert "Too many requests from this device" in refused.get_data(as_text=True)
 
 
 def test_a_phone_is_counted_for_itself_not_for_the_address_it_shares(make_app):
