@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import fcntl
+import gc
 import math
 import os
 import resource
@@ -103,8 +104,26 @@ def gunicorn_args(host: str, port: int, workers: int, connections: int,
         "--no-control-socket",
         # ACCESS_LOG=1 logs every request to the terminal; without, none is even formatted.
         *(["--access-logfile", "-"] if os.environ.get("ACCESS_LOG") else []),
+        "--config", "python:companion.cli",  # post_worker_init below
         "companion:create_app()",
     ]
+
+
+# Collections rarer than Python's defaults: each stops every phone (docs/performance.md).
+GC_THRESHOLDS = (20_000, 50, 20)
+
+
+def post_worker_init(worker) -> None:
+    """gunicorn's hook, the app loaded in its worker: every template compiled now (the first
+    table page would stop every phone meanwhile), then what the app holds for good moved out of
+    the garbage collector's sight (each full collection walked all of it, every phone waiting),
+    and the collector run less often."""
+    environment = worker.wsgi.jinja_env
+    for name in environment.list_templates(extensions=["html"]):
+        environment.get_template(name)
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def _raise_open_files_limit() -> None:

@@ -83,6 +83,30 @@ def test_several_server_processes_on_one_sqlite_file_are_refused_with_a_sentence
     os.close(claim_sqlite(url, workers=1))  # once the first has stopped, another may start
 
 
+def test_the_server_compiles_every_template_and_freezes_what_the_app_holds(make_app):
+    """`companion serve` hands gunicorn its hook (cli.post_worker_init): before the first
+    request every template is compiled and what the app holds is out of the collector's sight."""
+    import gc
+    from types import SimpleNamespace
+
+    from companion.cli import GC_THRESHOLDS, gunicorn_args, post_worker_init
+
+    args = gunicorn_args("127.0.0.1", 5000, 1, 10, 5)
+    assert args[args.index("--config") + 1] == "python:companion.cli"
+    app = make_app()
+    app.jinja_env.cache = {}  # nothing compiled yet
+    thresholds = gc.get_threshold()
+    try:
+        post_worker_init(SimpleNamespace(wsgi=app))
+        assert gc.get_freeze_count() > 10_000 and gc.get_threshold() == GC_THRESHOLDS
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
+    compiled = {template.name for template in app.jinja_env.cache.values()}
+    assert {"table.html", "macros.html", "games/scorepad/table.html",
+            "games/asterix-co/table.html"} <= compiled
+
+
 def test_the_nothing_changed_poll_is_answered_from_the_version_alone(make_app, monkeypatch):
     from companion.live import snapshot
     from tests.conftest import Phone
