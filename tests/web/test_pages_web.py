@@ -296,10 +296,10 @@ def test_the_banner_listening_everywhere_shows_the_lan_address_and_its_qr(monkey
     assert "no network address a phone could reach" in shown and "█" not in shown
 
 
-def test_serve_tells_its_workers_where_it_listens(monkeypatch, lan):
+def test_serve_tells_its_workers_where_it_listens(monkeypatch, lan, tmp_path):
     """The workers gunicorn starts inherit the address: their invites depend on it."""
     monkeypatch.setenv(LISTEN_HOST_VARIABLE, "")  # so that the value serve sets is undone
-    monkeypatch.setattr(cli, "init_db", lambda: ("sqlite:///x", "up to date"))
+    monkeypatch.setattr(cli, "init_db", lambda: (f"sqlite:///{tmp_path}/x.sqlite3", "up to date"))
     started = {}
 
     def execv(path, args):
