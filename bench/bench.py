@@ -187,8 +187,9 @@ class Server:
         else:
             args = [str(Path(sys.executable).with_name("companion"))]
         args += ["serve", "--host", "127.0.0.1", "--port", str(self.port)]
-        if self.args.workers and not self.baseline:
-            args += ["--workers", str(self.args.workers)]
+        workers = self.args.baseline_workers if self.baseline else self.args.workers
+        if workers:
+            args += ["--workers", str(workers)]
         if self.connections:
             args += ["--connections", str(self.connections)]
         self.log = open(self.log_path, "w")
@@ -2590,8 +2591,9 @@ def main() -> None:
                         help="before each part, wait up to this many seconds for the rest of "
                              "the machine to use under half a core (a shared machine)")
     parser.add_argument("--workers", type=int, default=None,
-                        help="this code's server workers (default: as serve; the baseline "
-                             "always runs its own default)")
+                        help="this code's server workers (default: as serve)")
+    parser.add_argument("--baseline-workers", type=int, default=None,
+                        help="the baseline's workers (default: its own, 2 on this machine)")
     parser.add_argument("--server-connections", type=int, default=None,
                         help="connections per worker (default: as serve)")
     args = parser.parse_args()
