@@ -57,14 +57,19 @@ translations: $(BIN)/.app-installed
 run: setup
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/companion serve
 
+# The suite runs on every core (pytest-xdist): much of it waits on browsers and servers.
+TEST_JOBS ?= auto
+
 test: setup-test
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist worksteal
 
 # The suite against PostgreSQL (a server must be running; .ci/run starts one): the tests that
 # reach a database, and of the real-browser ones those whose behaviour depends on it (marker
 # database: live push, several servers); the games, the rules and the pages' looks do not.
+# Each worker makes a database of its own beside PG_TEST_URL's (its role needs CREATEDB).
 test-pg: setup-test
-	TEST_DATABASE_URL=$(PG_TEST_URL) $(BIN)/python -m pytest -m "not browser or database" tests/web tests/browser tests/test_registry.py
+	TEST_DATABASE_URL=$(PG_TEST_URL) $(BIN)/python -m pytest -n $(TEST_JOBS) --dist worksteal \
+		-m "not browser or database" tests/web tests/browser tests/test_registry.py
 
 # A café's load and a busy one beside the code before issue 28, two servers behind nginx,
 # idle streams, 6,000 streams, bytes, poll, group pages, slow connections, a hammering client,

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import bearer
+from tests.conftest import PG_URL, bearer
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -75,8 +75,8 @@ class Server:
         env = {**os.environ, "COMPANION_INSTANCE": str(self.instance),
                "RATE_LIMITS": "code=0,action=0,live=0,create=0", **self.env}
         env.pop("DATABASE_URL", None)
-        if os.environ.get("TEST_DATABASE_URL"):
-            env["DATABASE_URL"] = os.environ["TEST_DATABASE_URL"]
+        if PG_URL:
+            env["DATABASE_URL"] = PG_URL
         companion = str(Path(sys.executable).with_name("companion"))
         # The server's output goes to a file: a pipe nobody reads would fill up and stall it.
         self.instance.mkdir(parents=True, exist_ok=True)
