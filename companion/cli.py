@@ -173,7 +173,8 @@ def claim_sqlite(url: str, workers: int) -> int:
 
 def serve(host: str, port: int, workers: int, connections: int) -> None:
     """Prepare the database, print the address and its QR code, then run gunicorn."""
-    keep_alive = os.environ.get("KEEP_ALIVE_SECONDS") or "5"
+    # A phone taps every few seconds to a minute: each tap on a new connection is a handshake.
+    keep_alive = os.environ.get("KEEP_ALIVE_SECONDS") or "60"
     problem = setting_problem(workers, keep_alive)
     if problem:
         raise SystemExit(problem)

@@ -210,8 +210,7 @@ class World:
 
 @pytest.fixture
 def world(make_app):
-    # Every example joins from one address: no join limit in the way.
-    return World(make_app(JOIN_LIMIT=10_000))
+    return World(make_app())
 
 
 def distinct_names(body) -> bool:
