@@ -3,16 +3,17 @@
 Every part starts `companion serve` of this checkout (gunicorn, gevent) on 127.0.0.1 with a
 fresh database, joins phones the way a browser does (GET and POST /j/<code>: a seat and a
 cookie; no page sends anything when its stream is ready), and measures against the trivial
-/healthz of the same server in the same run. The café and busy loads run again on the code
-before issue 28 (the baseline, commit 39d83a4, prepared once in bench/results/baseline-39d83a4
-and started through its own command line, with its own default workers), same run, same load.
+/healthz of the same server in the same run. The café and busy loads run on the code before
+issue 28 too (the baseline, commit 39d83a4, prepared once in bench/results/baseline-39d83a4
+and started through its own command line, with its own default workers): both servers up with
+their phones, each load taken in turns (--slices), so both meet the machine at like speeds.
 
   cafe   (the gate) N tables × M phones each holding the live stream open; one change per
          table every 5 s, tapped by a random phone of the table with `X-Live-Stream: open`.
          Every change must reach every other phone of its table: delivered/lost, the time
          from the tap being sent to each other phone having the event with that version
-         (`id:`), and the server's CPU per change; this code, then the baseline.
-  busy   the same phones, one change per table per second; this code, then the baseline.
+         (`id:`), and the server's CPU per change; this code and the baseline in turns.
+  busy   the same phones, one change per table per second; in turns as cafe.
   push   cafe and busy.
   two    busy's load through nginx (the README's configuration, read from it at run time) in
          front of two servers of this code on one PostgreSQL database (BENCH_DATABASE_URL);
@@ -305,6 +306,19 @@ class Window:
         self.other_cpu = max(0.0, machine - self.server_cpu - self.proxy_cpu - self.client_cpu
                              - self.postgres_cpu)
 
+    @classmethod
+    def combined(cls, windows: list["Window"]) -> "Window":
+        """Several stretches as one: CPU seconds added up, shares weighted by their length."""
+        whole = cls.__new__(cls)
+        whole.proxy = windows[0].proxy
+        whole.seconds = sum(window.seconds for window in windows)
+        whole.per_server = [sum(seconds) for seconds in zip(*(w.per_server for w in windows))]
+        whole.server_seconds = sum(whole.per_server)
+        for share in ("server_cpu", "proxy_cpu", "client_cpu", "postgres_cpu", "other_cpu"):
+            setattr(whole, share, sum(getattr(w, share) * w.seconds for w in windows)
+                    / max(whole.seconds, 1e-9))
+        return whole
+
     def text(self) -> str:
         postgres = (f"PostgreSQL (all its processes) {self.postgres_cpu:.0f} %; "
                     if self.postgres_cpu >= 0.5 else "")
@@ -370,6 +384,14 @@ class LoopLag:
         self.task.cancel()
         gc.callbacks.remove(self._collecting)
         gc.unfreeze()
+
+    @classmethod
+    def combined(cls, lags: list["LoopLag"]) -> "LoopLag":
+        whole = cls()
+        for lag in lags:
+            whole.lags += lag.lags
+            whole.collections += lag.collections
+        return whole
 
     def text(self) -> str:
         return (f"loop lag p99 {percentile(self.lags, 0.99) * 1000:.0f} ms, "
@@ -772,7 +794,7 @@ async def table_changes(tables: list[list[Phone]], index: int, stop_at: float, r
     period = 1 / rate
     due = time.perf_counter() + random.random() * period
     while True:
-        await asyncio.sleep(max(0.0, due - time.perf_counter()))
+        await asyncio.sleep(max(0.0, min(due, stop_at) - time.perf_counter()))
         if time.perf_counter() >= stop_at:
             return
         actor = random.choice(tables[index])
@@ -885,32 +907,48 @@ def database_name(args) -> str:
 
 
 async def push_and_idle(args, parts: list[str]) -> list[str]:
-    """The café and busy loads on this code's server, then on the baseline's (the same phones
-    and load, the same run); idle on this code's phones before its loads."""
+    """The café and busy loads on this code's server and the baseline's, both up with their
+    phones' streams open, each load taken in turns (``--slices`` turns each, alternating who
+    goes first): this machine's speed drifts by half within minutes, so both meet the same
+    stretches of it. Idle on this code's phones before the baseline starts."""
     loads = [(name, rate, seconds) for name, rate, seconds in
              (("cafe", args.cafe_rate, args.cafe_seconds), ("busy", args.rate, args.seconds))
              if name in parts]
-    mine = await loaded_server(args, "push", args.port, None, loads, "idle" in parts)
-    theirs, problem = None, ""
-    if loads:
-        try:
-            theirs = await loaded_server(args, "push-baseline", args.port + 9, baseline_folder(),
-                                         loads, False)
-        except (SystemExit, Exception) as exc:  # noqa: BLE001 - this code's figures still count
-            log(f"baseline failed: {exc!r}")
-            problem = str(exc)[:300] or type(exc).__name__
+    async with contextlib.AsyncExitStack() as servers:
+        mine = await servers.enter_async_context(
+            phones_on_server(args, "push", args.port, None, "idle" in parts))
+        theirs, problem = None, ""
+        if loads:
+            try:
+                theirs = await servers.enter_async_context(
+                    phones_on_server(args, "push-baseline", args.port + 9, baseline_folder(), False))
+            except (SystemExit, Exception) as exc:  # noqa: BLE001 - this code's figures still count
+                log(f"baseline failed: {exc!r}")
+                problem = str(exc)[:300] or type(exc).__name__
+        both = [found for found in (mine, theirs) if found is not None]
+        for load, rate, seconds in loads:
+            slices: dict[int, list[dict]] = {id(found): [] for found in both}
+            for turn in range(args.slices):
+                for found in both if turn % 2 == 0 else both[::-1]:
+                    slices[id(found)].append(await run_changes(
+                        args, f"{load} on {found['name']} ({turn + 1}/{args.slices})",
+                        found["tables"], [found["server"]], found["plain"], rate,
+                        seconds / args.slices))
+                    await asyncio.sleep(1)
+            for found in both:
+                found["runs"][load] = merged_runs(slices[id(found)])
     out = []
     for name, rate, seconds in loads:
         out += load_section(args, name, rate, seconds, mine, theirs, problem) + [""]
     return out + mine.get("idle", [])
 
 
-async def loaded_server(args, name: str, port: int, baseline: Path | None,
-                        loads: list[tuple[str, float, int]], idle: bool) -> dict:
-    """One server (this code's, or the baseline's from its folder): args.tables × args.phones
-    phones joined and their streams open; idle for a while if ``idle``; then each of ``loads``
-    (name, changes per table per second, seconds) on the same phones, one after the other."""
-    found: dict = {"runs": {}}
+@contextlib.asynccontextmanager
+async def phones_on_server(args, name: str, port: int, baseline: Path | None, idle: bool):
+    """One server (this code's, or the baseline's from its folder) with args.tables ×
+    args.phones phones joined and their streams open, idle for a while first if ``idle``;
+    yields what a load needs (its server, session and tables) and what was found so far."""
+    found: dict = {"runs": {}, "name": name}
     with Server(name, port, args, single_database(args), baseline=baseline) as server:
         async with aiohttp.ClientSession(connector=client_connector(), timeout=REQUEST_TIMEOUT) as plain:
             found["kind"] = await wait_up(plain, server)
@@ -932,12 +970,32 @@ async def loaded_server(args, name: str, port: int, baseline: Path | None,
             await asyncio.sleep(2)
             if idle:
                 found["idle"] = await idle_streams(args, server, phones, fresh_rss, joined_rss)
-            for load, rate, seconds in loads:
-                found["runs"][load] = await run_changes(args, load, tables, [server], plain, rate,
-                                                        seconds)
-                await asyncio.sleep(2)
-            await close_phones(tables)
-    return found
+            found.update(server=server, plain=plain, tables=tables)
+            try:
+                yield found
+            finally:
+                await close_phones(tables)
+
+
+def merged_runs(runs: list[dict]) -> dict:
+    """A load's turns on one server as one run: their changes, timings and CPU together."""
+    changes = [change for run in runs for change in run["changes"]]
+    health: dict[str, list[float]] = {}
+    for run in runs:
+        for base, values in run["health"].items():
+            health.setdefault(base, []).extend(values)
+    last = runs[-1]
+    return {**last, "changes": changes, "health": health,
+            "actions": [a for run in runs for a in run["actions"]],
+            "failures": [f for run in runs for f in run["failures"]],
+            "window": Window.combined([run["window"] for run in runs]),
+            "lag": LoopLag.combined([run["lag"] for run in runs]),
+            "waited": max(run["waited"] for run in runs),
+            "found": deliveries(changes, last["tables"]),
+            "seconds": sum(run["seconds"] for run in runs),
+            "probes": sum(run["probes"] for run in runs),
+            "bytes": sum(run["bytes"] for run in runs),
+            "turns": len(runs)}
 
 
 async def idle_streams(args, server: Server, phones: list[Phone], fresh_rss: int,
@@ -1038,7 +1096,8 @@ def load_section(args, name: str, rate: float, seconds: int, mine: dict, theirs:
     title = {"cafe": "1. Café (the gate)", "busy": "2. Busy"}[name]
     lines = [f"{title}: {args.tables} tables × {args.phones} phones with open streams (gzip), "
              f"{rate:g} change per table per second for {seconds} s, {database_name(args)}; this "
-             f"code, then the code before issue 28 ({BASELINE}) under the same load"]
+             f"code and the code before issue 28 ({BASELINE}) under the same load, in "
+             f"{args.slices} turns each"]
     for _label, found in runs:
         lines.append(f"  {found['kind']}:")
         lines += push_lines(args, found["runs"][name], found["quiet"], found["failed"],
@@ -2534,6 +2593,8 @@ def main() -> None:
                         help="tables in cafe, busy, idle, two, poll")
     parser.add_argument("--phones", type=int, default=6, help="phones (seats) per table")
     parser.add_argument("--cafe-seconds", type=int, default=60, help="measured time of cafe")
+    parser.add_argument("--slices", type=int, default=6,
+                        help="turns each server takes at a load of cafe and busy (alternating)")
     parser.add_argument("--cafe-rate", type=float, default=0.2,
                         help="changes per table per second in cafe")
     parser.add_argument("--seconds", type=int, default=30, help="measured time of busy, two, poll")
