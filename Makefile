@@ -4,6 +4,7 @@ PYTHON  ?= python3
 BIN     := $(VENV)/bin
 HTMX    := static/vendor/htmx.min.js
 SSE     := static/vendor/sse.min.js
+NOSLEEP := static/vendor/NoSleep.min.js
 HOST    ?= 0.0.0.0
 PORT    ?= 5000
 PG_TEST_URL ?= postgresql://companion:companion@127.0.0.1:5432/companion_test
@@ -12,7 +13,7 @@ PG_TEST_URL ?= postgresql://companion:companion@127.0.0.1:5432/companion_test
 
 CATALOGUES := companion/translations/de/LC_MESSAGES/messages.mo
 
-setup: $(BIN)/.app-installed $(HTMX) $(SSE) $(CATALOGUES)
+setup: $(BIN)/.app-installed $(HTMX) $(SSE) $(NOSLEEP) $(CATALOGUES)
 setup-test: setup $(BIN)/.test-installed
 
 $(BIN)/.app-installed: pyproject.toml
@@ -25,8 +26,8 @@ $(BIN)/.test-installed: $(BIN)/.app-installed
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
-# htmx and its SSE extension come from the npm registry at set-up (pinned in
-# package-lock.json), never a CDN.
+# htmx, its SSE extension and NoSleep.js (the screen kept on where a page may not ask for a
+# wake lock) come from the npm registry at set-up (pinned in package-lock.json), never a CDN.
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
@@ -38,6 +39,10 @@ $(HTMX): node_modules/.installed
 $(SSE): node_modules/.installed
 	mkdir -p static/vendor
 	cp node_modules/htmx-ext-sse/dist/sse.min.js $@
+
+$(NOSLEEP): node_modules/.installed
+	mkdir -p static/vendor
+	cp node_modules/nosleep.js/dist/NoSleep.min.js $@
 
 # The German catalogue is written by hand (messages.po, committed); set-up extracts the
 # messages of the sources (messages.pot, to compare) and compiles the catalogue (.mo).

@@ -58,6 +58,7 @@ def content_security_policy(app: Flask) -> dict[str, str | list[str]]:
         "script-src": "'self'",
         "style-src": ["'self'", *style_hashes(app)],
         "img-src": ["'self'", "data:"],
+        "media-src": ["'self'", "data:"],  # NoSleep.js's silent video is a data: address
         "connect-src": "'self'",
         "manifest-src": "'self'",
         "object-src": "'none'",

@@ -113,22 +113,39 @@ def live_server(server) -> str:
 
 
 @pytest.fixture(scope="session")
-def browser():
+def playwright():
     if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
         if os.environ.get("CI"):
             pytest.fail(f"Chromium is missing at {CHROMIUM}; .ci/run installs it.")
         pytest.skip(f"Chromium is not installed at {CHROMIUM}")
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+    with sync_playwright() as running:
+        yield running
 
 
-@pytest.fixture
-def new_phone(browser):
-    """Make a phone: a fresh browser context (its own cookies) 360 px wide."""
+@pytest.fixture(scope="session")
+def browser(playwright):
+    chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield chromium
+    chromium.close()
+
+
+# A name for this machine that Chromium resolves to 127.0.0.1: a page opened by it is not a
+# secure context (no wake lock, no clipboard), as a phone on the table's Wi-Fi sees the laptop.
+LAN_HOST = "table.lan"
+
+
+@pytest.fixture(scope="session")
+def lan_browser(playwright):
+    chromium = playwright.chromium.launch(
+        executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1"])
+    yield chromium
+    chromium.close()
+
+
+def phones_of(browser):
+    """A maker of phones in ``browser`` and the contexts it made (to close)."""
     contexts = []
 
     def make(viewport: dict | None = None, locale: str | None = None):
@@ -143,7 +160,24 @@ def new_phone(browser):
         contexts.append(context)
         return context.new_page()
 
+    return make, contexts
+
+
+@pytest.fixture
+def new_phone(browser):
+    """Make a phone: a fresh browser context (its own cookies) 360 px wide."""
+    make, contexts = phones_of(browser)
     yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def lan_phone(lan_browser, live_server):
+    """Make a phone on the table's Wi-Fi: it opens the server by LAN_HOST (see there); answers
+    the maker and the server's address by that name (for the phone; tests call live_server)."""
+    make, contexts = phones_of(lan_browser)
+    yield make, live_server.replace("127.0.0.1", LAN_HOST)
     for context in contexts:
         context.close()
 

@@ -6,6 +6,7 @@ top bar (install, keep the screen on, Rules) fits and can be hit on every phone.
 from __future__ import annotations
 
 import json
+import re
 import struct
 import time
 import urllib.request
@@ -435,12 +436,45 @@ def test_keep_the_screen_on_holds_a_wake_lock_and_is_remembered(live_server, new
     assert page.evaluate("wakeLog.requests") == 0
 
 
-def test_keep_the_screen_on_is_not_offered_where_the_browser_cannot(live_server, new_phone):
-    page = new_phone(viewport=ux.PHONE_390)
-    page.add_init_script("delete Navigator.prototype.wakeLock; delete navigator.wakeLock;")
-    page.goto(live_server + "/")
-    assert page.evaluate("'wakeLock' in navigator") is False
-    expect(page.locator("#keep-awake")).to_be_hidden()
+def test_over_plain_http_the_switch_keeps_the_screen_on_with_nosleep(live_server, lan_phone):
+    make, server = lan_phone
+    table = create_table(live_server, "scorepad", ["Ann"])
+    page = make(viewport=ux.PHONE_390, locale="de-DE")
+    join(page, server, table["code"], "Ann")
+    assert page.evaluate("isSecureContext") is False and page.evaluate("'wakeLock' in navigator") is False
+    switch = page.get_by_role("button", name="Bildschirm an lassen")
+    expect(switch).to_be_visible()
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    switch.click()
+    # Held: NoSleep.js's silent video plays (the switch is "held" only while it does).
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    expect(switch).to_have_class(re.compile(r"\bheld\b"))
+    expect(page.locator("#awake-note")).to_be_hidden()
+    # A page opened again remembers the choice; the browser plays the video from a tap only,
+    # and the line under the top bar says so, until the next tap anywhere.
+    page.reload()
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    note = page.locator("#awake-note")
+    expect(note).to_have_text("Tippe einmal irgendwo auf die Seite, damit der Bildschirm an bleibt.")
+    expect(switch).not_to_have_class(re.compile(r"\bheld\b"))
+    page.locator(".status-line").click()
+    expect(switch).to_have_class(re.compile(r"\bheld\b"))
+    expect(note).to_be_hidden()
+    switch.click()
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    expect(switch).not_to_have_class(re.compile(r"\bheld\b"))
+
+
+def test_the_switch_says_in_words_when_the_screen_cannot_be_kept_on(live_server, lan_phone):
+    make, server = lan_phone
+    table = create_table(live_server, "scorepad", ["Ann"])
+    page = make(viewport=ux.PHONE_320, locale="de-DE")
+    page.route("**/NoSleep.min.js*", lambda route: route.abort())
+    join(page, server, table["code"], "Ann")
+    page.get_by_role("button", name="Bildschirm an lassen").click()
+    expect(page.locator("#awake-note")).to_have_text(
+        "Dieses Handy kann den Bildschirm hier nicht an lassen (sein Hilfsprogramm wurde nicht "
+        "geladen); eine längere Bildschirmzeit in seinen Einstellungen hilft.")
 
 
 TOP_BAR = """(minimum) => {
