@@ -12,13 +12,12 @@
   // region for this long, so that another phone's move does not wipe it before it is read.
   const NOTE_KEPT_MS = 30000;
 
-  // The words this script shows, in the phone's language: the page carries them as data
-  // attributes of #app-texts (templates/app_texts.html, included by base.html); the English
-  // here is only the fallback of a page without it. "{n}", "{status}", "{reason}" and
-  // "{sentence}" are filled in.
-  function text(key, english, fields) {
+  // The words this script shows, in the phone's language: every page carries them as data
+  // attributes of #app-texts (templates/app_texts.html, included by base.html). "{n}",
+  // "{status}", "{reason}" and "{sentence}" are filled in.
+  function text(key, fields) {
     const holder = document.getElementById("app-texts");
-    let words = (holder && holder.dataset[key]) || english;
+    let words = (holder && holder.dataset[key]) || "";
     Object.keys(fields || {}).forEach((name) => {
       words = words.split("{" + name + "}").join(String(fields[name]));
     });
@@ -87,7 +86,7 @@
     });
     source.addEventListener("deleted", (event) => {
       source.close();
-      showNotice(text("deleted", "This table was deleted by its host."));
+      showNotice(text("deleted"));
       window.setTimeout(() => { window.location.href = event.data || "/"; }, 1500);
     });
     source.addEventListener("error", () => {
@@ -498,7 +497,7 @@
       }
     }
     if (xhr.status === 404 && event.detail.elt.matches("[data-poll]")) {
-      showNotice(text("gone", "This table no longer exists."));
+      showNotice(text("gone"));
     }
   });
 
@@ -594,7 +593,7 @@
   // nothing again; if the table moved on meanwhile it refuses the tap (409, as any stale tap).
   // Waiting taps survive a reload of the page (sessionStorage), not the closing of the tab.
   const UNSENT_KEY = "companion-unsent:" + location.pathname;
-  const WAITING = () => text("waiting", "Not sent yet: no connection. It will be sent when the connection is back.");
+  const WAITING = () => text("waiting");
   let unsent = readUnsent();
   let sending = false;
 
@@ -612,8 +611,8 @@
     } catch (e) { /* private mode: they wait in memory only */ }
     const count = document.getElementById("unsent-count");
     if (count) {
-      count.textContent = unsent.length === 1 ? text("waitsOne", "1 move waits to be sent.")
-        : unsent.length ? text("waitsMany", "{n} moves wait to be sent.", { n: unsent.length }) : "";
+      count.textContent = unsent.length === 1 ? text("waitsOne")
+        : unsent.length ? text("waitsMany", { n: unsent.length }) : "";
     }
   }
 
@@ -623,7 +622,7 @@
     if (!config || !form || String(config.verb).toLowerCase() !== "post") return;
     if (!form.querySelector("input[data-live-version]")) {
       // Without the version it was made against it could land on a table that moved on.
-      say(form, text("notSent", "Not sent: no connection. Tap again when the connection is back."), "refused");
+      say(form, text("notSent"), "refused");
       return;
     }
     // A form redrawn while its tap was on the way: its place as it was when it was sent.
@@ -703,11 +702,11 @@
         keepUnsent();
         const sentence = sentenceOf(await answer.text());
         const form = formOf(tap);
-        if (answer.ok) say(form, text("sentLate", "Sent once the connection was back."), "sent");
+        if (answer.ok) say(form, text("sentLate"), "sent");
         else if (answer.status === 409 && tap.mayHaveArrived) {
-          say(form, text("notAgain", "Not sent again: the table changed after this tap, perhaps by the tap itself (its answer was lost). Check the board."), "refused");
-        } else if (sentence) say(form, text("notDone", "Not done: {sentence}", { sentence }), "refused");
-        else say(form, text("refused", "Not done: the companion refused it ({status}).", { status: answer.status }), "refused");
+          say(form, text("notAgain"), "refused");
+        } else if (sentence) say(form, text("notDone", { sentence }), "refused");
+        else say(form, text("refused", { status: answer.status }), "refused");
       }
     } finally {
       sending = false;
@@ -737,6 +736,42 @@
     const field = event.target.querySelector && event.target.querySelector('input[name="csrf_token"]');
     if (token && field && !field.value) field.value = token.content;
   }, true);
+
+  // -- taking back another player's move -----------------------------------------------------
+  // The undo under the thumb names the move it takes back; when that move is another
+  // player's (or the host's), the phone asks once, naming whose it is, before sending.
+  let confirmedUndo = null;
+
+  function movedByOther(form) {
+    const me = document.querySelector("[data-region=me]");
+    const mine = me ? me.dataset.seat || (me.dataset.host ? "" : null) : null;
+    return mine === null || form.dataset.moveBy !== mine;
+  }
+
+  document.addEventListener("htmx:confirm", (event) => {
+    const form = event.target.closest && event.target.closest("form[data-move-text]");
+    const dialog = document.getElementById("undo-confirm");
+    if (!form || !dialog || !movedByOther(form)) return;
+    event.preventDefault();
+    const by = form.dataset.moveBy;
+    dialog.querySelector("h2").textContent = by
+      ? dialog.dataset.question.split("{player}").join(by) : dialog.dataset.questionHost;
+    dialog.querySelector(".undo-confirm-move").textContent = form.dataset.moveText;
+    confirmedUndo = () => event.detail.issueRequest(true);
+    // Its forms take the version the page shows now; a game may offer something instead.
+    const m = meta();
+    if (m) dialog.querySelectorAll("input[data-live-version]").forEach((input) => { input.value = m.dataset.stateVersion; });
+    dialog.dispatchEvent(new CustomEvent("companion:undo-asked", { bubbles: true }));
+    dialog.showModal();
+  });
+
+  document.addEventListener("click", (event) => {
+    if (!event.target.closest("[data-undo-confirmed]")) return;
+    const dialog = document.getElementById("undo-confirm");
+    if (dialog) dialog.close();
+    if (confirmedUndo) confirmedUndo();
+    confirmedUndo = null;
+  });
 
   // -- keeping the screen on ---------------------------------------------------------------
   // A phone lying on the table should not go dark mid-game. The switch in the top bar holds a
@@ -784,7 +819,7 @@
 
   // The next tap anywhere on the page starts the video (a browser plays it only from a tap).
   function armForTap() {
-    awakeNote = text("awakeTap", "Tap anywhere on the page to keep the screen on.");
+    awakeNote = text("awakeTap");
     if (tapArmed) return;
     tapArmed = true;
     document.addEventListener("click", function again() {
@@ -795,7 +830,7 @@
   }
 
   function cannotAwake(reason) {
-    awakeNote = text("awakeRefused", "This phone cannot keep its screen on here ({reason}); a longer screen timeout in its settings can.", { reason: reason });
+    awakeNote = text("awakeRefused", { reason: reason });
   }
 
   async function holdAwake(byTap) {
@@ -814,11 +849,11 @@
       }
     } else if (!noSleep) {
       // Still loading: its arrival asks again, with this tap if there was one.
-      if (noSleepFailed) cannotAwake(text("awakeNoScript", "its helper did not load"));
+      if (noSleepFailed) cannotAwake(text("awakeNoScript"));
       else tappedWhileLoading = tappedWhileLoading || byTap;
     } else if (!noSleep.noSleepVideo) {
       // NoSleep.js's way for iOS before 10 reloads the page now and then: not here.
-      cannotAwake(text("awakeOld", "the browser is too old"));
+      cannotAwake(text("awakeOld"));
     } else {
       try {
         await noSleep.enable();

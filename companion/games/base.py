@@ -157,6 +157,8 @@ class HandTurn(Action):
 Rule = Callable[[Any, dict, Any, "str | None"], str]
 # A further condition of a move: None when it is allowed in ``state``, else why not.
 Check = Callable[[Any, dict], "str | None"]
+# The same for the seat making it (None: the host or a script).
+SeatCheck = Callable[[Any, dict, "str | None"], "str | None"]
 
 
 @dataclass(frozen=True)
@@ -166,6 +168,8 @@ class Move:
     ``phases``: the phases (``Game.phase``) in which it may be made; None means any phase.
     ``turn``: the payload field naming the player the move is made for (usually "player"),
     checked against whose turn it is; "actor" checks the seat making it; None: anyone.
+    ``seat_check``: a condition on the seat making the move (a seat takes back only its own
+    entry), for every phone apart from whose turn it is.
     ``after_end``: still allowed once the game is over (corrections of the final count).
     ``scope``: what a move of this kind touches (e.g. one cell of a score sheet), as a set of
     keys: two moves with disjoint scopes leave the same table in either order, so one made
@@ -176,6 +180,7 @@ class Move:
     rule: Rule
     phases: tuple[str, ...] | None = None
     check: Check | None = None
+    seat_check: SeatCheck | None = None
     turn: str | None = None
     after_end: bool = False
     scope: Callable[[Any], frozenset] | None = None
@@ -281,9 +286,11 @@ class Game:
         """Make it ``player``'s turn in ``state`` (a copy the caller owns)."""
         raise GameError(Sentence("%(game)s has no turn order to change.", game=Name(self.name)))
 
-    def why_not(self, state: dict, kind: str, player: str | None = None) -> Sentence | None:
-        """None when a move of ``kind`` made for ``player`` is legal in ``state``; else the
-        sentence a player reads. ``player`` None skips the turn check (the host acts for all)."""
+    def why_not(self, state: dict, kind: str, player: str | None = None,
+                seat: str | None = None) -> Sentence | None:
+        """None when a move of ``kind`` made for ``player`` by ``seat`` is legal in ``state``;
+        else the sentence a player reads. ``player`` None skips the turn check (the host acts
+        for all); ``seat`` None is the host or a script."""
         move = self._moves.get(kind) if self.moves else None
         if move is None:
             return None if not self.moves else Sentence(
@@ -300,6 +307,8 @@ class Game:
             reason = move.check(self, state)
             if reason:
                 return reason
+        if move.seat_check is not None:
+            return move.seat_check(self, state, seat)
         return None
 
     def scope_of(self, action: Action) -> frozenset | None:
@@ -323,7 +332,7 @@ class Game:
         """Every move of the game: None when ``seat`` may make it now, else why not."""
         if not self.moves:
             return {kind: None for kind in self.action_types()}
-        return {kind: self.why_not(state, kind, seat if move.turn else None)
+        return {kind: self.why_not(state, kind, seat if move.turn else None, seat)
                 for kind, move in self._moves.items()}
 
     def play(self, state: dict, action: Action, actor: str | None,
@@ -344,7 +353,7 @@ class Game:
             player = actor
         elif move.turn:
             player = getattr(action, move.turn, None) or actor
-        reason = self.why_not(state, action.type, player)
+        reason = self.why_not(state, action.type, player, actor)
         if reason:
             raise GameError(reason)
         new = copy.deepcopy(state)

@@ -16,10 +16,10 @@ from markupsafe import Markup
 from sqlalchemy import JSON
 
 from ..service.models import GameTable
-from ..service.tables import can_act, devices, game_of, log_entries, read_table
+from ..service.tables import can_act, devices, game_of, log_entries, read_entry, read_table
 
 # Regions of templates/table.html shared by every game; each game adds its own.
-COMMON_REGIONS = ("status", "me", "seats", "history", "host")
+COMMON_REGIONS = ("status", "me", "seats", "history", "host", "lastmove")
 # Of those, the ones drawn from the phones and the lock alone: a move leaves their renders valid.
 PHONE_REGIONS = ("me", "seats", "host")
 LOG_SHOWN = 40
@@ -108,10 +108,21 @@ def _shared(table, joined: list, newest_log: list, previous: dict | None) -> dic
         "watchers": sum(1 for d in joined if not d.seat and not d.is_host),
         "log": log,
         "log_lines": LogLines(log, previous["log_lines"] if previous is not None else None),
+        "last_move": _last_move(table, log),
         "expected_version": table.state_version,
         "act_url": url_for("table.act_view", code=table.code),
         "oob": False,
     }
+
+
+def _last_move(table, log: list):
+    """The log entry of the move the next undo takes back (None: nothing to undo); among the
+    newest entries nearly always, else read."""
+    seq = table.last_action_seq
+    if seq is None:
+        return None
+    found = next((entry for entry in log if entry.seq == seq), None)
+    return found if found is not None else read_entry(current_app.extensions["engine"], table.id, seq)
 
 
 def viewer_context(shared: dict, device_id: int | None, lang: str | None = None) -> dict:

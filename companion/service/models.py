@@ -28,6 +28,8 @@ class GameTable(SQLModel, table=True):
     state_version: int = 0
     undo_depth: int = 0
     redo_depth: int = 0
+    # The log entry (its seq) that the next undo takes back: the last move in effect.
+    last_action_seq: int | None = None
     finished: bool = False
     locked: bool = False
     created_at: datetime = Field(default_factory=now)

@@ -229,9 +229,17 @@ def read_table(engine: Engine, code: str, log_limit: int, log_after: int | None 
     return table, list(joined), list(entries)
 
 
+def read_entry(engine: Engine, table_id: int, seq: int) -> Row | None:
+    """One log entry of a table as a plain row (for display), or None."""
+    with engine.connect() as connection:
+        return connection.execute(_READ_ENTRY, {"table_id": table_id, "seq": seq}).first()
+
+
 _READ_TABLE = sa_select(GameTable.__table__).where(GameTable.__table__.c.code == bindparam("code"))
 _READ_PHONES = (sa_select(Device.__table__).where(Device.__table__.c.table_id == bindparam("table_id"))
                 .order_by(Device.__table__.c.id))
+_READ_ENTRY = sa_select(LogEntry.__table__).where(LogEntry.__table__.c.table_id == bindparam("table_id"),
+                                                  LogEntry.__table__.c.seq == bindparam("seq"))
 _READ_LOG = (sa_select(LogEntry.__table__)
              .where(LogEntry.__table__.c.table_id == bindparam("table_id"),
                     LogEntry.__table__.c.seq > bindparam("after"),
@@ -590,6 +598,7 @@ def act(db: Session, table: GameTable, device: Device | None, payload: dict,
     _stored(db, table, game, new_state)
     table.undo_depth += 1
     table.redo_depth = 0
+    table.last_action_seq = entry.seq
     _checkpoint(db, table, table.undo_depth, table.version, new_state)
     return entry
 
@@ -650,6 +659,7 @@ def undo_or_redo(db: Session, table: GameTable, device: Device | None, kind: str
     _stored(db, table, game, state)
     table.undo_depth = len(now_applied)
     table.redo_depth = len(now_redoable)
+    table.last_action_seq = now_applied[-1] if now_applied else None
     if kind == "redo":
         _checkpoint(db, table, len(now_applied), target, state)
     return entry

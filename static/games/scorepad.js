@@ -36,6 +36,26 @@
     if (cell) openCell(cell);
   });
 
+  // Asked before taking back another player's entry, a phone may take back its own last one
+  // instead, when its cell still reads it (the sheet's data-own-last, by seat).
+  document.addEventListener("companion:undo-asked", (event) => {
+    const offer = event.target.querySelector("[data-take-back]");
+    const sheet = document.querySelector("[data-own-last]");
+    const me = document.querySelector("[data-region=me]");
+    if (!offer || !sheet || !me) return;
+    const own = JSON.parse(sheet.dataset.ownLast || "{}")[me.dataset.seat];
+    offer.hidden = !own;
+    if (!own) return;
+    const form = offer.querySelector("form");
+    if (!form) return;
+    form.elements.player.value = own.player;
+    form.elements.round.value = own.round;
+    form.querySelector("button[type=submit]").textContent = offer.dataset.label
+      .replace("{points}", () => own.points).replace("{player}", () => own.player)
+      .replace("{round}", () => own.round);
+    form.querySelectorAll(".form-error").forEach((line) => { line.textContent = ""; });
+  });
+
   // Kept on the page's root, not on the sheet: a live update redraws the sheet, and the hint
   // above it must not vanish and come back (the sheet would move under the finger).
   function markWide() {

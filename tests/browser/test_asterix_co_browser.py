@@ -64,8 +64,10 @@ def test_an_album_battle_on_two_phones(live_server, new_phone):
     expect(gaul_on_matthew.locator(".ac-total")).to_contain_text("0", timeout=3000)
     expect(matthew.locator("#char-c1")).to_contain_text("face down, counts 0")
 
-    # Undo on Matthew's phone brings him back on Laura's.
-    matthew.locator("#albums .ac-last").get_by_role("button", name="↶ Undo").click()
+    # Undo on Matthew's phone, asked once as it takes back Laura's move, brings him back on hers.
+    matthew.locator("#lastmove").get_by_role("button", name="Undo").click()
+    expect(matthew.locator("#undo-confirm h2")).to_have_text("Take back Laura’s move?")
+    matthew.locator("#undo-confirm").get_by_role("button", name="↶ Take it back").click()
     expect(gaul_on_laura.locator(".ac-total")).to_contain_text("6", timeout=3000)
 
     # Still Laura's turn: Matthew's tokens wait, and say so.

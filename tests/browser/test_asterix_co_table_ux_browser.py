@@ -132,8 +132,8 @@ def test_a_turn_played_by_taps_leaves_the_page_where_it_was(mid_game, live_serve
     ux.kept_in_place(page, gracchus, reinvigorate, caught_up(page, live_server, table))
     expect(page.locator("#char-c11")).not_to_contain_text("face down")
 
-    # Undo beside the latest move: the line stays under the finger.
-    undo = "#albums .ac-last button"
+    # Undo under the thumb, beside the latest move: the page stays where it was.
+    undo = "#lastmove button[type=submit]"
     version = shown_version(page)
     ux.kept_in_place(page, undo, lambda: page.locator(undo).click(), caught_up(page, live_server, table))
     assert shown_version(page) > version
@@ -377,7 +377,7 @@ def test_a_german_phone_fits_the_hand_and_its_dialogs_speak_german(mid_game, liv
     expect(dialog).to_be_hidden()
     settle(page, live_server, table["code"])
     expect(page.locator("#album-5 .ac-side-roman .ac-total")).to_have_text("8/15")
-    expect(page.locator("#albums .ac-last")).to_contain_text(
+    expect(page.locator("#lastmove")).to_contain_text(
         "Matthew spielt eine Figur (Unbeugsamer, Römer, Stärke 5) an Album 5 aus.")
     expect(page.locator("#album-5 .ac-side-roman .ac-add")).to_contain_text("Laura ist am Zug.")
     fits_the_hand(page, f"de-{size}-after-play")

@@ -97,3 +97,43 @@ def test_the_log_sentence_says_what_changed():
     assert pad.describe(state, action, "Ben") == "Ben changed Ann's round 2 from 7 to 9 points."
     first = pad.parse_action({"type": "enter_score", "player": "Ben", "round": 1, "points": 1})
     assert pad.describe(state, first, None) == "The host wrote 1 point for Ben in round 1."
+
+
+def take_back(player, rnd, actor):
+    return {"kind": "action", "payload": {"type": "take_back", "player": player, "round": rnd},
+            "actor": actor}
+
+
+def test_a_seat_takes_back_its_own_last_entry_after_others_entered():
+    """Lena writes 80, Jonas 5 since: an undo would take back Jonas's 5; Lena takes back her
+    80 instead, as a new entry, and Jonas's 5 stays."""
+    players = ("Lena", "Jonas")
+    entries = [score("Lena", 2, 30, "Lena"), score("Lena", 2, 80, "Lena"),
+               score("Jonas", 2, 5, "Jonas")]
+    state = play(entries, players)
+    assert pad.legal_actions(state, "Lena")["take_back"] is None
+    assert pad.view(state)["last_entries"]["Lena"] == {"player": "Lena", "round": 2,
+                                                       "points": 80, "before": 30}
+    new, sentence = pad.play(state, pad.parse_action(take_back("Lena", 2, "Lena")["payload"]), "Lena")
+    assert new["entries"] == {"Lena": {"2": 30}, "Jonas": {"2": 5}}
+    assert str(sentence) == "Lena took back 80 for Lena in round 2: 30 again."
+    # Replayed from the log it comes out the same; taken back once, there is nothing left.
+    again = play(entries + [take_back("Lena", 2, "Lena")], players)
+    assert again["entries"] == new["entries"]
+    assert pad.legal_actions(again, "Lena")["take_back"] == "You have no entry of your own to take back."
+
+
+def test_an_entry_is_not_taken_back_once_another_phone_changed_its_cell():
+    players = ("Lena", "Jonas")
+    state = play([score("Lena", 1, 80, "Lena"), score("Lena", 1, 8, "Jonas")], players)
+    # Lena's 80 is gone from the sheet: nothing of hers to take back, and the host has none.
+    assert pad.legal_actions(state, "Lena")["take_back"] == "You have no entry of your own to take back."
+    assert pad.legal_actions(state, None)["take_back"] == "You have no entry of your own to take back."
+    with pytest.raises(GameError) as refused:
+        pad.play(state, pad.parse_action(take_back("Lena", 1, "Lena")["payload"]), "Lena")
+    assert "no entry of your own" in refused.value.message
+    # A first entry taken back leaves its cell empty again.
+    state = play([score("Lena", 1, 80, "Lena"), score("Jonas", 1, 3, "Jonas")], players)
+    new, sentence = pad.play(state, pad.parse_action(take_back("Lena", 1, "Lena")["payload"]), "Lena")
+    assert new["entries"] == {"Lena": {}, "Jonas": {"1": 3}}
+    assert str(sentence) == "Lena took back 80 for Lena in round 1."

@@ -929,7 +929,7 @@ def test_a_german_phone_reads_the_board_log_and_refusals_in_german(table, phone)
     assert t.snapshot()["log"][0]["text"] == english_fall  # the API keeps the English
     history = region(page, "history")
     assert german_fall in history and german_play in history and english_play not in history
-    assert f"Zuletzt: {german_fall}" in albums
+    assert f"Zuletzt: {german_fall}" in region(page, "lastmove")
     host_page = t.page()
     assert english_fall in region(host_page, "history") and german_fall not in text(host_page)
     assert english_play in region(host_page, "history")

@@ -217,6 +217,14 @@ def test_a_database_from_before_migrations_keeps_every_table_of_every_game(make_
     assert versions(engine) == [head_revision()]
     assert rows(engine) == stored
     assert differences(engine) == []
+    # 0007 found each table's last move in effect in its log (no undo was made yet).
+    with engine.connect() as connection:
+        found = dict(connection.execute(text("SELECT code, last_action_seq FROM game_table")).all())
+        newest = dict(connection.execute(text(
+            "SELECT t.code, MAX(e.seq) FROM game_table t JOIN log_entry e ON e.table_id = t.id "
+            "AND e.kind = 'action' GROUP BY t.code")).all())
+    assert found == {table.code: newest.get(table.code) for table in tables.values()}
+    assert any(found.values())
     client = server.test_client()
     for game_id, table in tables.items():
         assert client.get(f"/api/tables/{table.code}").get_json() == before[game_id], game_id

@@ -136,8 +136,11 @@ def test_a_score_shows_on_the_other_phone_by_polling(phone):
     update = ben.get(f"/t/{code}/live?v={version}&have={have}", headers={"HX-Request": "true"})
     html = text(update)
     swapped = {name for name, _ in re.findall(r'<section id="(\w+)" data-region="\w+" data-hash="(\w+)" hx-swap-oob', html)}
-    # Only the regions that changed are sent: the sheet and the history, not the seats.
-    assert swapped == {"scoresheet", "history"}
+    # Only the regions that changed are sent: the sheet, the history and the last move (with
+    # its undo), not the seats.
+    assert swapped == {"scoresheet", "history", "lastmove"}
+    dock = re.sub(r"<[^>]+>", "", html[html.index('id="lastmove"'):])
+    assert "Last move: The host wrote 12 points for Ann in round 1." in " ".join(dock.split())
     assert "12" in html and "The host wrote 12 points for Ann in round 1." in html
     assert "HX-Request" in update.headers["Vary"]
 

@@ -133,9 +133,10 @@ class AsterixObelix(Game):
                             player=attacker)
         return GAME_OVER
 
-    def why_not(self, state: dict, kind: str, player: str | None = None) -> str | None:
+    def why_not(self, state: dict, kind: str, player: str | None = None,
+                seat: str | None = None) -> str | None:
         # Once over, say what can still be done rather than the general sentence.
-        reason = super().why_not(state, kind, player)
+        reason = super().why_not(state, kind, player, seat)
         if reason and self.is_over(state) and kind in self._moves and not self._moves[kind].after_end:
             return GAME_OVER
         return reason

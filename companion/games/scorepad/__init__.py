@@ -8,8 +8,8 @@ from pydantic import Field
 
 from ..base import Game, Move, Options
 from ..text import N_, Sentence
-from .moves import MAX_ROUNDS, EnterScore, FinishGame, can_finish, enter_score, finish_game
-
+from .moves import (MAX_ROUNDS, EnterScore, FinishGame, TakeBack, can_finish, enter_score,
+                    finish_game, has_own_entry, take_back)
 
 
 class ScorePadOptions(Options):
@@ -39,6 +39,8 @@ class ScorePad(Game):
         # One cell of the sheet: players entering their own scores at once do not collide.
         Move(EnterScore, enter_score, scope=lambda action: frozenset({(action.player, action.round)})),
         Move(FinishGame, finish_game, check=can_finish),
+        Move(TakeBack, take_back, seat_check=has_own_entry,
+             scope=lambda action: frozenset({(action.player, action.round)})),
     )
     regions = ("scoresheet",)
 
@@ -60,6 +62,12 @@ class ScorePad(Game):
     @staticmethod
     def totals(state: dict) -> dict[str, int]:
         return {name: sum(state["entries"][name].values()) for name in state["players"]}
+
+    @staticmethod
+    def view_own_entries(state: dict) -> dict[str, dict]:
+        """Each seat's own last entry that its cell still reads: the seat may take it back."""
+        return {seat: entry for seat, entry in state.get("last_entries", {}).items()
+                if state["entries"][entry["player"]].get(str(entry["round"])) == entry["points"]}
 
     def scores(self, state: dict) -> dict[str, int]:
         return self.totals(state)
@@ -117,4 +125,5 @@ class ScorePad(Game):
             "next_round": next_round,
             "next_round_for": next_for,
             "max_round": state["rounds"] or MAX_ROUNDS,
+            "last_entries": self.view_own_entries(state),
         }

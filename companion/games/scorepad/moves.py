@@ -24,6 +24,15 @@ class EnterScore(Action):
     )
 
 
+class TakeBack(Action):
+    """Take back the seat's own last entry, when other entries came after it (an undo would
+    take back theirs): the cell reads again what it read before, as a new entry of the log."""
+
+    type: Literal["take_back"] = "take_back"
+    player: str = Field(description="The player whose cell the entry wrote.")
+    round: Whole = Field(ge=1, le=MAX_ROUNDS, description="The round of that cell.")
+
+
 class FinishGame(Action):
     """End the game now and show the winner."""
 
@@ -42,6 +51,10 @@ def enter_score(game, state: dict, action: EnterScore, actor: str | None) -> Sen
     cells = state["entries"][action.player]
     before = cells.get(str(action.round))
     cells[str(action.round)] = action.points
+    if actor:  # what this seat may take back later (take_back)
+        state.setdefault("last_entries", {})[actor] = {
+            "player": action.player, "round": action.round, "points": action.points,
+            "before": before}
     if planned is not None and all(str(planned) in state["entries"][n] for n in state["players"]):
         state["finished"] = True
     # The plural follows the points' size: "-1 point", "2 points" (count is the absolute value,
@@ -66,6 +79,41 @@ def enter_score(game, state: dict, action: EnterScore, actor: str | None) -> Sen
         "The host changed %(player)s's round %(round)s from %(before)s to %(points)s point.",
         "The host changed %(player)s's round %(round)s from %(before)s to %(points)s points.",
         count, player=action.player, round=action.round, before=before, points=action.points)
+
+
+def has_own_entry(game, state: dict, seat: str | None) -> Sentence | None:
+    """A seat takes back only its own last entry, and only while its cell still reads it."""
+    if seat not in game.view_own_entries(state):
+        return Sentence("You have no entry of your own to take back.")
+    return None
+
+
+def take_back(game, state: dict, action: TakeBack, actor: str | None) -> Sentence:
+    own = state.get("last_entries", {}).get(actor) if actor else None
+    if own is None or (own["player"], own["round"]) != (action.player, action.round):
+        raise GameError(Sentence("There is no entry of yours in %(player)s's round %(round)s "
+                                 "to take back.", player=action.player, round=action.round))
+    cells = state["entries"][action.player]
+    now = cells.get(str(action.round))
+    if now != own["points"]:
+        raise GameError(Sentence("%(player)s's round %(round)s was changed since your entry: "
+                                 "it reads %(now)s now.", player=action.player,
+                                 round=action.round, now="–" if now is None else now))
+    if own["before"] is None:
+        del cells[str(action.round)]
+    else:
+        cells[str(action.round)] = own["before"]
+    del state["last_entries"][actor]
+    if state["rounds"] is not None:  # a planned game that ended with this cell goes on
+        state["finished"] = all(str(state["rounds"]) in state["entries"][n]
+                                for n in state["players"])
+    if own["before"] is None:
+        return Sentence("%(actor)s took back %(points)s for %(player)s in round %(round)s.",
+                        actor=actor, points=own["points"], player=action.player,
+                        round=action.round)
+    return Sentence("%(actor)s took back %(points)s for %(player)s in round %(round)s: "
+                    "%(before)s again.", actor=actor, points=own["points"],
+                    player=action.player, round=action.round, before=own["before"])
 
 
 def finish_game(game, state: dict, action: FinishGame, actor: str | None) -> Sentence:

@@ -235,10 +235,11 @@ class Zaubertrank(Game):
         state["phase"] = "actions"
         state["turn"] = turn.new_turn(player)
 
-    def why_not(self, state: dict, kind: str, player: str | None = None) -> str | None:
+    def why_not(self, state: dict, kind: str, player: str | None = None,
+                seat: str | None = None) -> str | None:
         """The base's table of moves, and the host's hand-over also waits for a drawn marker
         (``give_turn`` would refuse it: the page disables the form with the same sentence)."""
-        reason = super().why_not(state, kind, player)
+        reason = super().why_not(state, kind, player, seat)
         if reason is None and kind == "hand_turn" and state["drawn"] is not None:
             return _place_first(state)
         return reason
