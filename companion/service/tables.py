@@ -13,7 +13,6 @@ import hashlib
 import operator
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta, timezone
 
@@ -511,43 +510,43 @@ def _require_actor(device: Device | None) -> str | None:
 MERGE_MOST = 50
 
 
-def _merges(db: Session, table: GameTable, game: Game, action) -> Callable[[int], bool]:
-    """Whether ``action``, made against version ``expected``, touches nothing the changes
-    since then touched (e.g. five players entering their own scores at once): then it is
-    applied to the table as it is now, and its rules are checked against that."""
-
-    def merges(expected: int) -> bool:
-        if game.scope_of(action) is None:
-            return False
-        rows = db.exec(select(LogEntry.kind, LogEntry.payload)
-                       .where(LogEntry.table_id == table.id, LogEntry.seq > expected)
-                       .order_by(LogEntry.seq).limit(MERGE_MOST + 1)).all()
-        if len(rows) > MERGE_MOST:
-            return False
-        since = []
-        for kind, payload in rows:
-            if kind == "admin":  # seats and the lock: the game's state is untouched
-                continue
-            if kind != "action":  # an undo or redo may have changed anything
-                return False
-            try:
-                since.append(game.parse_action(payload))
-            except GameError:
-                return False
-        return game.commutes(action, since)
-
-    return merges
-
-
-def _check_version(table: GameTable, expected: int | None,
-                   merges: Callable[[int], bool] | None = None) -> None:
-    if expected is not None and expected < table.state_version:
-        if merges is not None and merges(expected):
+def _check_version(db: Session, table: GameTable, expected: int | None, game: Game | None = None,
+                   action=None) -> None:
+    """A tap made against an older version than the game's is refused, naming a change since
+    that it may depend on; unless ``action`` touches nothing the changes since then touched
+    (e.g. five players entering their own scores at once, ``Game.commutes``): then it is applied
+    to the table as it is now, and its rules are checked against that."""
+    if expected is None or expected >= table.state_version:
+        return
+    rows = db.exec(select(LogEntry.kind, LogEntry.payload, LogEntry.message, LogEntry.sentence)
+                   .where(LogEntry.table_id == table.id, LogEntry.seq > expected)
+                   .order_by(LogEntry.seq).limit(MERGE_MOST + 1)).all()
+    changes = [row for row in rows if row.kind != "admin"]  # seats and the lock: not the game
+    conflict = changes[-1] if changes else None
+    if action is not None and game.scope_of(action) is not None and len(rows) <= MERGE_MOST:
+        conflict = _first_conflict(game, action, changes)
+        if conflict is None:
             return
-        raise Stale(_(
-            "The table changed a moment before your tap; here is the fresh state. "
-            "Nothing was recorded: check and tap again if it is still needed."
-        ))
+    if conflict is None:
+        raise Stale(_("The table changed a moment before your tap; here is the fresh state. "
+                      "Nothing was recorded: check and tap again if it is still needed."))
+    raise Stale(_("The table changed a moment before your tap: %(change)s Nothing was "
+                  "recorded: check and tap again if it is still needed.",
+                  change=say(_entry_sentence(conflict))))
+
+
+def _first_conflict(game: Game, action, changes: list):
+    """The first of ``changes`` (log rows since the tap's version) that ``action`` does not
+    commute with (an undo or redo may have changed anything); None: it commutes with all."""
+    for change in changes:
+        if change.kind != "action":
+            return change
+        try:
+            if not game.commutes(action, [game.parse_action(change.payload)]):
+                return change
+        except GameError:
+            return change
+    return None
 
 
 def parse_expected(raw, from_form: bool = False) -> int | None:
@@ -585,9 +584,9 @@ def act(db: Session, table: GameTable, device: Device | None, payload: dict,
     try:
         action = game.parse_action(payload)
     except GameError as exc:
-        _check_version(table, expected)  # a stale tap is stale first
+        _check_version(db, table, expected)  # a stale tap is stale first
         raise Invalid(say(exc.sentence)) from None
-    _check_version(table, expected, _merges(db, table, game, action))
+    _check_version(db, table, expected, game, action)
     try:
         if action.type == "hand_turn" and not device.is_host:
             raise Forbidden(_("Only the host hands the turn to another player."))
@@ -626,7 +625,7 @@ def undo_or_redo(db: Session, table: GameTable, device: Device | None, kind: str
     ``act``."""
     actor = _require_actor(device)
     _check_request_key(db, table, key)
-    _check_version(table, expected)
+    _check_version(db, table, expected)
     game = game_of(table)
     applied, redoable = _stacks_of(db, table)
     if kind == "undo":

@@ -4,6 +4,8 @@ invisible characters, huge bodies) and names that only look different."""
 
 from __future__ import annotations
 
+import html
+
 import pytest
 
 from companion.service.inputs import name_key, tidy_name
@@ -212,6 +214,28 @@ def test_a_stale_move_of_a_turn_based_game_is_still_refused(client, table):
     again = client.post(f"/api/tables/{table['code']}/actions", headers=headers,
                         json={"type": "start_game", "starter": "Bob", "expected_version": seen})
     assert again.status_code == 409
+
+
+def test_a_menu_left_half_chosen_is_accepted_until_what_it_names_changes(phone):
+    host, ben = phone(), phone("10.0.0.3")
+    code = host.start(game="kartenspiel", players=("Ann", "Ben", "Cid"))
+    ben.join(code, "Ben")
+    ben.post("/language", {"lang": "de", "next": f"/t/{code}"})
+    seen = ben.version()  # Ben opens Idefix's menu and starts choosing
+    assert host.act(type="win_roman", value="7", player="Ann").status_code == 200
+    assert host.act(type="idefix_clash").status_code == 200
+    # Other piles and the clash count changed, not Ben's hand or pile: his choice still counts.
+    kept = ben.act(expected=seen, type="idefix_look", player="Ben", roman="12")
+    assert kept.status_code == 200, kept.get_data(as_text=True)
+    assert ben.snapshot()["state"]["piles"]["Ben"]["romans"] == [12]
+    # Ben's own hand changed since the version his menu carries: refused, naming the change.
+    seen = ben.version()
+    assert host.act(type="player_out", player="Ben").status_code == 200
+    refused = ben.act(expected=seen, type="win_roman", player="Ben", value="5")
+    assert refused.status_code == 409
+    assert "Der Tisch hat sich kurz vor deinem Tippen geändert: Ben hat keine Karten mehr." in (
+        html.unescape(refused.get_data(as_text=True)))
+    assert ben.snapshot()["state"]["piles"]["Ben"]["romans"] == [12]
 
 
 # -- fair share ------------------------------------------------------------------------------

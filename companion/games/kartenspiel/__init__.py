@@ -78,6 +78,11 @@ from .tricks import (
 )
 from .view import quick_score_payload, table_view
 
+def _pile(action) -> frozenset:
+    """One player's pile, typed in or corrected."""
+    return frozenset({("pile", action.player)})
+
+
 # The phases of a round (``Kartenspiel.phase``):
 #   "tricks"    tricks are tapped while two or more players still hold cards;
 #   "last_hand" only one player still holds cards and says how many;
@@ -99,23 +104,30 @@ class Kartenspiel(Game):
     options_model = KartenspielOptions
     # Moves without phases may be made at any time until the game is over: choosing Gauls,
     # and typing in or correcting piles (which ends the trick taps of the round).
+    # A move's scope is the hands and piles it changes: a tap made while another phone tapped
+    # a move touching others is still recorded (a menu left half chosen meanwhile too). The
+    # deck and the phase are the rules' to check against the table as it is then; a pirate
+    # (everyone's Gauls), the last hand and the close touch everything.
     moves = (
-        Move(ChooseGaul, choose_gaul),
-        Move(WinRoman, win_card, phases=("tricks", "drawing"), check=romans_in_deck),
+        # Choosing a Gaul another player has swaps the two: every choice touches them all.
+        Move(ChooseGaul, choose_gaul, scope=lambda action: frozenset({"gauls"})),
+        Move(WinRoman, win_card, phases=("tricks", "drawing"), check=romans_in_deck,
+             scope=lambda action: frozenset({("hand", action.player), ("pile", action.player)})),
         Move(WinPirate, win_card, phases=("tricks", "drawing"), check=pirates_in_deck),
-        Move(IdefixLook, idefix_look, phases=("tricks",), check=a_dog_can_look),
-        Move(IdefixClash, idefix_clash, phases=("tricks",)),
+        Move(IdefixLook, idefix_look, phases=("tricks",), check=a_dog_can_look,
+             scope=lambda action: frozenset({("hand", action.player),
+                                             ("pile", action.given_to or action.player)})),
+        Move(IdefixClash, idefix_clash, phases=("tricks",), scope=lambda action: frozenset({"clashes"})),
         # Also with one player left: the taps may have missed that this one is empty too.
-        Move(PlayerOut, player_out, phases=("tricks", "last_hand")),
+        Move(PlayerOut, player_out, phases=("tricks", "last_hand"),
+             scope=lambda action: frozenset({("hand", action.player)})),
         Move(LastPlayer, last_player, phases=("last_hand",)),
-        # Typing in one player's pile touches that pile only: players typing theirs at once
-        # are all recorded (the rules still check the deck against the table as it is).
-        Move(EnterRomans, enter_romans, scope=lambda action: frozenset({("pile", action.player)})),
-        Move(AddRoman, add_roman, check=romans_in_deck),
-        Move(RemoveRoman, remove_roman, check=piles_hold_romans),
-        Move(AddPirate, add_pirate, check=pirates_in_deck),
-        Move(RemovePirate, remove_pirate, check=piles_hold_pirates),
-        Move(ChooseEscape, choose_escape, check=choice_pirate_held),
+        Move(EnterRomans, enter_romans, scope=_pile),
+        Move(AddRoman, add_roman, check=romans_in_deck, scope=_pile),
+        Move(RemoveRoman, remove_roman, check=piles_hold_romans, scope=_pile),
+        Move(AddPirate, add_pirate, check=pirates_in_deck, scope=_pile),
+        Move(RemovePirate, remove_pirate, check=piles_hold_pirates, scope=_pile),
+        Move(ChooseEscape, choose_escape, check=choice_pirate_held, scope=_pile),
         Move(CloseRound, close_round, phases=("scoring",)),
     )
     regions = ("deck", "piles", "scoring", "totals", "entry")
