@@ -606,7 +606,8 @@
   }
   function keepUnsent() {
     try {
-      if (unsent.length) sessionStorage.setItem(UNSENT_KEY, JSON.stringify(unsent));
+      // The form itself stays in memory: after a reload its place finds it again.
+      if (unsent.length) sessionStorage.setItem(UNSENT_KEY, JSON.stringify(unsent, (k, v) => (k === "el" ? undefined : v)));
       else sessionStorage.removeItem(UNSENT_KEY);
     } catch (e) { /* private mode: they wait in memory only */ }
     const count = document.getElementById("unsent-count");
@@ -631,7 +632,7 @@
       path: config.path,
       key: (config.headers && config.headers["Idempotency-Key"]) || requestKey(),
       fields: Array.from(config.formData.entries()).filter(([name]) => name !== "have"),
-      form: place && { region: place.region, steps: place.steps },
+      form: place && { el: place.el, region: place.region, steps: place.steps },
       // A request that timed out, or was answered "too busy" or "server away" (502-504), may
       // have arrived (then its key makes the server record it once): only its answer is lost.
       mayHaveArrived: event.type !== "htmx:sendError",
@@ -702,7 +703,7 @@
         keepUnsent();
         const sentence = sentenceOf(await answer.text());
         const form = formOf(tap);
-        if (answer.ok) say(form, text("sentLate"), "sent");
+        if (answer.ok) sentAfterAll(form);
         else if (answer.status === 409 && tap.mayHaveArrived) {
           say(form, text("notAgain"), "refused");
         } else if (sentence) say(form, text("notDone", { sentence }), "refused");
@@ -713,6 +714,26 @@
       if (!streamReady) pollNow();
     }
   }
+  // A waiting tap that went out: a short word where "not sent yet" stood, and its fields
+  // start empty, so its region (held back while they were filled in) catches up at once.
+  function sentAfterAll(form) {
+    if (form) {
+      form.reset();
+      (form.dataset.clearOnSuccess || "").split(" ").filter(Boolean).forEach((name) => {
+        if (form.elements[name]) form.elements[name].value = "";
+      });
+      say(form, text("sent"), "sent");
+    }
+    if (!unsent.length) {
+      // A form redrawn past recognition still showed the waiting note: it is sent too.
+      document.querySelectorAll('.form-error[data-kind="waiting"]').forEach((line) => {
+        line.textContent = text("sent");
+        line.dataset.kind = "sent";
+      });
+    }
+    window.setTimeout(catchUpWhenFree, 0);
+  }
+
   // Until the connection is back, every few seconds (the browser's "online" may never come:
   // the Wi-Fi was there all along and the server was not).
   window.setInterval(() => { if (unsent.length) sendUnsent(); }, 4000);

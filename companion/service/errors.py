@@ -34,11 +34,12 @@ class Invalid(TableProblem):
 
 
 class AlreadyDone(TableProblem):
-    """A retry of a change that was recorded already (its Idempotency-Key is in the log):
-    nothing is recorded again; the answer is the table as it is (``seq``: the entry)."""
+    """A retry of a change that was recorded already (its Idempotency-Key is in the log; ``seq``:
+    the entry), or a move that would change nothing (``seq`` None): nothing is recorded; the
+    answer is the table as it is."""
 
     status = 200
 
-    def __init__(self, seq: int):
+    def __init__(self, seq: int | None):
         super().__init__("")
         self.seq = seq

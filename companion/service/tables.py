@@ -574,7 +574,8 @@ def _stored(db: Session, table: GameTable, game: Game, state: dict) -> None:
 def act(db: Session, table: GameTable, device: Device | None, payload: dict,
         expected: int | None, key: str | None = None) -> LogEntry:
     """Apply one game action for ``device`` to ``table`` (found with ``for_update``);
-    ``key``: the request's Idempotency-Key (a retry raises AlreadyDone). Answers the log entry."""
+    ``key``: the request's Idempotency-Key (a retry, or a move that changes nothing, raises
+    AlreadyDone). Answers the log entry."""
     actor = _require_actor(device)
     _check_request_key(db, table, key)
     game = game_of(table)
@@ -593,6 +594,8 @@ def act(db: Session, table: GameTable, device: Device | None, payload: dict,
         new_state, sentence = game.play(table.state, action, actor)
     except GameError as exc:
         raise Invalid(say(exc.sentence)) from None
+    if new_state == table.state:  # e.g. 5 points written over 5: the table shows it already
+        raise AlreadyDone(None)
     entry = _log(db, table, "action", sentence, actor, action.model_dump(mode="json"), key)
     _stored(db, table, game, new_state)
     table.undo_depth += 1

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import ux
-from tests.browser.conftest import api, create_table, join, settle
+from tests.browser.conftest import api, create_table, join, seated, settle
 
 SIZES = pytest.mark.parametrize("size", list(ux.SIZES.values()), ids=list(ux.SIZES))
 # The button for a red legionary (by the fields it sends, the same on every layout).
@@ -228,11 +228,26 @@ def test_a_tap_made_offline_is_sent_when_the_connection_is_back(live_server, new
     assert api(live_server, "GET", f"/api/tables/{table['code']}")["state_version"] == before
     page.context.set_offline(False)
     expect(page.locator("#board")).to_contain_text("beaten so far: 1", timeout=10_000)
-    expect(page.locator(RED).locator("xpath=ancestor::form").locator(".form-error")).to_have_text(
-        "Sent once the connection was back.")
+    expect(page.locator(RED).locator("xpath=ancestor::form").locator(".form-error")).to_have_text("Sent.")
     expect(banner).to_be_hidden(timeout=10_000)
     page.wait_for_timeout(1000)
     assert sum("red legionary" in text for text in log_texts(live_server, table)) == 1
+
+
+def test_a_score_typed_offline_says_sent_and_clears_once_it_went_out(live_server, new_phone):
+    table = create_table(live_server, "scorepad", ["Lena", "Jonas", "Mama", "Papa"])
+    page = seated(new_phone, live_server, table["code"], "Mama", ux.PHONE_390, locale="de-DE")
+    form = page.locator("form.score-entry")
+    page.context.set_offline(True)
+    form.locator("input[name=points]").fill("5")
+    form.get_by_role("button", name="Punkte speichern").click()
+    expect(form.locator(".form-error")).to_contain_text("Noch nicht gesendet")
+    page.context.set_offline(False)
+    # Within the poll's next few seconds: a short word, the field empty, the sheet caught up.
+    expect(page.locator("form.score-entry .form-error")).to_have_text("Gesendet.", timeout=8_000)
+    expect(page.locator("form.score-entry input[name=points]")).to_have_value("")
+    expect(page.locator('#scoresheet button.cell[data-player="Mama"][data-round="1"]')).to_contain_text("5")
+    assert log_texts(live_server, table).count("Mama wrote down 5 points in round 1.") == 1
 
 
 def test_a_tap_made_offline_is_refused_when_the_table_moved_on_meanwhile(live_server, new_phone):

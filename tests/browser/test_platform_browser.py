@@ -23,7 +23,7 @@ def test_two_phones_share_a_score_and_an_undo(live_server, new_phone):
 
     # Within 1.5 s, without a reload, Ben's sheet shows it.
     expect(ben.locator("#scoresheet tfoot")).to_contain_text("17", timeout=1500)
-    expect(ben.locator("#history .log")).to_contain_text("Ann wrote 17 points for Ann in round 1")
+    expect(ben.locator("#history .log")).to_contain_text("Ann wrote down 17 points in round 1")
     assert ben.locator("form.score-entry input[name=points]").input_value() == "3"
 
     # Undo on Ben's phone reverts it on Ann's.

@@ -253,8 +253,8 @@ def test_the_score_pad_mid_game_reads_german_and_its_log_in_each_language(phone)
     assert "Ann, Runde 1: 7. Zum Ändern tippen." in german and "Zwischensumme" in german
     assert "Ben, round 1: 3. Tap to edit." in english and "Running total" in english
     # The same log entry, in each phone's language.
-    assert "Runde 1: Ann schreibt Ann 7 Punkte auf." in german
-    assert "Ann wrote 7 points for Ann in round 1." in english
+    assert "Runde 1: Ann schreibt sich 7 Punkte auf." in german
+    assert "Ann wrote down 7 points in round 1." in english
     # A refusal in German: a round past the planned ones, and the "Not now" reason of Finish.
     planned = host.start(players=("Ann", "Ben"), rounds="2", me="0")
     refused = host.post(f"/t/{planned}/act", {"type": "enter_score", "player": "Ann", "round": "3",

@@ -7,7 +7,7 @@ import pytest
 
 from companion.service.codes import CODE_ALPHABET
 from companion.web.network import base_url
-from tests.conftest import Phone
+from tests.conftest import Phone, api_table
 
 
 def text(response):
@@ -162,6 +162,29 @@ def test_a_stale_tap_is_refused_with_the_fresh_state_and_recorded_once(phone):
     actions = [e for e in host.snapshot()["log"] if e["kind"] == "action"]
     assert len(actions) == 1
 
+def test_a_tap_that_changes_nothing_writes_no_log_line(client, phone):
+    host = phone()
+    code = host.start()
+    mama = phone("10.0.0.3")
+    mama.join(code, "Ann")
+    assert mama.act(type="enter_score", player="Ann", round=1, points=5).status_code == 200
+    before = mama.snapshot()
+    # The same 5 again (the first tap went out late, and she tapped once more): nothing new.
+    again = mama.act(type="enter_score", player="Ann", round=1, points=5)
+    assert again.status_code == 200
+    after = mama.snapshot()
+    assert after["log"] == before["log"] and after["version"] == before["version"]
+    assert after["log"][0]["text"] == "Ann wrote down 5 points in round 1."
+    # Through the API too: the table as it is, not marked as a replayed retry.
+    made = api_table(client)
+    url = f"/api/tables/{made['code']}/actions"
+    move = {"type": "enter_score", "player": "Ann", "round": 1, "points": 5}
+    version = client.post(url, headers=made["headers"], json=move).get_json()["version"]
+    same = client.post(url, headers=made["headers"], json=move)
+    assert same.status_code == 200 and "Idempotent-Replayed" not in same.headers
+    assert same.get_json()["version"] == version
+
+
 
 def test_watchers_and_read_only_phones_cannot_change_anything(phone):
     host = phone()
@@ -246,7 +269,7 @@ def test_undo_and_redo_from_the_page(phone):
     assert ann.post(f"/t/{code}/redo", {"expected_version": ann.version()}, htmx=True).status_code == 200
     snap = host.snapshot()
     assert snap["scores"]["Ann"] == 9
-    assert snap["log"][0]["text"] == "Ann redid: Ann changed Ann's round 1 from 4 to 9 points."
+    assert snap["log"][0]["text"] == "Ann redid: Ann changed their round 1 from 4 to 9 points."
     nothing = ann.post(f"/t/{code}/redo", {}, htmx=True)
     assert nothing.status_code == 422 and "nothing to redo" in text(nothing)
 
@@ -280,7 +303,7 @@ def test_player_names_are_escaped_everywhere(phone):
 
 def test_a_restarted_server_resumes_the_table(make_app, phone):
     first = make_app()
-    from tests.conftest import Phone
+    from tests.conftest import Phone, api_table
 
     host = Phone(first)
     code = host.start()
@@ -314,7 +337,7 @@ def test_the_join_address_uses_the_lan_not_loopback():
 
 
 def test_public_url_goes_into_the_qr_address(make_app):
-    from tests.conftest import Phone
+    from tests.conftest import Phone, api_table
 
     host = Phone(make_app(PUBLIC_URL="https://table.example.org"))
     code = host.start()
@@ -342,7 +365,7 @@ def test_a_phone_moving_to_another_server_keeps_its_seat_when_they_share_the_key
                                                                                  same_key):
     """Two servers on one database behind one address: a phone's next request may reach
     either. With the same SECRET_KEY the phone is the same phone on both."""
-    from tests.conftest import Phone
+    from tests.conftest import Phone, api_table
 
     first = make_app(SECRET_KEY="one key shared by every server " * 2)
     second = make_app(SECRET_KEY="one key shared by every server " * 2 if same_key

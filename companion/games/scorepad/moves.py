@@ -50,35 +50,48 @@ def enter_score(game, state: dict, action: EnterScore, actor: str | None) -> Sen
                                         planned, round=action.round))
     cells = state["entries"][action.player]
     before = cells.get(str(action.round))
+    count = abs(action.points)  # the plural follows the points' size: "-1 point", "2 points"
     cells[str(action.round)] = action.points
-    if actor:  # what this seat may take back later (take_back)
+    # Writing what a cell holds changes nothing, so the table service records nothing.
+    if actor and before != action.points:  # what this seat may take back later (take_back)
         state.setdefault("last_entries", {})[actor] = {
             "player": action.player, "round": action.round, "points": action.points,
             "before": before}
     if planned is not None and all(str(planned) in state["entries"][n] for n in state["players"]):
         state["finished"] = True
-    # The plural follows the points' size: "-1 point", "2 points" (count is the absolute value,
-    # the number shown is the points as written).
-    count = abs(action.points)
+    return _entry_sentence(actor, action.player, action.round, before, action.points, count)
+
+
+def _entry_sentence(actor: str | None, player: str, round_: int, before: int | None,
+                    points: int, count: int) -> Sentence:
+    """The log's line for a cell written: by its own player, another seat or the host."""
+    fields = {"player": player, "round": round_, "points": points}
     if before is None:
+        if actor == player:
+            return plural_sentence("%(player)s wrote down %(points)s point in round %(round)s.",
+                                   "%(player)s wrote down %(points)s points in round %(round)s.",
+                                   count, **fields)
         if actor:
             return plural_sentence("%(actor)s wrote %(points)s point for %(player)s in round %(round)s.",
                                    "%(actor)s wrote %(points)s points for %(player)s in round %(round)s.",
-                                   count, actor=actor, points=action.points, player=action.player,
-                                   round=action.round)
+                                   count, actor=actor, **fields)
         return plural_sentence("The host wrote %(points)s point for %(player)s in round %(round)s.",
                                "The host wrote %(points)s points for %(player)s in round %(round)s.",
-                               count, points=action.points, player=action.player, round=action.round)
+                               count, **fields)
+    if actor == player:
+        return plural_sentence(
+            "%(player)s changed their round %(round)s from %(before)s to %(points)s point.",
+            "%(player)s changed their round %(round)s from %(before)s to %(points)s points.",
+            count, before=before, **fields)
     if actor:
         return plural_sentence(
             "%(actor)s changed %(player)s's round %(round)s from %(before)s to %(points)s point.",
             "%(actor)s changed %(player)s's round %(round)s from %(before)s to %(points)s points.",
-            count, actor=actor, player=action.player, round=action.round, before=before,
-            points=action.points)
+            count, actor=actor, before=before, **fields)
     return plural_sentence(
         "The host changed %(player)s's round %(round)s from %(before)s to %(points)s point.",
         "The host changed %(player)s's round %(round)s from %(before)s to %(points)s points.",
-        count, player=action.player, round=action.round, before=before, points=action.points)
+        count, before=before, **fields)
 
 
 def has_own_entry(game, state: dict, seat: str | None) -> Sentence | None:

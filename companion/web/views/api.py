@@ -435,16 +435,17 @@ def action(code: str):
     code = normalise_code(code)
     try:
         changed = changes.act(code, caller(code), data, expected, key)
-    except AlreadyDone:
-        return _replayed(code)
+    except AlreadyDone as done:
+        return _replayed(code, done)
     return reply(table_snapshot(get_db(), changed.table))
 
 
-def _replayed(code: str):
-    """The answer to a retry of a change already recorded: the table as it is."""
+def _replayed(code: str, done: AlreadyDone):
+    """The answer to a retry of a change already recorded, or to a move that changes nothing:
+    the table as it is."""
     db = get_db()
     answer, status = reply(table_snapshot(db, find_table(db, code)))
-    return answer, status, {"Idempotent-Replayed": "true"}
+    return answer, status, ({"Idempotent-Replayed": "true"} if done.seq is not None else {})
 
 
 @bp.post("/tables/<code>/<any(undo, redo):kind>")
@@ -458,8 +459,8 @@ def undo_redo(code: str, kind: str):
     code = normalise_code(code)
     try:
         changed = changes.undo_or_redo(code, caller(code), kind, expected, key)
-    except AlreadyDone:
-        return _replayed(code)
+    except AlreadyDone as done:
+        return _replayed(code, done)
     return reply(table_snapshot(get_db(), changed.table))
 
 
