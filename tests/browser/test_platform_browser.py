@@ -2,6 +2,7 @@
 
 from playwright.sync_api import expect
 
+from tests.browser import ux
 from tests.browser.conftest import api, create_table, join
 
 
@@ -79,6 +80,26 @@ def test_the_rules_overlay_searches_and_reads_without_leaving_the_table(live_ser
     dialog.get_by_role("button", name="Close").click()
     expect(dialog).to_be_hidden()
     expect(ann.locator("#scoresheet tfoot")).to_contain_text("9")
+
+
+def test_enter_in_the_rules_dialog_answers_inside_it_on_a_german_phone(live_server, new_phone):
+    table = create_table(live_server, "kartenspiel", ["Lena", "Jonas", "Mama"])
+    lena = new_phone(viewport=ux.PHONE_390, locale="de-DE")
+    join(lena, live_server, table["code"], "Lena")
+    lena.get_by_role("link", name="Regeln").click()
+    dialog = lena.locator("#rules-dialog")
+    expect(dialog).to_be_visible()
+    # Typed and sent at once with Enter, faster than the search-as-you-type waits.
+    lena.locator("#rules-q").press_sequentially("Darf ich zwei Karten spielen?", delay=0)
+    lena.locator("#rules-q").press("Enter")
+    first = lena.locator("#rules-dialog-body .hits a").first
+    expect(first).to_contain_text("Einen Stich spielen", timeout=3000)
+    assert lena.url.endswith(f"/t/{table['code']}")
+    expect(dialog).to_be_visible()
+    lena.screenshot(path=f"/tmp/rules-enter-{ux.PHONE_390['width']}.png")
+    first.click()
+    expect(lena.locator("#rules-dialog-body article.rule h2")).to_have_text("Einen Stich spielen")
+    assert lena.url.endswith(f"/t/{table['code']}")
 
 
 def test_an_open_dialog_and_its_half_typed_name_survive_a_live_update(live_server, new_phone):

@@ -74,3 +74,33 @@ def test_german_question_finds_its_section_in_the_top_three(query, playing, game
     hits = load_library().search(query, game=playing, limit=3)
     top_three = [(hit.game, hit.section) for hit in hits]
     assert (game, section) in top_three, f"{query!r} gave {top_three}"
+
+
+# Asked while playing Das Kartenspiel, in German and English: the section must come first,
+# since the dialog's first answer is the one read (issue 29: "Idefix" answered the first row).
+FIRST_ON_A_KARTENSPIEL_TABLE = [
+    ("Darf ich zwei Karten spielen?", "trick"),
+    ("Einen Stich spielen", "trick"),
+    ("Wie spiele ich eine Karte aus?", "trick"),
+    ("Wer spielt zuerst aus?", "trick"),
+    ("Wie viele Karten darf ich legen?", "trick"),
+    ("Wer gewinnt den Stich?", "trick"),
+    ("Karte verdeckt legen", "trick"),
+    ("Darf ich Idefix spielen?", "idefix"),
+    ("Was passiert bei Gleichstand?", "ties-flasks"),
+    ("Was macht der Pirat?", "pirates"),
+    ("Can I play two cards?", "trick"),
+    ("Who leads the first trick?", "trick"),
+    ("How many cards do I play?", "trick"),
+    ("Who wins the trick?", "trick"),
+    ("What does the pirate do?", "pirates"),
+    ("Can I play Dogmatix as my last card?", "idefix"),
+]
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("query, section", FIRST_ON_A_KARTENSPIEL_TABLE,
+                         ids=[row[0] for row in FIRST_ON_A_KARTENSPIEL_TABLE])
+def test_a_question_about_playing_cards_is_answered_first(query, section, lang):
+    hits = load_library().search(query, game=KK, limit=3, lang=lang)
+    assert hits and hits[0].section == section, f"{query!r} gave {[hit.section for hit in hits]}"
