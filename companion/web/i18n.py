@@ -35,6 +35,13 @@ def select_language() -> str:
     return request.accept_languages.best_match(LANGUAGES, default=DEFAULT) or DEFAULT
 
 
+def unknown_language(lang: str) -> str:
+    """The sentence refusing a language the companion does not speak (in neither of its own:
+    the phone has not got one)."""
+    offered = ", ".join(f"{code} ({name})" for code, name in NAMES.items())
+    return f"There is no language '{lang[:20]}' here; choose one of {offered}."
+
+
 def init_i18n(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_language, default_locale=DEFAULT,
                    default_translation_directories="translations")

@@ -142,7 +142,16 @@ def test_lowest_total_wins_turns_best_and_worst_round():
     # g1 Ann 8 strokes better, g2 Bo 15 better: the raw difference is (-8 + 15) / 2 = 3.5.
     assert (ab.a_ahead, ab.b_ahead, ab.average_difference) == (1, 1, 3.5)
     assert game_stats(plays, "scorepad").high_score.as_dict() == {
-        "player": "Bo", "score": 70, "date": "2026-02-08", "uid": "g2"}
+        "player": "Bo", "score": 70, "date": "2026-02-08", "uid": "g2", "players": ["Bo"]}
+
+
+def test_an_equal_best_score_names_everyone_who_made_it():
+    plays = [
+        play("t1", "scorepad", "2026-12-01T19:00:00", 30, [("Mama", 29, True), ("Lena", 12, False)]),
+        play("t2", "scorepad", "2026-12-03T19:00:00", 30, [("Lena", 29, True), ("Mama", 29, True)]),
+    ]
+    high = game_stats(plays, "scorepad").high_score
+    assert (high.score, high.player, high.players) == (29, "Mama", ["Mama", "Lena"])
 
 
 def test_score_trends_per_player_per_game():
@@ -161,7 +170,8 @@ def test_one_game():
     ks = game_stats(PLAYS, "kartenspiel")
     # Three plays of 40, 45 and 50 minutes; the best score Katrin's 120 in p1.
     assert (ks.name, ks.plays, ks.cooperative, ks.average_minutes) == ("Asterix: Das Kartenspiel", 3, False, 45.0)
-    assert ks.high_score.as_dict() == {"player": "Katrin", "score": 120, "date": "2026-11-06", "uid": "p1"}
+    assert ks.high_score.as_dict() == {"player": "Katrin", "score": 120, "date": "2026-11-06", "uid": "p1",
+                                      "players": ["Katrin"]}
     assert (ks.won, ks.lost, ks.win_rate) == (None, None, None)
     zt = game_stats(PLAYS, "zaubertrank")
     # p6 won, p8 lost; Cleo played only the won one.

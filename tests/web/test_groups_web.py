@@ -349,6 +349,14 @@ def test_the_statistics_page_writes_numbers_as_the_phones_language_does(client):
     assert "26,5" not in english and "<td>26.5</td>" not in german
 
 
+def test_an_equal_best_score_is_named_for_everyone_who_made_it(client):
+    night = Night(client)
+    night.play({"Mama": 29, "Lena": 12})
+    night.play({"Lena": 29, "Mama": 20})
+    answer = client.get(f"/g/{night.code}/stats", headers={"Accept-Language": "de"})
+    assert "Bestes Ergebnis: 29 von Mama und Lena." in html.unescape(answer.get_data(as_text=True))
+
+
 def test_an_empty_group_has_a_statistics_page_that_says_so(client):
     night = Night(client, players=())
     text = client.get(f"/g/{night.code}/stats").get_data(as_text=True)

@@ -3,6 +3,8 @@ first, then the phone's own choice (the switch), remembered; rules and the rules
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from companion.rules import load_library
@@ -51,6 +53,23 @@ def test_an_unknown_language_is_refused_with_a_sentence_and_changes_nothing(phon
     assert "no language 'xx'" in answer.get_data(as_text=True)
     assert "Deutsch" in answer.get_data(as_text=True)
     assert "Set-Cookie" not in answer.headers
+
+
+def test_the_home_screen_name_is_in_the_phone_language_the_page_links(phone):
+    reader = phone()
+    reader.get("/rules")
+    reader.post("/language", {"lang": "de", "next": "/rules"})
+    page = reader.get("/rules").get_data(as_text=True)
+    link = re.search(r'<link rel="manifest" href="([^"]+)"', page).group(1)
+    assert link.endswith("?lang=de")
+    # The browser asks for it without the phone's cookie.
+    manifest = reader.client.application.test_client().get(link).get_json()
+    assert (manifest["lang"], manifest["name"], manifest["short_name"]) == (
+        "de", "Tischbegleiter", "Tischbegleiter")
+    english = reader.client.application.test_client().get("/manifest.webmanifest?lang=en").get_json()
+    assert (english["lang"], english["name"]) == ("en", "Table companion")
+    refused = reader.get("/manifest.webmanifest?lang=xx")
+    assert refused.status_code == 400 and "no language 'xx'" in refused.get_data(as_text=True)
 
 
 @pytest.mark.parametrize("target", ["https://elsewhere.example/", "//elsewhere.example/x", "rules"])

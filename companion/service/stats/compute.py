@@ -69,10 +69,11 @@ class TrendSeries(Data):
 
 @dataclass
 class ScoreRecord(Data):
-    player: str
+    player: str  # who made it first
     score: float
     date: str | None
     uid: str
+    players: list[str] = field(default_factory=list)  # everyone who made it, first first
 
 
 @dataclass
@@ -253,9 +254,13 @@ def game_stats(plays: Iterable[dict | PlayRow], game: str) -> GameStats:
     best_key = None
     for row in rows:
         for seat in row.seats:
-            if seat.score is not None and (best_key is None or _better(row, seat.score) > best_key):
+            if seat.score is None:
+                continue
+            if best_key is None or _better(row, seat.score) > best_key:
                 best_key = _better(row, seat.score)
-                high = ScoreRecord(seat.name, seat.score, row.date, row.uid)
+                high = ScoreRecord(seat.name, seat.score, row.date, row.uid, [seat.name])
+            elif _better(row, seat.score) == best_key and seat.name not in high.players:
+                high.players.append(seat.name)  # an equal score is named too
     stats = GameStats(
         game=game, name=game_name(game), cooperative=cooperative, plays=len(rows),
         average_minutes=average([row.minutes for row in rows if row.minutes is not None], 1),

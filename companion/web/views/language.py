@@ -6,7 +6,7 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, redirect, request, url_for
 
-from ..i18n import COOKIE, COOKIE_DAYS, LANGUAGES, NAMES
+from ..i18n import COOKIE, COOKIE_DAYS, LANGUAGES, unknown_language
 from ..security import cookie_secure
 
 bp = Blueprint("language", __name__)
@@ -25,9 +25,7 @@ def choose():
     """Remember the phone's language and show the page it came from again."""
     lang = request.form.get("lang", "")
     if lang not in LANGUAGES:
-        offered = ", ".join(f"{code} ({name})" for code, name in NAMES.items())
-        return Response(f"There is no language '{lang[:20]}' here; choose one of {offered}.",
-                        status=400, mimetype="text/plain")
+        return Response(unknown_language(lang), status=400, mimetype="text/plain")
     response = redirect(_back_to(request.form.get("next")), 303)
     response.set_cookie(COOKIE, lang, max_age=COOKIE_DAYS * 24 * 3600, samesite="Lax",
                         httponly=True, secure=cookie_secure())

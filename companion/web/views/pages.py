@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, abort, redirect, render_template, request, url_for
-from flask_babel import get_locale, gettext as _
+from flask_babel import force_locale, gettext as _
 
 from ...games import GAMES, GameError, get_game
 from ...games.text import Name, say
@@ -13,6 +13,7 @@ from ...service.database import get_db
 from ...service.errors import Forbidden, Invalid, NotFound
 from ...service.groups import GROUP_NAME_MAX, clean_name, find_group, players_of
 from ...service.tables import devices, find_table, seat_barred
+from ..i18n import LANGUAGES, select_language, unknown_language
 from ..phone import find_phone, phone_at, remember_device
 from .groups import remember_group, remembered_groups
 
@@ -199,15 +200,26 @@ def quick_score(game_id: str):
 @bp.get("/manifest.webmanifest")
 def web_manifest():
     """The web app manifest: a phone can put the companion on its home screen, full screen."""
+    # Browsers fetch it without cookies: the page names the phone's language in the address.
+    lang = request.args.get("lang", select_language())
+    if lang not in LANGUAGES:
+        return current_app.response_class(unknown_language(lang), status=400, mimetype="text/plain")
+    with force_locale(lang):
+        manifest = _manifest(lang)
+    return current_app.response_class(current_app.json.dumps(manifest),
+                                      mimetype="application/manifest+json")
+
+
+def _manifest(lang: str) -> dict:
     def icon(filename: str, size: str, kind: str, purpose: str = "any") -> dict:
         return {"src": url_for("static", filename=f"icons/{filename}"), "sizes": size,
                 "type": kind, "purpose": purpose}
 
-    manifest = {
+    return {
         "name": _("Table companion"),
         "short_name": _("Companion"),
         "description": _("Every phone at the board-game table shares one live game."),
-        "lang": str(get_locale() or "en"),
+        "lang": lang,
         "start_url": url_for("pages.home"),
         "scope": url_for("pages.home"),
         "display": "standalone",
@@ -222,8 +234,6 @@ def web_manifest():
             icon("icon.svg", "any", "image/svg+xml"),
         ],
     }
-    return current_app.response_class(current_app.json.dumps(manifest),
-                                      mimetype="application/manifest+json")
 
 
 @bp.get("/favicon.ico")
