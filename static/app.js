@@ -1008,11 +1008,16 @@
     const own = (navigator.languages || []).filter((tag) => tag.toLowerCase().split("-")[0] === lang);
     return own.length ? own : [lang];
   }
+  // A play's end (data-show="day") is told with its day and year: "3. Dez. 2026, 17:44".
   function localTimes(root) {
     const locales = timeLocales();
+    const clock = { hour: "2-digit", minute: "2-digit" };
     root.querySelectorAll("time[datetime]").forEach((el) => {
       const when = new Date(el.getAttribute("datetime"));
-      if (!isNaN(when)) el.textContent = when.toLocaleTimeString(locales, { hour: "2-digit", minute: "2-digit" });
+      if (isNaN(when)) return;
+      el.textContent = el.dataset.show === "day"
+        ? when.toLocaleString(locales, { day: "numeric", month: "short", year: "numeric", ...clock })
+        : when.toLocaleTimeString(locales, clock);
     });
   }
   document.addEventListener("DOMContentLoaded", () => localTimes(document));

@@ -148,14 +148,16 @@ def phones_of(browser):
     """A maker of phones in ``browser`` and the contexts it made (to close)."""
     contexts = []
 
-    def make(viewport: dict | None = None, locale: str | None = None):
+    def make(viewport: dict | None = None, locale: str | None = None, timezone_id: str | None = None):
         """``viewport``: e.g. ux.PHONE_390, ux.PHONE_320 or ux.TABLET (default: 360 × 740);
         a viewport wider than 900 px is a tablet (not is_mobile). ``locale``: the browser's
-        language (e.g. "de-DE": it asks for German with Accept-Language)."""
+        language (e.g. "de-DE": it asks for German with Accept-Language); ``timezone_id``: its
+        clock's zone (e.g. "Europe/Berlin")."""
         size = viewport or PHONE
         context = browser.new_context(viewport=size, device_scale_factor=2,
                                       is_mobile=size["width"] < 900, has_touch=True,
-                                      **({"locale": locale} if locale else {}))
+                                      **({"locale": locale} if locale else {}),
+                                      **({"timezone_id": timezone_id} if timezone_id else {}))
         context.set_default_timeout(10_000)
         contexts.append(context)
         return context.new_page()

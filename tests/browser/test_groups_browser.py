@@ -62,3 +62,12 @@ def test_a_german_phone_reads_the_win_rates_without_scrolling_sideways(live_serv
     assert "Siegquote" in text and "75\u00a0%" in text  # Katrin: 3 wins in 4 plays
     scroll, visible = box.evaluate("b => [b.scrollWidth, b.clientWidth]")
     assert scroll <= visible, f"the table is {scroll} px wide in a box of {visible} px"
+
+
+def test_a_german_phone_reads_each_play_with_its_day_year_and_time(live_server, new_phone):
+    code = a_group_with_plays(live_server)
+    page = new_phone(PHONE_390, locale="de-DE", timezone_id="Europe/Berlin")
+    page.goto(f"{live_server}/g/{code}")
+    # The last play ended 20:00 UTC on 20 November: 21:00 in Berlin.
+    assert page.locator("#plays time").first.inner_text() == "20. Nov. 2026, 21:00"
+    page.screenshot(path=str(SHOTS / "plays-de-390.png"))

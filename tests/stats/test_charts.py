@@ -196,9 +196,9 @@ def test_score_trend_lines_differ_by_marker_and_dash_and_are_labelled():
     # The table: one row per play, a score per player, who won.
     assert table_cells(figure) == [
         ["Date", ODD, "Katrin", "Ben", "Won"],
-        ["6\u00a0Nov\u00a026", "80", "100", "40", "Katrin"],
-        ["13\u00a0Nov\u00a026", "60", "90", "–", "Katrin"],
-        ["20\u00a0Nov\u00a026", "120", "70", "50", ODD],
+        ["6\u00a0Nov\u00a02026", "80", "100", "40", "Katrin"],
+        ["13\u00a0Nov\u00a02026", "60", "90", "–", "Katrin"],
+        ["20\u00a0Nov\u00a02026", "120", "70", "50", ODD],
     ]
     points = {line.player: [(m.x, m.y) for m in line.markers] for line in chart.lines}
     assert points["Ben"][0][0] == points["Katrin"][0][0]  # the same play: the same x
@@ -252,7 +252,7 @@ def test_a_long_history_draws_its_last_plays():
     assert [str(m.tooltip).split(": ")[1] for m in chart.lines[0].markers] == [f"{n} (won)" for n in range(10, 30)]
     assert chart.lines[0].markers[0].x == chart.plot["left"] and chart.lines[0].markers[-1].x == chart.plot["right"]
     assert len(chart.table.rows) == 20 and chart.x_axis == "the last 20 plays, oldest to newest"
-    assert chart.table.rows[0].header == "11\u00a0Nov\u00a026"
+    assert chart.table.rows[0].header == "11\u00a0Nov\u00a02026"
     assert len(trend_chart(score_trends(plays, "scorepad"), last=None).table.rows) == 30
 
 

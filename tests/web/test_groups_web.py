@@ -7,6 +7,7 @@ import csv
 import html
 import io
 import json
+import re
 
 import pytest
 
@@ -307,6 +308,8 @@ def test_the_group_page_and_its_refusals_speak_the_phone_language(phone):
     page = host.get(f"/g/{night.code}", headers=german).get_data(as_text=True)
     assert "1 Partie" in page and "Gruppe löschen" in page and "Sieger" in page
     assert "Partien mitnehmen" in page
+    # A play says its day with the year (the phone's script adds its own time of day).
+    assert re.search(r'data-show="day">\d{1,2}\.\xa0(Jan\.|Feb\.|März|Apr\.|Mai|Juni|Juli|Aug\.|Sept\.|Okt\.|Nov\.|Dez\.)\xa0\d{4}</time>', page)
     refused = host.post(f"/g/{night.code}/delete", {"confirm": "NOPE"}, headers=german)
     assert "Tippe den Code der Gruppe" in html.unescape(refused.get_data(as_text=True))
     english = host.get(f"/g/{night.code}", headers={"Accept-Language": "en"}).get_data(as_text=True)

@@ -61,14 +61,14 @@ class LineChart(Data):
 
 
 def day(date: str | None, with_year: bool):
-    """"27 Nov" (with the year, "27 Nov 26"), joined by no-break spaces so it never wraps; a
-    Sentence, so a German phone reads "27. Nov"."""
+    """"27 Nov" (with the year, "27 Nov 2026"), joined by no-break spaces so it never wraps; a
+    Sentence, so a German phone reads "27. Nov." and "3. Dez. 2026"."""
     if not date:
         return "?"
     year, month, day_of_month = date.split("-")
     if with_year:
         return Sentence("%(day)s\u00a0%(month)s\u00a0%(year)s", day=int(day_of_month),
-                        month=MONTHS[int(month) - 1], year=year[2:])
+                        month=MONTHS[int(month) - 1], year=year)
     return Sentence("%(day)s\u00a0%(month)s", day=int(day_of_month), month=MONTHS[int(month) - 1])
 
 

@@ -53,6 +53,7 @@ from ...service.stats import (
     trend_chart,
     win_rate_chart,
 )
+from ...service.stats.lines import day
 from ...service.errors import Invalid, NotFound, TableProblem
 from ...service.inputs import NAME_MAX
 from ...service.tables import find_table, require_host
@@ -113,7 +114,8 @@ def _page(group, status: int = 200, problem: str | None = None, where: str | Non
         "groups/show.html", group=group, players=players_of(db, group),
         plays=play_records(db, group, plays), games=GAMES, url=url,
         qr=qr_svg(url, _("QR code of the group's address")),
-        last_change=changes, problem=problem, where=where, form=form or {}, name_max=NAME_MAX)
+        last_change=changes, problem=problem, where=where, form=form or {}, name_max=NAME_MAX,
+        day=day)
     return Response(html, status=status)
 
 
