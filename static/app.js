@@ -1021,6 +1021,16 @@
     });
   }
   document.addEventListener("DOMContentLoaded", () => localTimes(document));
+  // A download written in local time (the group's CSV) is written in the phone's own zone.
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest("a[data-add-time-zone]");
+    const zone = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (link && zone) {
+      const url = new URL(link.href);
+      url.searchParams.set("tz", zone);
+      link.href = url.toString();
+    }
+  });
   document.addEventListener("htmx:oobAfterSwap", (event) => localTimes(event.detail.target || document));
 
   // The rematch: once someone starts it, #live-meta names where this table's phones go next;

@@ -13,7 +13,8 @@ from __future__ import annotations
 import csv
 import io
 import uuid
-from datetime import datetime, timezone
+from dataclasses import dataclass
+from datetime import datetime, timezone, tzinfo
 
 from flask_babel import gettext as _
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -302,19 +303,52 @@ def export_plays(db: Session, group: PlayerGroup) -> dict:
             "players": [p.name for p in players_of(db, group)], "plays": records}
 
 
-def export_csv(db: Session, group: PlayerGroup) -> str:
-    """One row per player per play: the shape spreadsheets and play-logging sites import."""
+@dataclass(frozen=True)
+class CsvDialect:
+    """How a spreadsheet of the phone's language reads a CSV. English keeps the machine's
+    shape (commas, ISO 8601 times in UTC); German Excel and LibreOffice want semicolons, the
+    day and time as they write them, in the players' own time, and their own words."""
+
+    headings: tuple[str, ...]
+    delimiter: str
+    yes_no: tuple[str, str]
+    results: dict[str, str]
+    day: str | None = None  # strftime of a day in the local zone; None: ISO 8601 in UTC
+    moment: str | None = None
+    byte_order_mark: str = ""  # Excel reads a file without one as its own code page
+
+
+CSV_DIALECTS = {
+    "en": CsvDialect(("play", "game", "bgg_id", "date", "started_at", "ended_at", "duration_minutes",
+                      "player", "score", "winner", "cooperative_result"), ",", ("yes", "no"),
+                     {"won": "won", "lost": "lost"}),
+    "de": CsvDialect(("Partie", "Spiel", "BGG-ID", "Datum", "Beginn", "Ende", "Dauer (Minuten)",
+                      "Spieler", "Punkte", "Sieger", "Ergebnis (kooperativ)"), ";", ("Ja", "Nein"),
+                     {"won": "gewonnen", "lost": "verloren"}, "%d.%m.%Y", "%d.%m.%Y %H:%M", "\ufeff"),
+}
+
+
+def export_csv(db: Session, group: PlayerGroup, lang: str = "en", zone: tzinfo | None = None) -> str:
+    """One row per player per play, the shape spreadsheets and play-logging sites import, as a
+    spreadsheet of ``lang`` reads it; ``zone``: the players' time zone (German times are local)."""
+    dialect = CSV_DIALECTS[lang]
     out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["play", "game", "bgg_id", "date", "started_at", "ended_at",
-                     "duration_minutes", "player", "score", "winner", "cooperative_result"])
+    out.write(dialect.byte_order_mark)
+    writer = csv.writer(out, delimiter=dialect.delimiter)
+    writer.writerow(dialect.headings)
+
+    def moment(iso: str, pattern: str | None) -> str:
+        return datetime.fromisoformat(iso).astimezone(zone).strftime(pattern) if pattern else iso
+
     for record in play_records(db, group):
         for player in record["players"]:
-            writer.writerow([record["uid"], record["game"], record["bgg_id"] or "",
-                             record["ended_at"][:10], record["started_at"], record["ended_at"],
-                             record["duration_minutes"], player["name"],
-                             "" if player["score"] is None else player["score"],
-                             "yes" if player["winner"] else "no", record["result"] or ""])
+            writer.writerow([
+                record["uid"], record["game"], record["bgg_id"] or "",
+                moment(record["ended_at"], dialect.day) if dialect.day else record["ended_at"][:10],
+                moment(record["started_at"], dialect.moment), moment(record["ended_at"], dialect.moment),
+                record["duration_minutes"], player["name"], "" if player["score"] is None else player["score"],
+                dialect.yes_no[0] if player["winner"] else dialect.yes_no[1],
+                dialect.results.get(record["result"] or "", "")])
     return out.getvalue()
 
 

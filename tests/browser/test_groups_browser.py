@@ -71,3 +71,9 @@ def test_a_german_phone_reads_each_play_with_its_day_year_and_time(live_server, 
     # The last play ended 20:00 UTC on 20 November: 21:00 in Berlin.
     assert page.locator("#plays time").first.inner_text() == "20. Nov. 2026, 21:00"
     page.screenshot(path=str(SHOTS / "plays-de-390.png"))
+    # The CSV is written in the phone's zone, for a German spreadsheet.
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Partien als CSV (Tabellenkalkulation)").click()
+    assert download.value.url.endswith("tz=Europe%2FBerlin")
+    rows = Path(download.value.path()).read_text(encoding="utf-8-sig").splitlines()
+    assert rows[0].startswith("Partie;Spiel;") and ";20.11.2026 21:00;" in rows[1]

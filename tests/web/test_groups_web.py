@@ -8,6 +8,8 @@ import html
 import io
 import json
 import re
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -198,6 +200,27 @@ def test_the_csv_has_one_row_per_player_per_play(client):
     assert [(r["player"], r["score"], r["winner"]) for r in rows] == [
         ("Katrin", "30", "yes"), ("Ben", "12", "no")]
     assert rows[0]["game"] == "scorepad" and rows[0]["date"] == rows[0]["ended_at"][:10]
+
+
+def test_a_german_phone_gets_a_csv_german_spreadsheets_open_as_columns(client):
+    night = Night(client)
+    night.play({"Katrin": 30, "Ben": 12})
+    answer = client.get(f"/g/{night.code}/plays.csv?tz=Europe/Berlin",
+                        headers={"Accept-Language": "de-DE"})
+    body = answer.get_data(as_text=True)
+    assert body.startswith("\ufeff") and answer.mimetype == "text/csv"
+    rows = list(csv.DictReader(io.StringIO(body[1:]), delimiter=";"))
+    assert [(r["Spieler"], r["Punkte"], r["Sieger"]) for r in rows] == [
+        ("Katrin", "30", "Ja"), ("Ben", "12", "Nein")]
+    english = list(csv.DictReader(io.StringIO(client.get(f"/g/{night.code}/plays.csv").get_data(as_text=True))))
+    ended = datetime.fromisoformat(english[0]["ended_at"]).astimezone(ZoneInfo("Europe/Berlin"))
+    assert rows[0]["Ende"] == ended.strftime("%d.%m.%Y %H:%M")
+    assert rows[0]["Datum"] == ended.strftime("%d.%m.%Y")
+    assert list(rows[0]) == ["Partie", "Spiel", "BGG-ID", "Datum", "Beginn", "Ende", "Dauer (Minuten)",
+                             "Spieler", "Punkte", "Sieger", "Ergebnis (kooperativ)"]
+    refused = client.get(f"/g/{night.code}/plays.csv?tz=Mars/Olympus", headers={"Accept-Language": "de-DE"})
+    assert refused.status_code == 422
+    assert "Es gibt keine Zeitzone namens „Mars/Olympus“." in html.unescape(refused.get_data(as_text=True))
 
 
 def test_deleting_a_group_needs_its_code_typed_and_removes_only_that_group(phone):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import (
     Blueprint,
@@ -55,8 +57,9 @@ from ...service.stats import (
 )
 from ...service.stats.lines import day
 from ...service.errors import Invalid, NotFound, TableProblem
-from ...service.inputs import NAME_MAX
+from ...service.inputs import NAME_MAX, quote
 from ...service.tables import find_table, require_host
+from ..i18n import select_language
 from ..phone import find_phone
 
 bp = Blueprint("groups", __name__)
@@ -230,9 +233,17 @@ def plays_json(code: str):
 
 @bp.get("/g/<code>/plays.csv")
 def plays_csv(code: str):
+    """The plays for a spreadsheet of the phone's language, in the phone's time zone (``tz``,
+    which app.js adds to the link; without it, this computer's own zone)."""
     db = get_db()
     group = find_group(db, code)
-    return Response(export_csv(db, group), mimetype="text/csv", headers={
+    named = request.args.get("tz")
+    try:
+        zone = ZoneInfo(named) if named else datetime.now().astimezone().tzinfo
+    except (ValueError, ZoneInfoNotFoundError):
+        raise Invalid(_("There is no time zone called '%(zone)s'.", zone=quote(named))) from None
+    lang = select_language()
+    return Response(export_csv(db, group, lang, zone), mimetype="text/csv; charset=utf-8", headers={
         "Content-Disposition": f'attachment; filename="plays-{group.code}.csv"'})
 
 
