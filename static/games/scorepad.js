@@ -36,6 +36,36 @@
     if (cell) openCell(cell);
   });
 
+  // A round past the sheet's next one would leave empty rounds between: asked once first.
+  let gapConfirmed = null;
+  function lastRound() {
+    const written = Array.from(document.querySelectorAll("#scoresheet [data-edit-score]"))
+      .filter((cell) => cell.dataset.points !== "").map((cell) => Number(cell.dataset.round));
+    return written.length ? Math.max(...written) : 0;
+  }
+  document.addEventListener("htmx:confirm", (event) => {
+    const form = event.target.closest && event.target.closest("form[data-action=enter_score]");
+    const dialog = document.getElementById("round-gap");
+    if (!form || !dialog || !form.elements.round) return;
+    const round = Number(form.elements.round.value);
+    const last = lastRound();
+    if (!(round > last + 1)) return;
+    event.preventDefault();
+    const fill = (words) => words.replace("{round}", round).replace("{last}", last)
+      .replace("{first}", last + 1).replace("{before}", round - 1);
+    dialog.querySelector("h2").textContent = fill(dialog.dataset.question);
+    dialog.querySelector("[data-round-gap-why]").textContent =
+      fill(!last ? dialog.dataset.emptyAll : round - 1 === last + 1 ? dialog.dataset.emptyOne : dialog.dataset.empty);
+    gapConfirmed = () => event.detail.issueRequest(true);
+    dialog.showModal();
+  });
+  document.addEventListener("click", (event) => {
+    if (!event.target.closest || !event.target.closest("[data-round-gap-yes]")) return;
+    document.getElementById("round-gap").close();
+    if (gapConfirmed) gapConfirmed();
+    gapConfirmed = null;
+  });
+
   // Asked before taking back another player's entry, a phone may take back its own last one
   // instead, when its cell still reads it (the sheet's data-own-last, by seat).
   document.addEventListener("companion:undo-asked", (event) => {

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -144,8 +145,36 @@ def lan_browser(playwright):
     chromium.close()
 
 
-def phones_of(browser):
-    """A maker of phones in ``browser`` and the contexts it made (to close)."""
+class ConsoleErrors(list):
+    """Every script error and console error of a test's phones. Chromium's own line for an
+    answer that is not 2xx or a request that failed ("Failed to load resource") is no error of
+    the page: refusals are tested on purpose. A test marked ``network_failures`` cuts the
+    connection on purpose: then htmx's and its stream's lines about a failed request are
+    expected too."""
+
+    # What htmx and its SSE extension log when a request or the stream fails.
+    NETWORK_LINES = re.compile(r"^(htmx:\w+, \[object \w+\]|Response Status Error Code \d+ from \S+, "
+                               r"\[object \w+\]|\[object Event\])$")
+
+    def __init__(self, network_failures: bool = False):
+        super().__init__()
+        self.network_failures = network_failures
+
+    def watch(self, context) -> None:
+        context.on("console", self._console)
+        context.on("weberror", lambda error: self.append(f"script error: {error.error}"))
+
+    def _console(self, message) -> None:
+        if message.type != "error" or message.text.startswith("Failed to load resource"):
+            return
+        if self.network_failures and self.NETWORK_LINES.match(message.text):
+            return
+        self.append(f"console: {message.text} ({message.location['url']})")
+
+
+def phones_of(browser, errors: ConsoleErrors | None = None):
+    """A maker of phones in ``browser`` and the contexts it made (to close); ``errors``
+    collects what their consoles report."""
     contexts = []
 
     def make(viewport: dict | None = None, locale: str | None = None, timezone_id: str | None = None):
@@ -159,6 +188,8 @@ def phones_of(browser):
                                       **({"locale": locale} if locale else {}),
                                       **({"timezone_id": timezone_id} if timezone_id else {}))
         context.set_default_timeout(10_000)
+        if errors is not None:
+            errors.watch(context)
         contexts.append(context)
         return context.new_page()
 
@@ -166,19 +197,27 @@ def phones_of(browser):
 
 
 @pytest.fixture
-def new_phone(browser):
+def console_errors(request) -> ConsoleErrors:
+    """What the test's phones' consoles said in error: the test fails on any."""
+    errors = ConsoleErrors(request.node.get_closest_marker("network_failures") is not None)
+    yield errors
+    assert not errors, "the browser's console reported errors:\n" + "\n".join(errors)
+
+
+@pytest.fixture
+def new_phone(browser, console_errors):
     """Make a phone: a fresh browser context (its own cookies) 360 px wide."""
-    make, contexts = phones_of(browser)
+    make, contexts = phones_of(browser, console_errors)
     yield make
     for context in contexts:
         context.close()
 
 
 @pytest.fixture
-def lan_phone(lan_browser, live_server):
+def lan_phone(lan_browser, live_server, console_errors):
     """Make a phone on the table's Wi-Fi: it opens the server by LAN_HOST (see there); answers
     the maker and the server's address by that name (for the phone; tests call live_server)."""
-    make, contexts = phones_of(lan_browser)
+    make, contexts = phones_of(lan_browser, console_errors)
     yield make, live_server.replace("127.0.0.1", LAN_HOST)
     for context in contexts:
         context.close()

@@ -212,6 +212,7 @@ def test_a_refusal_on_the_page_shows_next_to_the_tapped_button(live_server, new_
 
 # -- a tap made without a connection ---------------------------------------------------------
 
+@pytest.mark.network_failures
 def test_a_tap_made_offline_is_sent_when_the_connection_is_back(live_server, new_phone):
     table, page = attacking(live_server, new_phone, ux.PHONE_390)
     before = api(live_server, "GET", f"/api/tables/{table['code']}")["state_version"]
@@ -234,6 +235,7 @@ def test_a_tap_made_offline_is_sent_when_the_connection_is_back(live_server, new
     assert sum("red legionary" in text for text in log_texts(live_server, table)) == 1
 
 
+@pytest.mark.network_failures
 def test_a_score_typed_offline_says_sent_and_clears_once_it_went_out(live_server, new_phone):
     table = create_table(live_server, "scorepad", ["Lena", "Jonas", "Mama", "Papa"])
     page = seated(new_phone, live_server, table["code"], "Mama", ux.PHONE_390, locale="de-DE")
@@ -250,6 +252,7 @@ def test_a_score_typed_offline_says_sent_and_clears_once_it_went_out(live_server
     assert log_texts(live_server, table).count("Mama wrote down 5 points in round 1.") == 1
 
 
+@pytest.mark.network_failures
 def test_a_tap_made_offline_is_refused_when_the_table_moved_on_meanwhile(live_server, new_phone):
     table, page = attacking(live_server, new_phone, ux.PHONE_390)
     page.context.set_offline(True)
@@ -265,6 +268,7 @@ def test_a_tap_made_offline_is_refused_when_the_table_moved_on_meanwhile(live_se
     assert not any("red legionary" in text for text in log_texts(live_server, table))
 
 
+@pytest.mark.network_failures
 def test_a_tap_whose_answer_was_lost_counts_once_when_it_is_sent_again(live_server, new_phone):
     table, page = attacking(live_server, new_phone, ux.PHONE_390)
     tapped = f"**/t/{table['code']}/act*"
@@ -291,6 +295,7 @@ def test_a_tap_whose_answer_was_lost_counts_once_when_it_is_sent_again(live_serv
     assert "Not" not in note.inner_text()  # neither "Not done" nor "Not sent"
 
 
+@pytest.mark.network_failures
 @pytest.mark.parametrize("status, body", [
     (503, "The companion is too busy to answer just now."),  # out of database connections
     (502, "Bad Gateway"),  # nginx in front: the table's server died during the tap
@@ -320,6 +325,7 @@ def test_a_tap_answered_too_busy_or_server_away_is_sent_again_and_counts_once(
     expect(page.locator("#connection")).to_be_hidden()
 
 
+@pytest.mark.network_failures
 def test_a_tap_whose_form_was_redrawn_before_its_busy_answer_is_still_kept(live_server, new_phone):
     """The stream brings the change (redrawing the tapped form) before the tap's own answer,
     a 503, comes: the tap is kept and sent again all the same, once, with its key."""
@@ -349,6 +355,7 @@ def test_a_tap_whose_form_was_redrawn_before_its_busy_answer_is_still_kept(live_
     assert sum("red legionary" in text for text in log_texts(live_server, table)) == 1
 
 
+@pytest.mark.network_failures
 def test_a_waiting_tap_survives_a_reload_of_the_page(live_server, new_phone):
     table, page = attacking(live_server, new_phone, ux.PHONE_390)
     # Only the taps fail to arrive (the Wi-Fi drops them); the page itself still loads.

@@ -258,3 +258,36 @@ def test_finishing_the_game_keeps_the_button_in_place_and_shows_the_winner(live_
     expect(ann.locator("#scoresheet button.cell")).to_have_count(0)  # a finished sheet is read, not written
     ann.screenshot(path=f"{SHOTS}/sp-finished-{size['width']}.png", full_page=True)
     assert_fit_for_hands_and_eyes(ann, "finished")
+
+
+def test_a_round_typed_far_past_the_sheet_is_asked_about_first(live_server, new_phone):
+    table = Table(live_server, ["Lena", "Jonas", "Mama"])
+    for name in table.players:
+        table.score(name, 1, 5)
+        table.score(name, 2, 7)
+    mama = seated(new_phone, table.server, table.code, "Mama", ux.PHONE_390, locale="de-DE")
+    form = mama.locator("form.score-entry")
+    ask = mama.locator("#round-gap")
+    # A 7 typed for a 3: asked, not written; kept on the form to be fixed.
+    form.locator("input[name=round]").fill("7")
+    form.locator("input[name=points]").fill("12")
+    form.get_by_role("button", name="Punkte speichern").tap()
+    expect(ask.get_by_role("heading")).to_have_text("Runde 7 eintragen?")
+    expect(ask).to_contain_text("Der Block geht bis Runde 2: Die Runden 3 bis 6 blieben leer.")
+    mama.screenshot(path=f"{SHOTS}/sp-round-gap-390.png")
+    ask.get_by_role("button", name="Nein, ich korrigiere").tap()
+    expect(ask).to_be_hidden()
+    assert "7" not in table.scores()["Mama"]
+    expect(form.locator("input[name=round]")).to_have_value("7")
+    # The next round is written without a question; so is a far one once confirmed.
+    form.locator("input[name=round]").fill("3")
+    form.get_by_role("button", name="Punkte speichern").tap()
+    expect(mama.locator(cell("Mama", 3))).to_contain_text("12")
+    expect(ask).to_be_hidden()
+    form.locator("input[name=round]").fill("5")
+    form.locator("input[name=points]").fill("4")
+    form.get_by_role("button", name="Punkte speichern").tap()
+    expect(ask).to_contain_text("Der Block geht bis Runde 3: Runde 4 bliebe leer.")
+    ask.get_by_role("button", name="Ja, diese Runde").tap()
+    expect(mama.locator(cell("Mama", 5))).to_contain_text("4")
+    assert table.scores()["Mama"] == {"1": 5, "2": 7, "3": 12, "5": 4}

@@ -75,6 +75,8 @@ def test_a_player_takes_back_their_own_entry_after_another_phone_entered(live_se
         form.locator("input[name=points]").fill(points)
         form.locator("button[type=submit]").click()
 
+    enter(lena, "1", "10")
+    expect(lena.locator("#lastmove .last-move")).to_contain_text("10")
     enter(lena, "2", "80")
     expect(lena.locator("#lastmove .last-move")).to_contain_text("80")
     enter(jonas, "2", "5")
@@ -102,7 +104,7 @@ def test_a_player_takes_back_their_own_entry_after_another_phone_entered(live_se
     expect(lena.locator(cell.format("Jonas", 2))).to_have_text("5")
     expect(jonas.locator(cell.format("Lena", 2))).to_have_text("–")
     entries = api(live_server, "GET", f"/api/tables/{table['code']}")["state"]["entries"]
-    assert entries == {"Lena": {}, "Jonas": {"2": 5}}
+    assert entries == {"Lena": {"1": 10}, "Jonas": {"2": 5}}
     # The log stays true: the take-back is a move of its own, the last one now.
     expect(lena.locator("#history .log li").first).to_contain_text(
         "Lena nimmt 80 für Lena in Runde 2 zurück.")

@@ -138,8 +138,8 @@ def test_opening_markers_are_placed_with_help_then_play_begins():
     table.refused("begin_play", "two opening mishap markers")
     table.do("draw_mishap", symbol="skull")
     assert table.view["legal_spaces"] == [
-        {"location": 4, "slot": 1, "name": "Mistletoe grove"},
-        {"location": 6, "slot": 1, "name": "Strawberry patch"},
+        {"location": 4, "slot": 1, "name": "Mistletoe grove", "shuts": False},
+        {"location": 6, "slot": 1, "name": "Strawberry patch", "shuts": False},
     ]
     assert table.state["bag"]["skull"] == 3
     table.refused("draw_mishap", "must be placed first", symbol="fist")

@@ -714,6 +714,18 @@ def test_a_watcher_cannot_play(table, client):
     assert response.status_code == 403
 
 
+def test_a_watcher_is_shown_the_albums_with_nothing_to_tap(table, phone):
+    t = table()
+    battle_example(t)
+    watcher = phone("10.0.0.4")
+    watcher.join(t.code)
+    page = t.page(watcher)
+    assert "Crismus Bonus" in region(page, "albums")  # the characters are shown
+    for opener in ("data-ac-play ", "data-ac-char=", "data-ac-note ", "data-ac-powers=", "ac-add"):
+        assert opener not in page, opener
+    assert "data-ac-play " in t.page()  # the host's phone plays
+
+
 # -- the turn and the page's controls -------------------------------------------------------------
 
 

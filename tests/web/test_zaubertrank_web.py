@@ -324,6 +324,29 @@ def test_end_of_turn_moves_the_roman_and_the_mishap_draw_ends_the_turn(host):
     assert "Place the" in text(region(host.page(), "turn"))
 
 
+def test_a_placement_that_would_shut_a_location_says_so_on_its_button(host):
+    host.taps("draw_mishap", "lightning")
+    host.taps("place_mishap", "2 · Fishmonger")  # the Fishmonger's lightning space
+    host.taps("draw_mishap", "fist")
+    turn = region(host.page(), "turn")
+    buttons = {f["fields"]["location"]: b["text"] for f in Forms(turn).forms
+               if f["fields"].get("type") == "place_mishap" for b in f["buttons"]}
+    assert "this shuts it" in buttons["2"]  # its other space is covered
+    assert "shuts" not in buttons["4"] and "shuts" not in buttons["5"]
+
+
+def test_a_potion_roll_offers_what_it_grants_beside_its_result(client, phone):
+    table = ApiTable(client).start()
+    ann = Player(phone(), table.code, "Ann")
+    table.do("drink_potion", outcome="two_ingredients")
+    turn = region(ann.page(), "turn")
+    result = turn[turn.index('class="zt-die-result"'):]
+    assert "take 2 ingredients of any kinds" in text(result)
+    assert 'data-action="take_ingredients"' in result and 'id="zt-grant-player"' in result
+    ann.taps("take_ingredients", "Take", fill={"player": "Ann", "fish": "2"})
+    assert table.state["seats"]["Ann"]["ingredients"]["fish"] == 2
+
+
 def test_a_marker_that_fits_nowhere_moves_the_roman_two_more(client, phone):
     table = ApiTable(client).start(opening=[
         {"type": "draw_mishap", "symbol": "skull"}, {"type": "place_mishap", "location": 4},

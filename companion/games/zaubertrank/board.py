@@ -66,7 +66,8 @@ def spaces_to_camp(state: dict) -> int:
 
 
 def legal_spaces(state: dict, symbol: str) -> list[dict]:
-    """Free spaces showing ``symbol``, away from the Roman's location."""
+    """Free spaces showing ``symbol``, away from the Roman's location; ``shuts``: the
+    location's other space is covered already, so a marker here shuts it."""
     roman = roman_location(state)
     spaces = []
     for location in state["locations"]:
@@ -75,7 +76,8 @@ def legal_spaces(state: dict, symbol: str) -> list[dict]:
         for slot in (0, 1):
             if location["symbols"][slot] == symbol and not location["covered"][slot]:
                 spaces.append({"location": location["number"], "slot": slot + 1,
-                               "name": location_name(location["name"])})
+                               "name": location_name(location["name"]),
+                               "shuts": location["covered"][1 - slot]})
     return spaces
 
 
