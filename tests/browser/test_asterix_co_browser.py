@@ -6,16 +6,17 @@ from tests.browser.conftest import api, create_table, join, settle
 
 
 def play(page, album, faction, strength, character_type, name=""):
-    """Open the play dialog from the side's "+ Play" and enter a character, one tap per choice."""
+    """Open the play dialog from the side's "+ Play" and enter a character: its strength, then
+    its type, which plays it (the colour is the side's own)."""
     page.locator(f"#album-{album} .ac-side-{faction} .ac-add").click()
     dialog = page.locator("#ac-play")
     expect(dialog).to_be_visible()
     expect(dialog.locator("h2")).to_contain_text(f"Album {album} · {faction.title()} side")
     dialog.locator(".ac-strength label.chip").filter(has_text=str(strength)).click()
-    dialog.locator(".ac-types label.chip").filter(has_text=character_type).click()
     if name:
         dialog.locator("input[name=name]").fill(name)
-    dialog.get_by_role("button", name=f"Play it on album {album}").click()
+    expect(dialog.locator(".ac-types legend")).to_contain_text(f"a tap plays it on album {album}")
+    dialog.locator(".ac-types").get_by_role("button", name=character_type, exact=True).click()
     return dialog
 
 

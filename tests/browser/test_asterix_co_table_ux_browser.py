@@ -97,7 +97,7 @@ def test_a_turn_played_by_taps_leaves_the_page_where_it_was(mid_game, live_serve
         assert bottom <= 3 * height and bottom < below, (album, bottom)
     fits_the_hand(page, f"turn-{size}-start")
 
-    # Tap "+ Play a character" on his Roman side of album 5, then one tap per choice.
+    # Three taps: "+ Play a character" on his Roman side of album 5, its strength, its type.
     play = "#album-5 .ac-side-roman .ac-add"
     dialog = page.locator("#ac-play")
 
@@ -105,9 +105,9 @@ def test_a_turn_played_by_taps_leaves_the_page_where_it_was(mid_game, live_serve
         page.locator(play).click()
         expect(dialog).to_be_visible()
         fits_the_hand(page, f"turn-{size}-play-dialog")
+        expect(dialog.locator('.ac-colours input[value="Roman"]')).to_be_checked()  # the side's own
         dialog.locator(".ac-strength label.chip").filter(has_text="5").click()
-        dialog.locator(".ac-types label.chip").filter(has_text="Legionary").click()
-        dialog.get_by_role("button", name="Play it on album 5").click()
+        dialog.locator(".ac-types").get_by_role("button", name="Legionary", exact=True).click()
         expect(dialog).to_be_hidden()
 
     ux.kept_in_place(page, play, open_and_play, caught_up(page, live_server, table))
@@ -234,16 +234,15 @@ def test_a_refusal_shows_inside_the_open_dialog_next_to_its_button(mid_game, liv
     page.locator("#album-5 .ac-side-roman .ac-add").click()
     dialog = page.locator("#ac-play")
     dialog.locator(".ac-strength label.chip").filter(has_text="4").click()
-    dialog.locator(".ac-types label.chip").filter(has_text="Hero").click()
     dialog.locator("input[name=name]").fill("Getafix")
-    button = dialog.get_by_role("button", name="Play it on album 5")
+    button = dialog.locator(".ac-types").get_by_role("button", name="Hero", exact=True)
     button.click()
     error = dialog.locator(".form-error")
     expect(error).to_have_text(
         "Getafix is already visible on album 4; an identical Hero cannot join while it is.")
     expect(dialog).to_be_visible()
-    # Seen: inside the dialog's visible box and the screen, right under its button.
-    box, line, tapped = dialog.bounding_box(), error.bounding_box(), button.bounding_box()
+    # Seen: inside the dialog's visible box and the screen, right under the type buttons.
+    box, line, tapped = dialog.bounding_box(), error.bounding_box(), dialog.locator(".ac-types").bounding_box()
     viewport = ux.SIZES[size]
     assert box["y"] <= line["y"] and line["y"] + line["height"] <= box["y"] + box["height"]
     assert 0 <= line["y"] and line["y"] + line["height"] <= viewport["height"]
@@ -307,8 +306,7 @@ def test_a_seated_phone_plays_the_turn_of_a_player_without_a_phone(live_server, 
     # His own turn first, on his Gaul side of album 1.
     page.locator("#album-1 .ac-side-gaul .ac-add").click()
     dialog.locator(".ac-strength label.chip").filter(has_text="6").click()
-    dialog.locator(".ac-types label.chip").filter(has_text="Rebel").click()
-    dialog.get_by_role("button", name="Play it on album 1").click()
+    dialog.locator(".ac-types").get_by_role("button", name="Rebel", exact=True).click()
     expect(dialog).to_be_hidden()
     # Laura has no phone: his phone enters her move, and says so; his own sides wait.
     expect(page.locator("#albums .ac-mine")).to_contain_text("Laura has no phone, enter the move here")
@@ -320,8 +318,7 @@ def test_a_seated_phone_plays_the_turn_of_a_player_without_a_phone(live_server, 
         page.locator(for_laura).click()
         expect(dialog).to_contain_text("Laura plays a character here")
         dialog.locator(".ac-strength label.chip").filter(has_text="4").click()
-        dialog.locator(".ac-types label.chip").filter(has_text="Centurion").click()
-        dialog.get_by_role("button", name="Play it on album 1").click()
+        dialog.locator(".ac-types").get_by_role("button", name="Centurion", exact=True).click()
         expect(dialog).to_be_hidden()
 
     ux.kept_in_place(page, "#album-1 .ac-side-roman .ac-side-head", play_for_laura,
@@ -372,8 +369,7 @@ def test_a_german_phone_fits_the_hand_and_its_dialogs_speak_german(mid_game, liv
         "Matthew spielt hier eine Figur aus; trag sie so ein, wie sie auf dem Tisch liegt.")
     fits_the_hand(page, f"de-{size}-play-dialog")
     dialog.locator(".ac-strength label.chip").filter(has_text="5").click()
-    dialog.locator(".ac-types label.chip").filter(has_text="Unbeugsamer").click()
-    dialog.get_by_role("button", name="An Album 5 ausspielen").click()
+    dialog.locator(".ac-types").get_by_role("button", name="Unbeugsamer", exact=True).click()
     expect(dialog).to_be_hidden()
     settle(page, live_server, table["code"])
     expect(page.locator("#album-5 .ac-side-roman .ac-total")).to_have_text("8/15")

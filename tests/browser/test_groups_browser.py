@@ -77,3 +77,20 @@ def test_a_german_phone_reads_each_play_with_its_day_year_and_time(live_server, 
     assert download.value.url.endswith("tz=Europe%2FBerlin")
     rows = Path(download.value.path()).read_text(encoding="utf-8-sig").splitlines()
     assert rows[0].startswith("Partie;Spiel;") and ";20.11.2026 21:00;" in rows[1]
+
+
+@pytest.mark.parametrize("size", [PHONE_390, PHONE_320], ids=["390", "320"])
+def test_a_statistics_table_that_cannot_fit_says_swipe_and_one_that_fits_does_not(live_server, new_phone, size):
+    code = a_group_with_plays(live_server)
+    page = new_phone(size, locale="de-DE")
+    page.goto(f"{live_server}/g/{code}/stats")
+    boxes = page.evaluate("""() => [...document.querySelectorAll('.sheet-scroll, .stats-table-box')].map(box => {
+        const hint = box.querySelector('.swipe-hint');
+        return [box.scrollWidth > box.clientWidth, !!hint && hint.getClientRects().length > 0,
+                hint ? hint.textContent : null];
+    })""")
+    assert boxes and all(scrolls == shown for scrolls, shown, _ in boxes), boxes
+    assert all(words == "wischen für mehr ⇆" for _, _, words in boxes)
+    # The group's own table (plays, wins, rate, streak) fits a 390 px phone in German.
+    if size == PHONE_390:
+        assert boxes[1][0] is False, "the table of every game together scrolls at 390 px"

@@ -278,7 +278,7 @@ def test_a_sheet_of_five_long_names_scrolls_sideways_under_a_fixed_round_column(
     sheet.evaluate("el => el.scrollIntoView({block: 'center'})")
     wide = sheet.evaluate("el => ({scroll: el.scrollWidth, client: el.clientWidth})")
     assert wide["scroll"] > wide["client"], wide  # five long names do not fit: it scrolls
-    expect(page.locator("#totals .ks-swipe")).to_be_visible()  # and says so
+    expect(page.locator("#totals .swipe-hint")).to_be_visible()  # and says so
     left = sheet.evaluate("el => el.getBoundingClientRect().left")
     firsts = "#totals thead th:first-child, #totals th[scope=row]"
     page.screenshot(path=f"/tmp/ks/sheet-{size['width']}-start.png")
@@ -382,3 +382,16 @@ def test_in_german_the_board_and_its_menus_fit_the_hand(live_server, new_phone, 
     expect(ann.locator("#scoring")).to_contain_text("Runde 2 abschließen, Runde 3 beginnen")
     assert_fit_for_hands_and_eyes(ann, "German scoring")
     ann.screenshot(path=f"/tmp/ks/de-scoring-{size['width']}.png", full_page=True)
+
+
+@pytest.mark.parametrize("size, players", [(ux.PHONE_390, ["Lena", "Jonas", "Mama", "Papa"]),
+                                           (ux.PHONE_320, ["Lena", "Jonas", "Mama"])], ids=["390x4", "320x3"])
+def test_the_totals_of_four_players_fit_390_px_and_of_three_fit_320(live_server, new_phone, size, players):
+    table = Table(live_server, players)
+    table.typed_round({name: "10 7" for name in players})
+    page = seated(new_phone, live_server, table.code, "Mama", size, locale="de-DE")
+    sheet = page.locator("#totals .ks-sheet")
+    sheet.scroll_into_view_if_needed()
+    wide, room = sheet.evaluate("el => [el.scrollWidth, el.clientWidth]")
+    assert wide <= room, f"the totals are {wide} px wide in {room} px: they would need a swipe"
+    expect(page.locator("#totals .swipe-hint")).to_be_hidden()

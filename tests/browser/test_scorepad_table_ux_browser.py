@@ -291,3 +291,18 @@ def test_a_round_typed_far_past_the_sheet_is_asked_about_first(live_server, new_
     ask.get_by_role("button", name="Ja, diese Runde").tap()
     expect(mama.locator(cell("Mama", 5))).to_contain_text("4")
     assert table.scores()["Mama"] == {"1": 5, "2": 7, "3": 12, "5": 4}
+
+
+@pytest.mark.parametrize("size, players", [(ux.PHONE_390, ["Lena", "Jonas", "Mama", "Papa"]),
+                                           (ux.PHONE_320, ["Lena", "Jonas", "Mama"])], ids=["390x4", "320x3"])
+def test_a_sheet_of_four_fits_390_px_and_of_three_fits_320(live_server, new_phone, size, players):
+    table = Table(live_server, players)
+    for round_ in (1, 2, 3):
+        for name in players:
+            table.score(name, round_, 100 + 10 * round_)
+    page = seated(new_phone, table.server, table.code, "Mama", size, locale="de-DE")
+    sheet = page.locator("#scoresheet .sheet-scroll")
+    wide, room = sheet.evaluate("el => [el.scrollWidth, el.clientWidth]")
+    assert wide <= room, f"the sheet is {wide} px wide in {room} px: it would need a swipe"
+    expect(page.locator("#scoresheet .sheet-more")).to_be_hidden()
+    assert_fit_for_hands_and_eyes(page, f"{len(players)} players")
