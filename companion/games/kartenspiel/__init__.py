@@ -78,6 +78,7 @@ from .tricks import (
 )
 from .view import quick_score_payload, table_view
 
+
 def _pile(action) -> frozenset:
     """One player's pile, typed in or corrected."""
     return frozenset({("pile", action.player)})
