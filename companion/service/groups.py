@@ -429,24 +429,35 @@ def import_plays(db: Session, group: PlayerGroup, data) -> int:
             raise Invalid(_("Play %(number)d: %(problem)s", number=number,
                             problem=say(explain(exc)))) from None
     known = set(db.exec(select(Play.uid).where(Play.group_id == group.id)))
-    added = 0
+    fresh = []
     for play in sorted(parsed, key=lambda p: p.ended_at):  # oldest first, as they were played
-        if play.uid in known:
-            continue
-        known.add(play.uid)
-        players = []
+        if play.uid not in known:
+            known.add(play.uid)
+            fresh.append(play)
+    # One read and one flush for all names: a lookup and a flush per name grew with their square.
+    people = {name_key(person.name): person for person in players_of(db, group)}
+    seated = []  # each fresh play's (group player, imported entry) pairs
+    for play in fresh:
+        pairs = []
         for entry in play.players:
-            person = add_player(db, group, entry.name)
-            players.append({"player": person.id, "seat": person.name, "score": entry.score,
-                            "winner": entry.winner})
+            name = clean_name(entry.name)
+            person = people.get(name_key(name))
+            if person is None:
+                person = people[name_key(name)] = GroupPlayer(group_id=group.id, name=name)
+                db.add(person)
+            pairs.append((person, entry))
+        seated.append(pairs)
+    db.flush()  # the new players' ids
+    for play, pairs in zip(fresh, seated):
+        players = [{"player": person.id, "seat": person.name, "score": entry.score,
+                    "winner": entry.winner} for person, entry in pairs]
         game = GAMES[play.game]
         db.add(Play(group_id=group.id, uid=play.uid, game_id=play.game,
                     started_at=play.started_at, ended_at=play.ended_at, players=players,
                     cooperative=game.cooperative,
                     result=play.result if game.cooperative else None, facts=play.facts))
-        added += 1
-    if added:
+    if fresh:
         group.version += 1
     db.commit()
-    return added
+    return len(fresh)
 

@@ -12,6 +12,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
+from sqlalchemy import event
 
 from tests.conftest import api_table, bearer
 
@@ -160,6 +161,38 @@ def test_export_and_import_restore_the_plays_and_a_second_import_adds_nothing(cl
     assert sorted(restored["players"]) == ["Ben", "Cem", "Katrin"]
     assert [p["players"] for p in restored["plays"]] == [p["players"] for p in data["plays"]]
     assert [p["uid"] for p in restored["plays"]] == [p["uid"] for p in data["plays"]]
+
+
+def test_an_import_reads_as_often_for_fifty_plays_of_new_names_as_for_five(app, client):
+    """Names are resolved in bulk: the reads an import makes do not grow with its plays and
+    names (a lookup and a flush per name made 200 plays stall a server for 30 s); only the
+    rows it writes do."""
+    def plays(count: int, first: int) -> dict:
+        return {"plays": [{
+            "uid": f"u{first + n}", "game": "scorepad", "started_at": "2026-11-01T19:00:00+00:00",
+            "ended_at": "2026-11-01T20:00:00+00:00",
+            "players": [{"name": f"P{first + n}-{seat}", "score": seat} for seat in range(12)]}
+            for n in range(count)]}
+
+    def reads(count: int, first: int) -> int:
+        night = Night(client, players=("Katrin",))
+        sent = []
+        engine = app.extensions["engine"]
+
+        def record(connection, cursor, statement, *rest):
+            if not statement.lstrip().upper().startswith("INSERT"):
+                sent.append(statement)
+
+        event.listen(engine, "before_cursor_execute", record)
+        try:
+            answer = client.post(f"/api/groups/{night.code}/plays", json=plays(count, first))
+        finally:
+            event.remove(engine, "before_cursor_execute", record)
+        assert answer.get_json()["added"] == count
+        assert len(night.info()["players"]) == 1 + 12 * count
+        return len(sent)
+
+    assert reads(50, 1000) == reads(5, 0)
 
 
 @pytest.mark.parametrize("change, message", [
