@@ -328,6 +328,15 @@ CSV_DIALECTS = {
 }
 
 
+# A spreadsheet runs a cell that begins with one of these as a formula (OWASP: CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _as_text(typed: str) -> str:
+    """A cell someone typed, shown by a spreadsheet as typed: a leading ' keeps it text."""
+    return "'" + typed if typed.startswith(FORMULA_STARTS) else typed
+
+
 def export_csv(db: Session, group: PlayerGroup, lang: str = "en", zone: tzinfo | None = None) -> str:
     """One row per player per play, the shape spreadsheets and play-logging sites import, as a
     spreadsheet of ``lang`` reads it; ``zone``: the players' time zone (German times are local)."""
@@ -343,10 +352,11 @@ def export_csv(db: Session, group: PlayerGroup, lang: str = "en", zone: tzinfo |
     for record in play_records(db, group):
         for player in record["players"]:
             writer.writerow([
-                record["uid"], record["game"], record["bgg_id"] or "",
+                _as_text(record["uid"]), record["game"], record["bgg_id"] or "",
                 moment(record["ended_at"], dialect.day) if dialect.day else record["ended_at"][:10],
                 moment(record["started_at"], dialect.moment), moment(record["ended_at"], dialect.moment),
-                record["duration_minutes"], player["name"], "" if player["score"] is None else player["score"],
+                record["duration_minutes"], _as_text(player["name"]),
+                "" if player["score"] is None else player["score"],
                 dialect.yes_no[0] if player["winner"] else dialect.yes_no[1],
                 dialect.results.get(record["result"] or "", "")])
     return out.getvalue()

@@ -7,7 +7,10 @@ import csv
 import html
 import io
 import json
+import os
 import re
+import shutil
+import subprocess
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -233,6 +236,38 @@ def test_the_csv_has_one_row_per_player_per_play(client):
     assert [(r["player"], r["score"], r["winner"]) for r in rows] == [
         ("Katrin", "30", "yes"), ("Ben", "12", "no")]
     assert rows[0]["game"] == "scorepad" and rows[0]["date"] == rows[0]["ended_at"][:10]
+
+
+SSCONVERT = shutil.which("ssconvert")  # gnumeric's converter, from Debian (.ci/run installs it)
+FORMULAS = ["=2*21", "@SUM(1+1)", "+7", "-3+4"]  # as formulas a spreadsheet shows 42, 2, 7, 1
+
+
+def through_a_spreadsheet(tmp_path, rows: list[list[str]]) -> list[list[str]]:
+    """The cells as gnumeric reads them and writes them back out (formulas evaluated)."""
+    source, result = tmp_path / "plays.csv", tmp_path / "read.csv"
+    with source.open("w", newline="", encoding="utf-8") as out:
+        csv.writer(out).writerows(rows)
+    subprocess.run([SSCONVERT, str(source), str(result)], check=True, capture_output=True, timeout=60)
+    return list(csv.reader(io.StringIO(result.read_text(encoding="utf-8"))))
+
+
+@pytest.mark.skipif(not SSCONVERT and not os.environ.get("CI"), reason="gnumeric is not installed")
+@pytest.mark.parametrize("language, delimiter, column", [("en", ",", "player"), ("de", ";", "Spieler")])
+def test_names_that_look_like_formulas_stay_text_in_a_spreadsheet(client, tmp_path, language,
+                                                                   delimiter, column):
+    assert SSCONVERT, "gnumeric's ssconvert is missing; .ci/run installs it"
+    night = Night(client, players=())
+    client.post(f"/api/groups/{night.code}/plays", json={"plays": [{
+        "uid": "=1+1", "game": "scorepad", "started_at": "2026-11-01T19:00:00+00:00",
+        "ended_at": "2026-11-01T20:00:00+00:00",
+        "players": [{"name": name, "score": 5} for name in FORMULAS]}]})
+    body = client.get(f"/g/{night.code}/plays.csv", headers={"Accept-Language": language}).get_data(as_text=True)
+    # gnumeric's command line splits commas only: the German file's cells go to it as they are.
+    rows = list(csv.reader(io.StringIO(body.lstrip("\ufeff")), delimiter=delimiter))
+    read = through_a_spreadsheet(tmp_path, rows)
+    names = [row[rows[0].index(column)] for row in read[1:]]
+    assert sorted(names) == sorted(FORMULAS)  # the text as typed, not 42, 2, 7 and 1
+    assert {row[0] for row in read[1:]} == {"=1+1"}
 
 
 def test_a_german_phone_gets_a_csv_german_spreadsheets_open_as_columns(client):
