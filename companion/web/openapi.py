@@ -38,8 +38,8 @@ CONVERTER_SCHEMAS = {"int": {"type": "integer"}, "float": {"type": "number"},
 
 
 def is_documented_route(rule: Rule) -> bool:
-    """The routes the document must describe: the JSON API and the health check."""
-    return rule.rule.startswith("/api/") or rule.rule == "/healthz"
+    """The routes the document must describe: the JSON API and the health checks."""
+    return rule.rule.startswith("/api/") or rule.rule in ("/healthz", "/readyz")
 
 
 # -- the models every part of the API shares ------------------------------------------------

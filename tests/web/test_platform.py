@@ -64,6 +64,29 @@ def test_companion_init_db_prints_where_the_database_is(tmp_path, monkeypatch, c
     main(["init-db"])
     assert "companion.sqlite3" in capsys.readouterr().out
     assert (tmp_path / "instance" / "companion.sqlite3").exists()
+    # The database, its secret key and settings are the owner's alone: nobody else may enter.
+    assert (tmp_path / "instance").stat().st_mode & 0o777 == 0o700
+    assert (tmp_path / "instance" / "secret_key").stat().st_mode & 0o777 == 0o600
+
+
+def test_readiness_asks_the_database_and_says_when_it_cannot_be_reached(make_app, tmp_path):
+    from companion import create_app
+
+    assert make_app().test_client().get("/readyz").get_json() == {"ok": True}
+    # A server whose database has no tables of the companion (an empty file) is not ready.
+    (tmp_path / "empty.sqlite3").touch()
+    unready = create_app({"TESTING": True, "CREATE_TABLES": False,
+                          "DATABASE_URL": f"sqlite:///{tmp_path}/empty.sqlite3"})
+    try:
+        client = unready.test_client()
+        answer = client.get("/readyz", headers={"Accept-Language": "de"})
+        assert answer.status_code == 503
+        assert answer.get_json() == {"error": "Die Datenbank ist nicht erreichbar; die Tische "
+                                              "können erst wieder bedient werden, wenn sie zurück ist."}
+        assert client.get("/healthz").status_code == 200  # the trivial check stays trivial
+    finally:
+        unready.extensions["live"].close()
+        unready.extensions["engine"].dispose()
 
 
 def test_several_server_processes_on_one_sqlite_file_are_refused_with_a_sentence(tmp_path):

@@ -1,11 +1,15 @@
-"""The trivial health check: the yardstick of `make bench` and a probe for hosted servers."""
+"""Health checks: the trivial one (the yardstick of `make bench` and a probe for hosted
+servers) and readiness, which asks the database."""
 
 from typing import Literal
 
-from flask import Blueprint
+from flask import Blueprint, current_app
+from flask_babel import gettext as _
 from pydantic import BaseModel
+from sqlalchemy import text
+from sqlalchemy.exc import SQLAlchemyError
 
-from ..openapi import documented, reply
+from ..openapi import Error, documented, reply
 
 bp = Blueprint("health", __name__)
 
@@ -23,4 +27,17 @@ HEALTHY = Health()
 @documented(responses={200: Health})
 def healthz():
     """Answer at once, touching nothing."""
+    return reply(HEALTHY)
+
+
+@bp.get("/readyz")
+@documented(responses={200: Health, 503: (Error, "The database cannot be reached")})
+def readyz():
+    """Whether the server can serve tables: its database answers and has its schema."""
+    try:
+        with current_app.extensions["engine"].connect() as connection:
+            connection.execute(text("SELECT version_num FROM alembic_version")).all()
+    except SQLAlchemyError:
+        return reply(Error(error=_("The database cannot be reached; the tables cannot be served "
+                                   "until it is back.")), 503)
     return reply(HEALTHY)
