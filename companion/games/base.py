@@ -29,6 +29,12 @@ class GameError(Exception):
         self.message = str(message)
 
 
+def no_such_player(name) -> GameError:
+    """The refusal of a name no seat has, quoting at most 40 characters of what was sent."""
+    return GameError(Sentence("There is no player called '%(player)s' at this table.",
+                              player=str(name)[:40]))
+
+
 def _no_bool(value: Any) -> Any:
     if isinstance(value, bool):
         raise ValueError(N_("expected a whole number, not true/false"))
@@ -362,8 +368,7 @@ class Game:
 
     def _hand_turn(self, state: dict, action: HandTurn, actor: str | None) -> str:
         if action.player not in self.players_of(state):
-            raise GameError(Sentence("There is no player called '%(player)s' at this table.",
-                                     player=action.player[:40]))
+            raise no_such_player(action.player)
         if action.player == self.turn_of(state):
             raise GameError(Sentence("It is already %(player)s's turn.", player=action.player))
         self.give_turn(state, action.player)

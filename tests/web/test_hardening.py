@@ -68,10 +68,22 @@ def test_a_body_above_the_limit_is_refused_before_it_is_read(client, table):
     _unchanged(client, table)
 
 
-def test_a_long_name_comes_back_as_a_short_quote(client):
-    answer = client.post("/api/tables", json={"game": "scorepad", "players": ["N" * 20_000, "B"]})
+@pytest.mark.parametrize("game, move", [
+    ("scorepad", {"type": "enter_score", "round": 1, "points": 1}),
+    ("kartenspiel", {"type": "win_roman", "value": 5}),
+    ("asterix-co", {"type": "gain_helmet", "helmet": "legionary"}),
+    ("zaubertrank", {"type": "take_ingredients", "fish": 1}),
+])
+def test_a_long_name_comes_back_as_a_short_quote(client, game, move):
+    answer = client.post("/api/tables", json={"game": game, "players": ["N" * 20_000, "B"]})
     assert answer.status_code == 422
     assert len(answer.get_json()["error"]) < 200
+    # A move naming a player no seat has quotes at most 40 characters of the name sent.
+    made = api_table(client, game, players=("Ann", "Ben"))
+    refused = client.post(f"/api/tables/{made['code']}/actions", headers=made["headers"],
+                          json={**move, "player": "N" * 20_000})
+    assert refused.status_code == 422
+    assert refused.get_json()["error"] == f"There is no player called '{'N' * 40}' at this table."
 
 
 @pytest.mark.parametrize("url", ["/api/tables/AB%00CD", "/j/AB%00CD", "/t/AB%00CD",

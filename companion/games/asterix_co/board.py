@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ..base import GameError
+from ..base import GameError, no_such_player
 from ..text import N_, Sentence
 
 MAX_SAME_BONUS = 2  # nobody may hold a third token of one kind
@@ -62,9 +62,7 @@ def opposite(faction: str) -> str:
 
 def require_player(state: dict, name: str) -> None:
     if name not in state["players"]:
-        raise GameError(
-            Sentence("There is no player called '%(player)s' at this table.", player=name)
-        )
+        raise no_such_player(name)
 
 
 def left_of(state: dict, name: str) -> str:

@@ -7,7 +7,7 @@ from typing import Literal, Optional
 
 from pydantic import Field
 
-from ..base import Action, GameError, Whole
+from ..base import Action, GameError, Whole, no_such_player
 from ..text import N_, Sentence, plural_sentence
 from .attack import after_refill, end_game, pass_turn
 from .cards import (COLOUR_LIST, COMPOSITION, FEAST_COUNT, LEGIONARIES_PER_COLOUR, PIRATE_COUNT,
@@ -64,10 +64,6 @@ class CorrectFeasts(Action):
 
 
 # -- the start, the last holes and the block -------------------------------------------------
-def no_such_player(name: str) -> GameError:
-    return GameError(Sentence("There is no player called '%(player)s' at this table.", player=name[:40]))
-
-
 def start_game(game, state: dict, action: StartGame, actor: str | None) -> Sentence:
     if action.starter not in state["players"]:
         raise no_such_player(action.starter)

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from ..base import GameError, Whole
+from ..base import GameError, Whole, no_such_player
 from ..text import N_, Name, Sentence, plural_sentence
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
@@ -152,7 +152,7 @@ def still_in(state: dict) -> list[str]:
 
 def require_seated(state: dict, player: str | None) -> None:
     if player not in state["players"]:
-        raise GameError(Sentence("There is no player called '%(player)s' at this table.", player=player))
+        raise no_such_player(player)
 
 
 def require_in_round(state: dict, player: str) -> None:

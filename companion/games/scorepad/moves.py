@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..base import Action, GameError, Whole
+from ..base import Action, GameError, Whole, no_such_player
 from ..text import Sentence, plural_sentence
 
 MAX_ROUNDS = 200
@@ -41,8 +41,7 @@ class FinishGame(Action):
 
 def enter_score(game, state: dict, action: EnterScore, actor: str | None) -> Sentence:
     if action.player not in state["players"]:
-        raise GameError(Sentence("There is no player called '%(player)s' at this table.",
-                                 player=action.player))
+        raise no_such_player(action.player)
     planned = state["rounds"]
     if planned is not None and action.round > planned:
         raise GameError(plural_sentence("This game has %(count)s round; there is no round %(round)s.",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..base import GameError
+from ..base import no_such_player
 from ..text import N_, Sentence
 from .components import CHARACTER_NAMES, SYMBOLS, location_name
 
@@ -10,8 +10,7 @@ from .components import CHARACTER_NAMES, SYMBOLS, location_name
 def player(state: dict, name: str) -> str:
     """``name`` if it is a seated player; else the refusal naming it."""
     if name not in state["seats"]:
-        raise GameError(Sentence("There is no player called '%(player)s' at this table.",
-                                 player=name))
+        raise no_such_player(name)
     return name
 
 
