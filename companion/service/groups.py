@@ -25,7 +25,7 @@ from ..games.base import explain
 from ..games.text import N_, say
 from .codes import normalise_code, random_code
 from .errors import Invalid, NotFound
-from .inputs import NAME_MAX, name_key, stored_id, text_problem, tidy_name
+from .inputs import NAME_MAX, name_key, quote, stored_id, text_problem, tidy_name
 from .models import GameTable, GroupChange, GroupPlayer, Play, PlayerGroup, now
 from .stats.facts import facts_of
 
@@ -431,13 +431,19 @@ def import_plays(db: Session, group: PlayerGroup, data) -> int:
     if len(data["plays"]) > PLAYS_MAX:
         raise Invalid(_("An import holds at most %(most)d plays; this one has %(count)d.",
                         most=PLAYS_MAX, count=len(data["plays"])))
-    parsed = []
+    parsed, first_with = [], {}
     for number, raw in enumerate(data["plays"], start=1):
         try:
             parsed.append(_ImportedPlay.model_validate(raw))
         except ValidationError as exc:
             raise Invalid(_("Play %(number)d: %(problem)s", number=number,
                             problem=say(explain(exc)))) from None
+        # Two plays of one file with one id: which is the play? Said, not one of them skipped.
+        earlier = first_with.setdefault(parsed[-1].uid, number)
+        if earlier != number:
+            raise Invalid(_("Play %(number)d has the id '%(uid)s' of play %(earlier)d; each play "
+                            "of a file needs an id of its own.", number=number,
+                            uid=quote(parsed[-1].uid), earlier=earlier))
     known = set(db.exec(select(Play.uid).where(Play.group_id == group.id)))
     fresh = []
     for play in sorted(parsed, key=lambda p: p.ended_at):  # oldest first, as they were played

@@ -199,6 +199,7 @@ def test_an_import_reads_as_often_for_fifty_plays_of_new_names_as_for_five(app, 
 
 
 @pytest.mark.parametrize("change, message", [
+    (lambda plays: plays[1].update(uid=plays[0]["uid"]), "Play 2 has the id '"),
     (lambda plays: plays[1].update(game="monopoly"), "Play 2: "),
     (lambda plays: plays[0]["players"].append({"name": "Ben"}), "Play 1: "),
     (lambda plays: plays[1]["players"][0].update(name="x" * 30), "Play 2: "),
