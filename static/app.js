@@ -484,11 +484,12 @@
       if (dialog && dialog.open && !(error && error.textContent.trim())) {
         dialog.close();  // its "close" fetches the region held back behind it
       }
-      // Fields listed in data-clear-on-success start empty for the next entry.
+      // Fields listed in data-clear-on-success start empty for the next entry, unless the
+      // player already typed that entry (the stream can show the change before this answer).
       (form.dataset.clearOnSuccess || "").split(" ").filter(Boolean).forEach((name) => {
-        if (form.elements[name]) form.elements[name].value = "";
+        if (form.elements[name] && asSent(form, name)) form.elements[name].value = "";
       });
-      if (form.querySelector("[data-next-round-target]")) suggestRound(form);
+      if (form.querySelector("[data-next-round-target]") && asSent(form, "round")) suggestRound(form);
       // A choice made in an open menu held its region back; once sent, it is no longer the
       // player's unsent work, and the region (with the menu open again) can catch up.
       if (!dialog && openMenus(document).some((menu) => menu.contains(form))) {
@@ -653,6 +654,7 @@
     const form = elt && elt.closest && elt.closest("form");
     if (!form || !xhr || !requestConfig || String(requestConfig.verb).toLowerCase() !== "post") return;
     form.companionPlace = whereIs(form);
+    form.companionSent = Object.fromEntries(new FormData(form));
     const failed = (type) => {
       if (!form.isConnected) holdUnsent({ type, detail: { elt: form, requestConfig } });
     };
@@ -660,6 +662,12 @@
     xhr.addEventListener("timeout", () => failed("htmx:timeout"));
     xhr.addEventListener("load", () => { if (serverAway(xhr.status)) failed("htmx:responseError"); });
   });
+
+  // Whether a field still holds what its form's last request sent.
+  function asSent(form, name) {
+    const field = form.elements[name];
+    return !form.companionSent || !field || field.value === (form.companionSent[name] ?? "");
+  }
 
   // Too busy (503), or a proxy in front saying the server is away or did not answer (502, 504).
   function serverAway(status) {

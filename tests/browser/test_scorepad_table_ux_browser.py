@@ -110,6 +110,33 @@ def test_the_entry_form_keeps_save_where_it_was_when_a_round_is_added(live_serve
     ann.screenshot(path=f"{SHOTS}/sp-entry-{size['width']}.png")
 
 
+def test_the_next_entry_typed_before_the_answer_came_is_kept(live_server, new_phone):
+    """The stream shows an entry before its own answer reaches the phone: the player, seeing
+    it, types the next one, and the late answer must not empty or renumber what they typed."""
+    table = mid_game(live_server)
+    ann = seated(new_phone, table.server, table.code, "Annabelle", ux.PHONE_390)
+    held = []
+    ann.route(f"**/t/{table.code}/act*", lambda route: held.append((route, route.fetch())))
+    form = ann.locator("form.score-entry")
+    form.locator("select[name=player]").select_option("Clementine")
+    form.locator("input[name=round]").fill("6")
+    form.locator("input[name=points]").fill("12")
+    form.locator("button[type=submit]").tap()
+    expect(ann.locator(cell("Clementine", 6))).to_have_text("12")  # from the stream
+    form.locator("select[name=player]").select_option("Dorothea")
+    form.locator("input[name=round]").fill("6")
+    form.locator("input[name=points]").fill("8")
+    route, answer = held.pop()
+    route.fulfill(response=answer)
+    ann.wait_for_timeout(300)
+    expect(form.locator("input[name=round]")).to_have_value("6")
+    expect(form.locator("input[name=points]")).to_have_value("8")
+    ann.unroute(f"**/t/{table.code}/act*")
+    form.locator("button[type=submit]").tap()
+    expect(ann.locator(cell("Dorothea", 6))).to_have_text("8")
+    assert table.scores()["Clementine"]["6"] == 12 and table.scores()["Dorothea"]["6"] == 8
+
+
 # -- a dialog and half-typed scores through other phones' entries -------------------------------------
 
 
