@@ -267,10 +267,11 @@ def test_every_state_of_the_page_fits_the_hand(live_server, new_phone, size):
     fits_the_hand(bob, "Bob's phone, Ann's controls open")
     shoot(bob, "zt-others-turn", size)
 
-    # A phone that only watches sees the same page, nothing it could tap.
+    # A phone that only watches sees the turn, nothing it could tap, and why, once.
     watcher = seated(new_phone, live_server, table.code, None, size)
-    expect(watcher.locator("#zt-their-controls > summary")).to_contain_text("this phone only watches")
-    expect(watcher.locator("#turn form")).to_have_count(0)
+    expect(watcher.locator(".me")).to_contain_text("the players' phones make the moves")
+    expect(watcher.locator("#zt-their-controls")).to_have_count(0)
+    expect(watcher.locator("#turn button, #turn select, #turn input")).to_have_count(0)
     fits_the_hand(watcher, "a watching phone")
 
 

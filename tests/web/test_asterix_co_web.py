@@ -724,8 +724,8 @@ def test_a_watcher_is_shown_the_albums_with_nothing_to_tap(table, phone):
     for opener in ("data-ac-play ", "data-ac-char=", "data-ac-note ", "data-ac-powers=", "ac-add"):
         assert opener not in page, opener
     assert "data-ac-play " in t.page()  # the host's phone plays
-    # What is greyed on a watcher's page is said once, at the top.
-    assert "You are watching: the greyed controls are for the players' phones" in text(page)
+    # Why a watcher's page has no move buttons is said once, at the top.
+    assert "You are watching: the players' phones make the moves" in text(page)
 
 
 # -- the turn and the page's controls -------------------------------------------------------------

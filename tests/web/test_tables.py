@@ -1,13 +1,19 @@
 """Starting, joining and playing a table through the pages, as phones do."""
 
+import random
 import re
 from html import unescape
+from html.parser import HTMLParser
 
 import pytest
 
 from companion.service.codes import CODE_ALPHABET
 from companion.web.network import base_url
+from companion.games import GAMES
+from companion.games.base import GameError
 from tests.conftest import Phone, api_table
+from tests.games.test_contract import CANDIDATES, game_samples, payloads
+from tests.web.test_migrations import OPENINGS, ApiTable
 
 
 def text(response):
@@ -433,3 +439,83 @@ def test_a_live_snapshot_holds_no_log_entry_past_the_version_it_read(app, phone)
     assert [entry.seq for entry in entries] == list(range(version, 0, -1))
     _table, _phones, newer = read_table(engine, code, 40, log_after=version - 1)
     assert [entry.seq for entry in newer] == [version]
+
+
+class ControlsInRegions(HTMLParser):
+    """The controls a reader of a table page could tap inside its live regions (the game, its
+    history, who is here): forms, buttons, fields and choices, whatever their state."""
+
+    CONTROLS = {"form", "button", "select", "textarea", "input"}
+
+    def __init__(self):
+        super().__init__()
+        self.depth = 0  # inside a region's <section>: how many sections deep
+        self.found = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "section" and (self.depth or "data-region" in attrs):
+            self.depth += 1
+        elif self.depth and tag in self.CONTROLS and attrs.get("type") != "hidden":
+            self.found.append(f"<{tag} {attrs.get('name') or attrs.get('class') or ''}>")
+
+    def handle_endtag(self, tag):
+        if tag == "section" and self.depth:
+            self.depth -= 1
+
+
+def controls_in_regions(page: str) -> list[str]:
+    parser = ControlsInRegions()
+    parser.feed(page)
+    return parser.found
+
+
+@pytest.mark.parametrize("game", sorted(OPENINGS))
+def test_a_watcher_sees_the_game_without_a_single_control(client, phone, game):
+    """Every move of the opening, seen from a watching phone: the board, the scores and the
+    history, and nothing to tap that would only be refused; the top says why, once."""
+    table = ApiTable(client, GAMES[game])
+    watcher = phone("10.0.0.9")
+    watcher.join(table.code)
+    for seat, move in [(None, None), *table.moves]:
+        if move:
+            table.move(client, seat, move)
+        page = text(watcher.get(f"/t/{table.code}"))
+        assert "You are watching: the players' phones make the moves" in page
+        assert controls_in_regions(page) == [], (game, move)
+    # A host's page of the same game is full of them.
+    host = phone("10.0.0.10")
+    code = host.start(game, players=OPENINGS[game][0])
+    assert len(controls_in_regions(text(host.get(f"/t/{code}")))) > 3
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_watcher_sees_no_control_in_any_phase_of_a_random_game(client, phone, game_id):
+    """A game played on by the host's script with random legal moves (the contract test's),
+    looked at from a watching phone after every move, through every phase it reaches."""
+    game = GAMES[game_id]
+    players = ["Ann", "Ben", "Cy"][:max(game.min_players, min(game.max_players, 3))]
+    table = api_table(client, game_id, players)
+    watcher = phone("10.0.0.9")
+    watcher.join(table["code"])
+    rng = random.Random(29)
+    state, looked = game.initial_state(players, game.parse_options({})), 0
+    for _step in range(80):
+        page = text(watcher.get(f"/t/{table['code']}"))
+        assert controls_in_regions(page) == [], (game_id, game.phase(state))
+        looked += 1
+        legal = [kind for kind, why in game.legal_actions(state, None).items()
+                 if why is None and kind != "hand_turn"]
+        if not legal or game.is_over(state):
+            break
+        kind = rng.choice(legal)
+        tries = game_samples(game, state, kind) + payloads(game, state, kind, players)[:CANDIDATES]
+        for payload in tries:
+            try:
+                state = game.play(state, game.parse_action(payload), None)[0]
+            except GameError:
+                continue
+            made = client.post(f"/api/tables/{table['code']}/actions", json=payload, headers=table["headers"])
+            assert made.status_code == 200, (payload, made.get_json())
+            break
+    assert looked >= 20 or game.is_over(state), looked  # far more than the opening

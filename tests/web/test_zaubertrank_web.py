@@ -352,7 +352,7 @@ def test_a_marker_that_fits_nowhere_moves_the_roman_two_more(client, phone):
         {"type": "draw_mishap", "symbol": "skull"}, {"type": "place_mishap", "location": 4},
         {"type": "draw_mishap", "symbol": "skull"}, {"type": "place_mishap", "location": 6}])
     table.do("advance_roman")
-    watcher = Player(phone("10.0.0.9"), table.code)
+    watcher = Player(phone("10.0.0.9"), table.code, "Ann")
     skull = Forms(region(watcher.page(), "turn")).find("draw_mishap", "skull")[1]
     assert "fits nowhere: Roman +2" in skull["text"]
     snap = table.do("draw_mishap", symbol="skull")
@@ -654,8 +654,7 @@ def test_symbols_are_named_and_drawn_not_told_by_colour(client, phone):
 def test_a_watcher_sees_everything_and_can_tap_nothing(client, phone):
     table = phases(client)["actions"]
     watcher = Player(phone("10.0.0.7"), table.code)
-    forms = Forms(watcher.page()).forms
-    assert forms and all(form["disabled"] and not form["posts"] for form in forms)
+    assert Forms(watcher.page()).forms == []  # not even greyed ones
     assert "csrf_token" not in region(watcher.page(), "turn")
     page = text(watcher.page())
     assert "Ann's turn" in page and "Fish soup" in page
@@ -775,13 +774,12 @@ ENGLISH = {"Accept-Language": "en-GB,en;q=0.9"}
 
 def _german_table(client, phone):
     """Mid-game: Ann (Asterix) walked to the Forest and used it; Bob (Obelix) is on the task
-    stack; a task card is face up. Returns the table and a watching phone."""
+    stack; a task card is face up. Returns the table and Bob's phone (Ann's turn, greyed)."""
     table = ApiTable(client).start()
     table.do("enter_task", **{k: v for k, v in FISH_SOUP.items() if k not in ("title", "reward")})
     table.do("move", location=1)
     table.do("use_location")
-    watcher = Player(phone("10.0.0.7"), table.code)
-    return table, watcher
+    return table, Player(phone("10.0.0.7"), table.code, "Bob")
 
 
 def _page(player: Player, headers: dict) -> str:
@@ -850,7 +848,7 @@ def test_the_german_setup_form_and_setup_steps(client, phone):
                   "eine kleine Patrouille", "Cäsars Armee", "Totenkopf"):
         assert words in page, words
     table = ApiTable(client)
-    watcher = Player(phone("10.0.0.9"), table.code)
+    watcher = Player(phone("10.0.0.9"), table.code, "Ann")
     setup = text(_page(watcher, GERMAN))
     for words in ("Aufbau", "Charaktere", "Startorte", "Startzutaten", "Wer fängt an?",
                   "Start-Unheilmarker: 0 von 2 abgelegt", "Zieh einen Unheilmarker"):
