@@ -33,6 +33,7 @@ from ..service import groups, tables
 from ..service.database import writing
 from ..service.errors import Forbidden
 from ..service.models import Device, GameTable, LogEntry, PlayerGroup
+from ..web.metrics import CHANGES
 from .hub import DELETED, Hub
 
 
@@ -185,6 +186,7 @@ def _commit(db: Session, changed: Changed, *also: GameTable) -> Changed:
     for table in (changed.table, *also):
         hub.notify(db, table.code, table.version)
     db.commit()
+    CHANGES.inc(1 + len(also))
     written = (changed.table, changed.entry) if changed.entry is not None else None
     woke = hub.changed(changed.table.code, changed.table.version, written)
     for table in also:

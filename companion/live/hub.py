@@ -23,6 +23,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from ..service.tables import table_version
+from ..web.metrics import STREAMS
 from . import snapshot as snapshots
 from .snapshot import Snapshot
 
@@ -149,9 +150,11 @@ class Hub:
                 feed = self.feeds[code] = Feed(self, code)
             feed.subscribers += 1
             self._listen()
+            STREAMS.inc()
             return feed
 
     def unsubscribe(self, feed: Feed, client: str) -> None:
+        STREAMS.dec()
         with self.lock:
             feed.subscribers -= 1
             if feed.subscribers <= 0 and self.feeds.get(feed.code) is feed:

@@ -18,6 +18,7 @@ from datetime import datetime, timezone, tzinfo
 
 from flask_babel import gettext as _
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from sqlalchemy import and_, func, or_
 from sqlmodel import Session, delete, select
 
 from ..games import GAMES, get_game
@@ -251,10 +252,27 @@ def sync_play(db: Session, table: GameTable) -> None:
         group.version += 1
 
 
-def plays_of(db: Session, group: PlayerGroup) -> list[Play]:
-    """The group's plays, newest first."""
-    return list(db.exec(select(Play).where(Play.group_id == group.id)
-                        .order_by(Play.ended_at.desc(), Play.id.desc())))
+def plays_of(db: Session, group: PlayerGroup, limit: int | None = None,
+             older_than: Play | None = None) -> list[Play]:
+    """The group's plays, newest first; ``older_than``: only those after that play in this
+    order (a page's link names its last play, so it shows the same plays however many come)."""
+    query = select(Play).where(Play.group_id == group.id)
+    if older_than is not None:
+        query = query.where(or_(Play.ended_at < older_than.ended_at,
+                                and_(Play.ended_at == older_than.ended_at, Play.id < older_than.id)))
+    query = query.order_by(Play.ended_at.desc(), Play.id.desc())
+    return list(db.exec(query.limit(limit) if limit else query))
+
+
+def play_count(db: Session, group: PlayerGroup) -> int:
+    return db.exec(select(func.count()).select_from(Play).where(Play.group_id == group.id)).one()
+
+
+def find_play(db: Session, group: PlayerGroup, uid: str) -> Play:
+    play = db.exec(select(Play).where(Play.group_id == group.id, Play.uid == uid)).first()
+    if play is None:
+        raise NotFound(_("This group has no play %(uid)s.", uid=quote(uid)))
+    return play
 
 
 def play_records(db: Session, group: PlayerGroup, plays: list[Play] | None = None) -> list[dict]:

@@ -20,6 +20,7 @@ from .errors import init_errors
 from .guards import init_guards
 from .i18n import init_i18n
 from .limits import make_limiter
+from .metrics import init_metrics
 from .security import init_security
 from .templating import init_templating
 from .views import api, groups, health, language, pages, rematch, rules, table
@@ -63,6 +64,7 @@ def create_app(test_config: dict | None = None) -> Flask:
                       health.bp, api.bp):
         app.register_blueprint(blueprint)
     app.extensions["csrf"].exempt(api.bp)  # the API takes bearer tokens only, never the cookie
+    init_metrics(app)
     Compress(app)
     init_assets(app)
     init_errors(app)

@@ -47,4 +47,6 @@ def defaults() -> dict:
         # A table without activity this many days is out of reach of its code; 0: never.
         ARCHIVE_DAYS=int(env("ARCHIVE_DAYS", "30")),
         TRUSTED_PROXIES=int(env("TRUSTED_PROXIES", "0")),
+        # /metrics answers this machine, or a scraper elsewhere sending this bearer token.
+        METRICS_TOKEN=env("METRICS_TOKEN") or None,
     )

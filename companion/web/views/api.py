@@ -20,7 +20,8 @@ from ...service.codes import normalise_code
 from ...service.database import get_db
 from ...service.errors import AlreadyDone, Invalid, NotFound, Unauthorized
 from ...service.groups import (GROUP_NAME_MAX, create_group, export_plays, find_group,
-                               import_plays, play_records, players_of, plays_of)
+                               import_plays, play_count, play_records, players_of)
+from ..metrics import IMPORTS
 from ...service.inputs import NAME_MAX, depth_problem, name_pattern, quote, text_problem, tidy_name
 from ...service.stats import statistics
 from ...service.tables import (LOG_PAGE, clean_players, clean_request_key, find_table,
@@ -558,8 +559,9 @@ def group_import(code: str):
     """Import an export into the group: all or nothing; plays it has already are skipped."""
     db = get_db(write=True)
     group = find_group(db, code)
-    added = import_plays(db, group, body())
-    return reply(Imported(added=added, plays=len(plays_of(db, group))))
+    with IMPORTS.time():
+        added = import_plays(db, group, body())
+    return reply(Imported(added=added, plays=play_count(db, group)))
 
 
 @bp.get("/groups/<code>/stats")

@@ -1,0 +1,74 @@
+"""Prometheus metrics for an operator, at /metrics: requests by route kind and status, open
+live streams, changes written, import durations. Only the server's own machine may read them,
+or whoever sends the bearer METRICS_TOKEN. A 429 or 5xx is also logged, one line each, naming
+the route's pattern and never a table's or group's code or a player's name.
+
+With several server processes, set PROMETHEUS_MULTIPROC_DIR (`companion serve` does) and every
+process writes its figures there; /metrics adds them up (prometheus_client's multiprocess mode).
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import os
+
+from flask import Blueprint, Flask, Response, current_app, request
+from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge,
+                               Histogram, generate_latest, multiprocess)
+
+REQUESTS = Counter("companion_requests_total", "Requests answered, by route kind and status.",
+                   ["kind", "status"])
+STREAMS = Gauge("companion_open_streams", "Live streams open to phones.",
+                multiprocess_mode="livesum")
+CHANGES = Counter("companion_changes_total", "Changes written to tables (moves, undos, seats).")
+IMPORTS = Histogram("companion_import_seconds", "How long an import of plays took.",
+                    buckets=(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30))
+
+bp = Blueprint("metrics", __name__)
+
+
+def route_kind() -> str:
+    """The part of the app a request went to: its blueprint, a few names in all."""
+    if request.endpoint == "static":
+        return "static"
+    return request.blueprint or "unrouted"
+
+
+def count_and_log(response: Response) -> Response:
+    status = response.status_code
+    REQUESTS.labels(route_kind(), str(status)).inc()
+    if status == 429 or status >= 500:
+        rule = request.url_rule.rule if request.url_rule else "-"  # "/t/<code>/act", no code
+        current_app.logger.warning("%s %s answered %d", request.method, rule, status)
+    return response
+
+
+def _from_this_machine() -> bool:
+    """Loopback, and not passed on by a proxy on this machine (nginx would add the header)."""
+    try:
+        loopback = ipaddress.ip_address(request.remote_addr or "").is_loopback
+    except ValueError:
+        return False
+    return loopback and "X-Forwarded-For" not in request.headers
+
+
+@bp.get("/metrics")
+def metrics():
+    token = current_app.config.get("METRICS_TOKEN") or ""
+    given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    if not (_from_this_machine() or (token and hmac.compare_digest(given, token))):
+        return Response("Metrics are for this machine, or for the bearer of METRICS_TOKEN.\n",
+                        403, mimetype="text/plain")
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        body = generate_latest(registry)
+    else:
+        body = generate_latest()
+    return Response(body, mimetype=CONTENT_TYPE_LATEST)
+
+
+def init_metrics(app: Flask) -> None:
+    app.register_blueprint(bp)
+    app.after_request(count_and_log)
