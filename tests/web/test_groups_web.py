@@ -11,11 +11,15 @@ import os
 import re
 import shutil
 import subprocess
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 from sqlalchemy import event
+from sqlmodel import select
+
+from companion.service.database import get_db
+from companion.service.models import GameTable
 
 from tests.conftest import api_table, bearer
 
@@ -86,7 +90,27 @@ def test_the_group_page_lists_plays_newest_first_and_opens_each_table_read_only(
     assert page.index("Cem") < page.index("Katrin")  # the newest play comes first
     uid = night.info()["plays"][1]["uid"]
     opened = host.get(f"/g/{night.code}/plays/{uid}")
-    assert opened.status_code == 303 and opened.headers["Location"].endswith(f"/t/{first}/history")
+    shown = html.unescape(opened.get_data(as_text=True))
+    assert opened.status_code == 200
+    assert "The host wrote 5 points for Katrin in round 1." in shown
+    assert first not in shown  # the table's code, a way to its seats, is not given away
+
+
+def test_a_plays_history_outlives_its_archived_table(make_app):
+    app = make_app(ARCHIVE_DAYS=30)
+    client = app.test_client()
+    night = Night(client)
+    code, _token = night.play({"Katrin": 5, "Ben": 9})
+    uid = night.info()["plays"][0]["uid"]
+    with app.app_context():
+        db = get_db(write=True)
+        table = db.exec(select(GameTable).where(GameTable.code == code)).one()
+        table.updated_at = table.updated_at - timedelta(days=31)
+        db.commit()
+    assert client.get(f"/t/{code}").status_code == 404  # put away
+    opened = client.get(f"/g/{night.code}/plays/{uid}")
+    assert opened.status_code == 200
+    assert "The host finished the game." in opened.get_data(as_text=True)
 
 
 def test_renaming_a_player_shows_everywhere_and_can_be_undone(phone):
@@ -510,3 +534,66 @@ def test_the_host_counts_a_table_in_a_group_later_and_an_ended_one_becomes_a_pla
     other.join(code, "Ben")
     assert other.post(f"/t/{code}/group", {"group_name": "Mine"}).status_code == 303
     assert "Only the host" in html.unescape(other.get(f"/t/{code}").get_data(as_text=True))
+
+
+def many_plays(client, night, count: int, first_day: int = 1) -> list[str]:
+    """``count`` plays imported into ``night``, a day apart; their uids, oldest first."""
+    night.play({"Katrin": 1, "Ben": 2})
+    template = client.get(f"/g/{night.code}/plays.json").get_json()
+    play = template["plays"][0]
+    uids, plays = [], []
+    for n in range(count):
+        day = datetime(2025, 1, 1, 20, 0) + timedelta(days=first_day + n)
+        uids.append(f"night-{first_day + n}")
+        plays.append({**play, "uid": uids[-1], "started_at": day.isoformat() + "Z",
+                      "ended_at": (day + timedelta(minutes=30)).isoformat() + "Z"})
+    made = client.post(f"/api/groups/{night.code}/plays", json={**template, "plays": plays})
+    assert made.status_code == 200, made.get_json()
+    return uids
+
+
+def shown_plays(page: str) -> list[str]:
+    return re.findall(r'id="play-(night-\d+)"', page)
+
+
+def test_the_group_page_shows_fifty_plays_a_page_by_links_that_stay_true(client):
+    night = Night(client)
+    uids = many_plays(client, night, 120)
+    newest_first = uids[::-1]
+    first = client.get(f"/g/{night.code}").get_data(as_text=True)
+    assert "121 plays" in first  # the one played at a table (today) and 120 imported
+    assert shown_plays(first) == newest_first[:49]  # today's table first, then the newest
+    older = re.search(r'href="([^"]*older=[^"]*)"', first).group(1)
+    second = client.get(html.unescape(older)).get_data(as_text=True)
+    assert shown_plays(second) == newest_first[49:99]
+    assert "The newest plays" in second
+    # Plays added since do not move what a page's link shows.
+    many_plays(client, night, 5, first_day=500)
+    assert shown_plays(client.get(html.unescape(older)).get_data(as_text=True)) == newest_first[49:99]
+    last = html.unescape(re.search(r'href="([^"]*older=[^"]*)"', second).group(1))
+    third = client.get(last).get_data(as_text=True)
+    assert shown_plays(third) == newest_first[99:]
+    assert "Older plays" not in third
+    # A link to a play the group does not have is a clear not-found, not an empty page.
+    missing = client.get(f"/g/{night.code}?older=" + "x" * 300)
+    assert missing.status_code == 404
+    quoted = re.search(r"This group has no play (x+)…\.", html.unescape(missing.get_data(as_text=True)))
+    assert quoted and len(quoted.group(1)) <= 80
+
+
+def test_statistics_are_computed_once_per_change_of_the_group(client, monkeypatch):
+    from companion.web.views import groups as views
+    computed = []
+    real = views._compute_statistics
+    monkeypatch.setattr(views, "_compute_statistics",
+                        lambda db, group: computed.append(group.version) or real(db, group))
+    night = Night(client)
+    night.play({"Katrin": 5, "Ben": 9})
+    first = client.get(f"/g/{night.code}/stats").get_data(as_text=True)
+    again = client.get(f"/g/{night.code}/stats").get_data(as_text=True)
+    assert len(computed) == 1 and first == again
+    night.play({"Katrin": 7, "Cem": 3})
+    newer = client.get(f"/g/{night.code}/stats").get_data(as_text=True)
+    assert len(computed) == 2 and "Cem" in newer and "Cem" not in first
+    german = client.get(f"/g/{night.code}/stats", headers={"Accept-Language": "de"})
+    assert len(computed) == 3 and "Statistik" in german.get_data(as_text=True)

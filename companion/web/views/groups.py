@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import (
     Blueprint,
     Response,
+    current_app,
     flash,
     redirect,
     render_template,
@@ -16,8 +18,8 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
-from flask_babel import ngettext
 from sqlmodel import select
 
 from ...service.database import get_db
@@ -37,11 +39,13 @@ from ...service.groups import (
     add_player,
     players_of,
     play_records,
+    find_play,
+    play_count,
     plays_of,
     rename_player,
     undo_change,
 )
-from ...service.models import GameTable, GroupChange, Play
+from ...service.models import GameTable, GroupChange
 from ..network import phone_root
 from ..qr import qr_svg
 from ...service.stats import (
@@ -58,8 +62,9 @@ from ...service.stats import (
 from ...service.stats.lines import day
 from ...service.errors import Invalid, NotFound, TableProblem
 from ...service.inputs import NAME_MAX, quote
-from ...service.tables import find_table, require_host
+from ...service.tables import find_table, game_of, log_entries, require_host
 from ..i18n import select_language
+from ..metrics import IMPORTS
 from ..phone import find_phone
 
 bp = Blueprint("groups", __name__)
@@ -105,17 +110,22 @@ def create():
     return redirect(url_for("groups.show", code=group.code), 303)
 
 
+PLAYS_PER_PAGE = 50
+
+
 def _page(group, status: int = 200, problem: str | None = None, where: str | None = None,
           form=None):
     db = get_db()
     url = group_url(group.code)
-    plays = plays_of(db, group)
+    older = request.args.get("older")
+    plays = plays_of(db, group, PLAYS_PER_PAGE + 1, find_play(db, group, older) if older else None)
     changes = db.exec(select(GroupChange).where(GroupChange.group_id == group.id,
                                                 GroupChange.undone == False)  # noqa: E712
                       .order_by(GroupChange.id.desc())).first()
     html = render_template(
         "groups/show.html", group=group, players=players_of(db, group),
-        plays=play_records(db, group, plays), games=GAMES, url=url,
+        plays=play_records(db, group, plays[:PLAYS_PER_PAGE]), more=len(plays) > PLAYS_PER_PAGE,
+        older=older, total=play_count(db, group), games=GAMES, url=url,
         qr=qr_svg(url, _("QR code of the group's address")),
         last_change=changes, problem=problem, where=where, form=form or {}, name_max=NAME_MAX,
         day=day)
@@ -202,7 +212,8 @@ def import_view(code: str):
             line = getattr(exc, "lineno", None)
             raise_invalid(_("The file is not valid JSON (line %(line)s).", line=line)
                           if line else _("The file is not valid JSON."))
-        added = import_plays(db, group, data)
+        with IMPORTS.time():
+            added = import_plays(db, group, data)
         return ngettext("%(num)d new play imported.", "%(num)d new plays imported.", added)
     return _change(code, "import", operation)
 
@@ -253,15 +264,19 @@ def raise_invalid(message: str):
 
 @bp.get("/g/<code>/plays/<uid>")
 def play_table(code: str, uid: str):
-    """A play's finished table, read-only: its whole log, move by move."""
+    """A play's finished table, read-only: its whole log, move by move. Shown here, under the
+    group's code, so that the table's own code (a way to its seats) is not handed out, and
+    still there when the table is put away (archived) after its days without activity."""
     db = get_db()
     group = find_group(db, code)
-    play = db.exec(select(Play).where(Play.group_id == group.id, Play.uid == uid)).first()
-    table = db.get(GameTable, play.table_id) if play is not None and play.table_id else None
+    play = find_play(db, group, uid)
+    table = db.get(GameTable, play.table_id) if play.table_id else None
     if table is None:
         raise NotFound(_("This play has no table on this server (it was imported, or its "
                          "table was deleted)."))
-    return redirect(url_for("table.history", code=table.code), 303)
+    entries = list(reversed(log_entries(db, table)))
+    return render_template("history.html", table=table, game=game_of(table), entries=entries,
+                           group=group)
 
 
 @bp.get("/g/<code>/stats")
@@ -270,6 +285,29 @@ def stats(code: str):
     every chart with its table."""
     db = get_db()
     group = find_group(db, code)
+    numbers, games, win_rates = _statistics(db, group)
+    return render_template("groups/stats.html", group=group, numbers=numbers, games=games,
+                           win_rates=win_rates)
+
+
+STATISTICS_KEPT = 64  # groups whose statistics a server process keeps at hand
+
+
+def _statistics(db, group) -> tuple:
+    """Computed once per change of the group (its version counts every change of its plays and
+    players), then reused: a big group's numbers take a while, its visitors come often."""
+    kept = current_app.extensions.setdefault("group_statistics", OrderedDict())
+    key = (group.id, group.version, str(get_locale()))  # charts may hold words of a language
+    if key in kept:
+        kept.move_to_end(key)
+        return kept[key]
+    kept[key] = found = _compute_statistics(db, group)
+    while len(kept) > STATISTICS_KEPT:
+        kept.popitem(last=False)
+    return found
+
+
+def _compute_statistics(db, group) -> tuple:
     rows = prepare(play_records(db, group))
     numbers = statistics(rows)
     builders = {"asterix-obelix": token_chart, "kartenspiel": pirate_chart,
@@ -287,8 +325,7 @@ def stats(code: str):
         games.append({"stats": game, "charts": charts})
     players = numbers.group.players
     win_rates = win_rate_chart(players, chart_id="win-rate") if players else None
-    return render_template("groups/stats.html", group=group, numbers=numbers, games=games,
-                           win_rates=win_rates)
+    return numbers, games, win_rates
 
 
 @bp.post("/t/<code>/group")
