@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import csv
 import io
+import time
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timezone, tzinfo
 
 from flask_babel import gettext as _
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
-from sqlalchemy import and_, func, or_
+from sqlalchemy import and_, func, insert, or_
 from sqlmodel import Session, delete, select
 
 from ..games import GAMES, get_game
@@ -438,19 +439,26 @@ class _ImportedPlay(BaseModel):
         return value
 
 
-def import_plays(db: Session, group: PlayerGroup, data) -> int:
-    """Add the plays of an export to ``group``; returns how many were new. All or nothing:
-    the first problem is refused with the play and field named, and nothing is added."""
+def read_export(data) -> list[_ImportedPlay]:
+    """An export's plays, checked, before any database work (so that a big file's checks do
+    not hold the database's writer). The first problem is refused with the play and field
+    named. Yields to other requests every few plays: under gevent, checking 5,000 plays takes
+    a while, and the tables' taps must not wait for it."""
     if not isinstance(data, dict) or not isinstance(data.get("plays"), list):
         raise Invalid(_("This is not a play export: it needs a list called \"plays\"."))
-    problem = text_problem(data)  # a NUL or a broken character no database stores
-    if problem:
+    problem = text_problem({key: value for key, value in data.items() if key != "plays"})
+    if problem:  # a NUL or a broken character no database stores (the plays' are below)
         raise Invalid(say(problem))
     if len(data["plays"]) > PLAYS_MAX:
         raise Invalid(_("An import holds at most %(most)d plays; this one has %(count)d.",
                         most=PLAYS_MAX, count=len(data["plays"])))
     parsed, first_with = [], {}
     for number, raw in enumerate(data["plays"], start=1):
+        if number % 50 == 0:
+            time.sleep(0)
+        problem = text_problem(raw)
+        if problem:
+            raise Invalid(_("Play %(number)d: %(problem)s", number=number, problem=say(problem)))
         try:
             parsed.append(_ImportedPlay.model_validate(raw))
         except ValidationError as exc:
@@ -462,36 +470,58 @@ def import_plays(db: Session, group: PlayerGroup, data) -> int:
             raise Invalid(_("Play %(number)d has the id '%(uid)s' of play %(earlier)d; each play "
                             "of a file needs an id of its own.", number=number,
                             uid=quote(parsed[-1].uid), earlier=earlier))
+        for entry in parsed[-1].players:
+            entry.name = clean_name(entry.name)
+    return sorted(parsed, key=lambda p: p.ended_at)  # oldest first, as they were played
+
+
+IMPORT_ROWS = 500  # rows written at a time; other requests of the process run in between
+
+
+def import_plays(db: Session, group: PlayerGroup, plays: list[_ImportedPlay]) -> int:
+    """Add the plays ``read_export`` checked to ``group``; returns how many were new. All or
+    nothing, in one transaction; rows are written in bulk, a few hundred at a time."""
     known = set(db.exec(select(Play.uid).where(Play.group_id == group.id)))
     fresh = []
-    for play in sorted(parsed, key=lambda p: p.ended_at):  # oldest first, as they were played
+    for play in plays:
         if play.uid not in known:
             known.add(play.uid)
             fresh.append(play)
-    # One read and one flush for all names: a lookup and a flush per name grew with their square.
-    people = {name_key(person.name): person for person in players_of(db, group)}
-    seated = []  # each fresh play's (group player, imported entry) pairs
+    # One read and bulk inserts for all names: a lookup and a flush per name grew with their square.
+    players = GroupPlayer.__table__  # rows, not objects: a big group has thousands of players
+    people = {name_key(name): (player_id, name) for player_id, name in db.connection().execute(
+        select(players.c.id, players.c.name).where(players.c.group_id == group.id))}
+    new_names = {}
     for play in fresh:
-        pairs = []
         for entry in play.players:
-            name = clean_name(entry.name)
-            person = people.get(name_key(name))
-            if person is None:
-                person = people[name_key(name)] = GroupPlayer(group_id=group.id, name=name)
-                db.add(person)
-            pairs.append((person, entry))
-        seated.append(pairs)
-    db.flush()  # the new players' ids
-    for play, pairs in zip(fresh, seated):
-        players = [{"player": person.id, "seat": person.name, "score": entry.score,
-                    "winner": entry.winner} for person, entry in pairs]
-        game = GAMES[play.game]
-        db.add(Play(group_id=group.id, uid=play.uid, game_id=play.game,
-                    started_at=play.started_at, ended_at=play.ended_at, players=players,
-                    cooperative=game.cooperative,
-                    result=play.result if game.cooperative else None, facts=play.facts))
+            new_names.setdefault(name_key(entry.name), entry.name)
+    rows = [{"group_id": group.id, "name": name, "created_at": now()}
+            for key, name in new_names.items() if key not in people]
+    adding = insert(players).returning(players.c.id, players.c.name, sort_by_parameter_order=True)
+    for made in _in_chunks(db, adding, rows):
+        people.update((name_key(name), (player_id, name)) for player_id, name in made)
+
+    def seat(entry: _ImportedPlayer) -> dict:
+        player_id, name = people[name_key(entry.name)]
+        return {"player": player_id, "seat": name, "score": entry.score, "winner": entry.winner}
+
+    list(_in_chunks(db, insert(Play.__table__), [{
+        "group_id": group.id, "uid": play.uid, "game_id": play.game,
+        "started_at": play.started_at, "ended_at": play.ended_at,
+        "players": [seat(entry) for entry in play.players],
+        "cooperative": GAMES[play.game].cooperative,
+        "result": play.result if GAMES[play.game].cooperative else None,
+        "facts": play.facts} for play in fresh]))
     if fresh:
         group.version += 1
     db.commit()
     return len(fresh)
+
+
+def _in_chunks(db: Session, statement, rows: list[dict]):
+    """Execute ``statement`` for ``rows``, IMPORT_ROWS at a time, yielding each chunk's result;
+    under gevent the process's other requests run between chunks (sleep(0) switches)."""
+    for first in range(0, len(rows), IMPORT_ROWS):
+        yield db.connection().execute(statement, rows[first:first + IMPORT_ROWS])
+        time.sleep(0)
 

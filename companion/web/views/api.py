@@ -20,7 +20,8 @@ from ...service.codes import normalise_code
 from ...service.database import get_db
 from ...service.errors import AlreadyDone, Invalid, NotFound, Unauthorized
 from ...service.groups import (GROUP_NAME_MAX, create_group, export_plays, find_group,
-                               import_plays, play_count, play_records, players_of)
+                               import_plays, play_count, play_records, players_of,
+                               read_export)
 from ..metrics import IMPORTS
 from ...service.inputs import NAME_MAX, depth_problem, name_pattern, quote, text_problem, tidy_name
 from ...service.stats import statistics
@@ -557,10 +558,11 @@ def group_export(code: str):
     200: Imported, 404: NO_GROUP, 422: (Error, "Not an export; the play and field named")})
 def group_import(code: str):
     """Import an export into the group: all or nothing; plays it has already are skipped."""
-    db = get_db(write=True)
-    group = find_group(db, code)
     with IMPORTS.time():
-        added = import_plays(db, group, body())
+        plays = read_export(body())  # checked before the transaction, which then is short
+        db = get_db(write=True)
+        group = find_group(db, code)
+        added = import_plays(db, group, plays)
     return reply(Imported(added=added, plays=play_count(db, group)))
 
 

@@ -33,6 +33,7 @@ from ...service.groups import (
     export_plays,
     find_group,
     import_plays,
+    read_export,
     link_table,
     merge_players,
     sync_play,
@@ -142,12 +143,19 @@ def show(code: str):
     return _page(group)
 
 
-def _change(code: str, where: str, operation):
-    """Run one change to a group; a refusal shows on the group page beside its form."""
+def _change(code: str, where: str, operation, read=None):
+    """Run one change to a group; a refusal shows on the group page beside its form. ``read``:
+    what the change needs from the request, checked before its transaction begins (a big file's
+    checks then do not hold the database's writer), handed to ``operation``."""
+    try:
+        given = (read(),) if read else ()
+    except TableProblem as problem:
+        return _page(find_group(get_db(), code), problem.status, problem.message, where,
+                     request.form)
     db = get_db(write=True)
     group = find_group(db, code)
     try:
-        message = operation(db, group)
+        message = operation(db, group, *given)
     except TableProblem as problem:
         db.rollback()
         return _page(find_group(get_db(), code), problem.status, problem.message, where,
@@ -199,7 +207,7 @@ def undo(code: str):
 
 @bp.post("/g/<code>/import")
 def import_view(code: str):
-    def operation(db, group):
+    def read():
         upload = request.files.get("file")
         raw = upload.read(IMPORT_BYTES_MAX + 1) if upload else b""
         if not raw:
@@ -212,10 +220,13 @@ def import_view(code: str):
             line = getattr(exc, "lineno", None)
             raise_invalid(_("The file is not valid JSON (line %(line)s).", line=line)
                           if line else _("The file is not valid JSON."))
-        with IMPORTS.time():
-            added = import_plays(db, group, data)
+        return read_export(data)
+
+    def operation(db, group, plays):
+        added = import_plays(db, group, plays)
         return ngettext("%(num)d new play imported.", "%(num)d new plays imported.", added)
-    return _change(code, "import", operation)
+    with IMPORTS.time():
+        return _change(code, "import", operation, read)
 
 
 @bp.post("/g/<code>/delete")
