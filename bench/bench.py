@@ -43,6 +43,13 @@ their phones, each load taken in turns (--slices), so both meet the machine at l
   long   a score pad with 10 log entries and one with 10,000 (entered through the API first):
          an action, a snapshot and an undo followed by its redo on each, alternately with
          /healthz: the long game's time / the short one's.
+  import the other tables of hammer, reading and entering scores at a steady pace with
+         /healthz, before and while a group imports 5,000 plays of 12 new names each through
+         the API (from its own address): loaded p99 / unloaded p99, and the import's time.
+  venue  a game café behind one public address (TRUSTED_PROXIES=1, every request carrying the
+         same X-Forwarded-For), with the DEFAULT rate limits: 20 tables × 6 phones join within
+         two minutes, open their streams, and every phone taps every 5 s for a minute: how
+         many requests of each kind were answered 429 (the goal: none).
 
 Server CPU is the sum of utime+stime of the gunicorn master and its workers (psutil), as % of
 one core over the measured window, and per change: those CPU seconds ÷ the changes made in the
@@ -64,6 +71,7 @@ import asyncio
 import codecs
 import contextlib
 import gc
+import json
 import os
 import platform
 import random
@@ -89,7 +97,7 @@ import psutil
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
 PARTS = ("cafe", "busy", "two", "idle", "scale", "bytes", "poll", "group", "slow", "hammer",
-         "long")
+         "long", "import", "venue")
 ALIASES = {"push": ("cafe", "busy")}
 DEFAULT_PG = "postgresql://companion:companion@127.0.0.1:5432/companion_bench"
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -2332,6 +2340,180 @@ async def hammering(args) -> list[str]:
     return lines
 
 
+def import_body(plays: int, names: int) -> bytes:
+    """An export of ``plays`` score-pad plays, each of ``names`` players no other play has."""
+    day = 86400
+    return json.dumps({"plays": [{
+        "uid": f"import-{number}", "game": "scorepad",
+        "started_at": time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(1_700_000_000 + number * day)),
+        "ended_at": time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(1_700_003_600 + number * day)),
+        "players": [{"name": f"P{number}-{seat}", "score": seat, "winner": seat == 0}
+                    for seat in range(names)]} for number in range(plays)]}).encode()
+
+
+async def importing(args) -> list[str]:
+    """The other tables' reads and actions (as in hammer), before and while a group imports
+    ``--import-plays`` plays of 12 new names each."""
+    with Server("import", args.port + 11, args, single_database(args)) as server:
+        sessions = [aiohttp.ClientSession(
+            connector=loopback_connector(f"127.0.0.{OTHERS_FIRST + index}"),
+            timeout=REQUEST_TIMEOUT) for index in range(args.hammer_tables - 1)]
+        health = aiohttp.ClientSession(connector=client_connector(), timeout=REQUEST_TIMEOUT)
+        importer = aiohttp.ClientSession(connector=loopback_connector(HAMMER_ADDRESS),
+                                         timeout=aiohttp.ClientTimeout(total=120))
+        try:
+            await wait_up(health, server)
+            seats = ["P1", "P2", "P3", "P4"]
+            others = await gather_limited((create_table(session, server.base, "scorepad", seats)
+                                           for session in sessions), 8)
+            async with importer.post(f"{server.base}/api/groups",
+                                     json={"name": "Big import", "players": []}) as answer:
+                code = (await answer.json())["code"]
+            body = import_body(args.import_plays, 12)
+            await other_tables(server.base, others, sessions, health, 2 * len(others),
+                               args.hammer_rate)  # warm up
+            log(f"import: {args.hammer_requests} reads and actions, unloaded …")
+            quiet, quiet_failed = await other_tables(server.base, others, sessions, health,
+                                                     args.hammer_requests, args.hammer_rate)
+            took: dict[str, float] = {}
+
+            async def one_import() -> None:
+                await asyncio.sleep(1)
+                started = time.perf_counter()
+                async with importer.post(f"{server.base}/api/groups/{code}/plays", data=body,
+                                         headers={"Content-Type": "application/json"}) as answer:
+                    took["answer"] = answer.status
+                    took["added"] = (await answer.json()).get("added", 0)
+                took["seconds"] = time.perf_counter() - started
+
+            log(f"import: {args.hammer_requests} reads and actions while {args.import_plays} "
+                f"plays are imported …")
+            with Window([server]) as window, LoopLag() as lag:
+                (loaded, loaded_failed), _ = await asyncio.gather(
+                    other_tables(server.base, others, sessions, health, args.hammer_requests,
+                                 args.hammer_rate), one_import())
+        finally:
+            await asyncio.gather(*(s.close() for s in sessions), health.close(), importer.close())
+
+    def values(timed: list[tuple[float, float]]) -> list[float]:
+        return [took for _sent, took in timed]
+
+    # Only the requests sent while the import ran: before and after it, nothing is loaded.
+    began = window.began + 1
+    during = {label: [t for t in loaded[label] if began <= t[0] <= began + took["seconds"]]
+              for label in loaded}
+    hz_quiet = values(quiet["/healthz"])
+    lines = [f"12. A group imports {args.import_plays} plays of 12 new names each "
+             f"({len(body) / 2**20:.1f} MB, through the API, from {HAMMER_ADDRESS}) while "
+             f"{len(others)} other tables read and enter scores {args.hammer_rate:g} times a "
+             f"second each, with /healthz",
+             f"  the import: answered {took['answer']} in {took['seconds']:.2f} s, "
+             f"{took['added']} plays added",
+             timing_header()]
+    ratios, gated = [], []
+    for label in quiet:
+        lines.append(timing_row(f"{label.split(' ')[0]} unloaded", values(quiet[label]), hz_quiet))
+        lines.append(timing_row(f"{label.split(' ')[0]} during the import",
+                                values(during[label]), hz_quiet))
+        ratio = percentile(values(during[label]), 0.99) / percentile(values(quiet[label]), 0.99)
+        ratios.append(f"{label.split(' ')[0]} {ratio:.1f}× ({len(during[label])} requests)")
+        gated += [ratio] if label != "/healthz" else []
+    lines.append("  (the ×hz columns divide by the UNLOADED /healthz)")
+    lines.append(goal("import", f"the import of {args.import_plays} plays under 10 s",
+                      took["seconds"] < 10 and took["answer"] == 200, f"{took['seconds']:.2f} s"))
+    lines.append(goal("import", "other tables' read and action p99 during the import / "
+                      "unloaded p99 ≤ 2", max(gated) <= 2, ", ".join(ratios)))
+    lines.append("  other tables' failures: " + "; ".join(
+        f"{label.split(' ')[0]} unloaded {len(quiet_failed[label])}, loaded "
+        f"{len(loaded_failed[label])}{by_kind(loaded_failed[label])}" for label in quiet))
+    lines += [f"  the server over the loaded stretch ({window.seconds:.0f} s): {window.text()}",
+              f"  measuring client {lag.text()}"]
+    return lines
+
+
+VENUE_ADDRESS = "203.0.113.50"  # the café's one public address, as its router shows it
+
+
+async def venue(args) -> list[str]:
+    """Every phone of a café behind one address, with the default limits (see the docstring)."""
+    defaults = {"RATE_LIMITS": None, "JOIN_LIMIT": None, "STREAMS_PER_CLIENT": None,
+                "TRUSTED_PROXIES": "1"}
+    behind = {"X-Forwarded-For": VENUE_ADDRESS}
+    answers: dict[str, list[int]] = {"table created": [], "join page": [], "seat taken": [],
+                                     "stream": [], "tap": []}
+    with Server("venue", args.port + 12, args, single_database(args), env=defaults) as server:
+        async with aiohttp.ClientSession(connector=client_connector(), headers=behind,
+                                         timeout=REQUEST_TIMEOUT) as host:
+            await wait_up(host, server)
+            seats = [f"P{i + 1}" for i in range(args.venue_phones)]
+            tables = []
+            for _ in range(args.venue_tables):
+                async with host.post(f"{server.base}/api/tables",
+                                     json={"game": "scorepad", "players": seats}) as answer:
+                    answers["table created"].append(answer.status)
+                    if answer.status == 201:
+                        tables.append((await answer.json())["code"])
+        phones = [Phone(aiohttp.ClientSession(
+            connector=client_connector(), headers=behind, cookie_jar=aiohttp.CookieJar(unsafe=True),
+            timeout=REQUEST_TIMEOUT), server.base, code, seat) for code in tables for seat in seats]
+        PHONES.append(phones)
+
+        async def join(phone: Phone, delay: float) -> None:
+            await asyncio.sleep(delay)  # the phones come in over two minutes, as people sit down
+            async with phone.session.get(f"{phone.base}/j/{phone.code}") as answer:
+                answers["join page"].append(answer.status)
+                page = await answer.text()
+            if answer.status != 200:
+                return
+            phone.token = CSRF.search(page).group(1)
+            async with phone.session.post(f"{phone.base}/j/{phone.code}",
+                                          data={"csrf_token": phone.token, "seat": phone.seat}) as answer:
+                answers["seat taken"].append(answer.status)
+                if answer.status == 200:
+                    phone.show_page(await answer.text())
+
+        log(f"venue: {len(phones)} phones join over {args.venue_join_seconds} s …")
+        began = time.perf_counter()
+        await asyncio.gather(*(join(phone, random.random() * args.venue_join_seconds)
+                               for phone in phones))
+        joined = [phone for phone in phones if phone.version >= 0]
+        took = await open_streams(joined, 60)
+        answers["stream"] = [200 if p.ready_at else 429 if "429" in p.stream_error else 0
+                             for p in joined]
+        log(f"venue: every phone taps every 5 s for {args.venue_seconds} s …")
+        stop_at = time.perf_counter() + args.venue_seconds
+
+        async def taps(phone: Phone) -> None:
+            await asyncio.sleep(random.random() * 5)
+            while time.perf_counter() < stop_at:
+                status, *_ = await phone.act(random.randint(-20, 50), True)
+                answers["tap"].append(status)
+                await asyncio.sleep(5)
+
+        with Window([server]) as window:
+            await asyncio.gather(*(taps(phone) for phone in joined))
+        await close_phones([phones])
+        PHONES.clear()
+    refused = {kind: statuses.count(429) for kind, statuses in answers.items()}
+    others = {kind: len([s for s in statuses if s not in (200, 201, 429)])
+              for kind, statuses in answers.items()}
+    lines = [f"13. A café behind one address ({VENUE_ADDRESS} in X-Forwarded-For, "
+             f"TRUSTED_PROXIES=1, default limits): {args.venue_tables} tables × "
+             f"{args.venue_phones} phones joining within {args.venue_join_seconds} s, streams "
+             f"open, every phone tapping every 5 s for {args.venue_seconds} s",
+             f"  joined {len(joined)} of {len(phones)} phones in {time.perf_counter() - began:.0f} s "
+             f"in all; streams ready in {took:.1f} s: {sum(1 for p in joined if p.ready_at)}",
+             "  requests by kind (answered 429 / other failures / all): " + ", ".join(
+                 f"{kind} {refused[kind]} / {others[kind]} / {len(statuses)}"
+                 for kind, statuses in answers.items()),
+             f"  the server over the taps ({window.seconds:.0f} s): {window.text()}"]
+    lines.append(goal("venue", "no 429 for a café's phones behind one address",
+                      sum(refused.values()) == 0 and len(joined) == len(phones),
+                      f"{sum(refused.values())} answered 429, {len(joined)} of {len(phones)} "
+                      f"phones seated"))
+    return lines
+
+
 # -- the whole run ------------------------------------------------------------------------
 
 
@@ -2559,7 +2741,9 @@ async def run(args, parts: list[str]) -> list[str]:
              ("8. Group pages", "group" in parts, lambda: group_pages(args)),
              ("9. Idle and slow connections", "slow" in parts, lambda: slow_clients(args)),
              ("10. One client hammering", "hammer" in parts, lambda: hammering(args)),
-             ("11. Long games", "long" in parts, lambda: long_games(args))]
+             ("11. Long games", "long" in parts, lambda: long_games(args)),
+             ("12. A large import", "import" in parts, lambda: importing(args)),
+             ("13. A café behind one address", "venue" in parts, lambda: venue(args))]
     for title, wanted, part in steps:
         if wanted:
             note = await wait_for_quiet(args)
@@ -2649,7 +2833,14 @@ def main() -> None:
                         help="long: log entries of the long game")
     parser.add_argument("--long-rounds", type=int, default=40,
                         help="long: rounds of an action, a snapshot and an undo + redo")
-    parser.add_argument("--port", type=int, default=5077, help="first of eleven ports used")
+    parser.add_argument("--import-plays", type=int, default=5000,
+                        help="import: plays of the import (12 new names each)")
+    parser.add_argument("--venue-tables", type=int, default=20, help="venue: tables")
+    parser.add_argument("--venue-phones", type=int, default=6, help="venue: phones per table")
+    parser.add_argument("--venue-join-seconds", type=int, default=120,
+                        help="venue: the phones join spread over this many seconds")
+    parser.add_argument("--venue-seconds", type=int, default=60, help="venue: seconds of taps")
+    parser.add_argument("--port", type=int, default=5077, help="first of thirteen ports used")
     parser.add_argument("--quiet", type=float, default=0,
                         help="before each part, wait up to this many seconds for the rest of "
                              "the machine to use under half a core (a shared machine)")

@@ -262,6 +262,22 @@ def test_one_client_opening_too_many_streams_is_refused_and_others_are_not(phone
     again.close()
 
 
+def test_phones_behind_one_address_each_have_their_own_streams(phone):
+    """A café's phones share its public address: the limit counts each phone, not the
+    address (three streams a client in this test: five seated phones open three each)."""
+    host, code = table_with(phone, players=("Ann", "Ben", "Cem", "Dan", "Eda"))
+    streams = []
+    for seat in ("Ann", "Ben", "Cem", "Dan", "Eda"):
+        seated = phone("10.0.0.80")  # all of them: the café's one address
+        seated.join(code, seat)
+        streams += [Stream(seated, code, "?v=0") for _ in range(3)]
+        refused = seated.client.get(f"/t/{code}/events", environ_base={"REMOTE_ADDR": "10.0.0.80"})
+        assert refused.status_code == 429  # a phone past its own limit still is
+    assert all(stream.next_event("ready") for stream in streams)
+    for stream in streams:
+        stream.close()
+
+
 def test_with_the_stream_open_an_action_answer_leaves_the_regions_to_the_stream(phone):
     host, code = table_with(phone)
     version = host.version()

@@ -17,8 +17,9 @@ from ...service.codes import normalise_code
 from ...service.errors import AlreadyDone, NotFound, TableProblem
 from ...service.tables import (clean_request_key, find_table, game_of, log_entries,
                                parse_expected, table_version)
+from ..limits import rate_key
 from ..network import listen_host, phone_root, unreachable_reason
-from ..phone import (client_address, find_phone, forget_device, is_fragment_request,
+from ..phone import (find_phone, forget_device, is_fragment_request,
                      keep_session_alive, phone_at, vary)
 from ..qr import qr_svg
 
@@ -116,7 +117,8 @@ def events(code: str):
     except TableProblem:
         return Response(_("There is no table with this code."), status=404, mimetype="text/plain")
     device = find_phone(db, table)
-    hub, client = live_hub(), client_address()
+    # Counted per phone, as its rate limits are: a café's phones share one public address.
+    hub, client = live_hub(), rate_key()
     feed = hub.subscribe(table.code, client)
     if feed is None:
         return Response(_("Too many live connections from this device; close some pages "
