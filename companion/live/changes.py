@@ -33,7 +33,7 @@ from ..service import groups, tables
 from ..service.database import writing
 from ..service.errors import Forbidden
 from ..service.models import Device, GameTable, LogEntry, PlayerGroup
-from ..web.metrics import CHANGES
+from ..service.metrics import CHANGES
 from .hub import DELETED, Hub
 
 

@@ -23,7 +23,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from ..service.tables import table_version
-from ..web.metrics import STREAMS
+from ..service.metrics import STREAMS
 from . import snapshot as snapshots
 from .snapshot import Snapshot
 

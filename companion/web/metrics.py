@@ -3,8 +3,9 @@ live streams, changes written, import durations. Only the server's own machine m
 or whoever sends the bearer METRICS_TOKEN. A 429 or 5xx is also logged, one line each, naming
 the route's pattern and never a table's or group's code or a player's name.
 
-With several server processes, set PROMETHEUS_MULTIPROC_DIR (`companion serve` does) and every
-process writes its figures there; /metrics adds them up (prometheus_client's multiprocess mode).
+With several server processes, point PROMETHEUS_MULTIPROC_DIR at an empty folder before they
+start: every process writes its figures there and /metrics adds them up (prometheus_client's
+multiprocess mode).
 """
 
 from __future__ import annotations
@@ -14,16 +15,9 @@ import ipaddress
 import os
 
 from flask import Blueprint, Flask, Response, current_app, request
-from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge,
-                               Histogram, generate_latest, multiprocess)
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest, multiprocess
 
-REQUESTS = Counter("companion_requests_total", "Requests answered, by route kind and status.",
-                   ["kind", "status"])
-STREAMS = Gauge("companion_open_streams", "Live streams open to phones.",
-                multiprocess_mode="livesum")
-CHANGES = Counter("companion_changes_total", "Changes written to tables (moves, undos, seats).")
-IMPORTS = Histogram("companion_import_seconds", "How long an import of plays took.",
-                    buckets=(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30))
+from ..service.metrics import REQUESTS
 
 bp = Blueprint("metrics", __name__)
 

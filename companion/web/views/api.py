@@ -22,7 +22,7 @@ from ...service.errors import AlreadyDone, Invalid, NotFound, Unauthorized
 from ...service.groups import (GROUP_NAME_MAX, create_group, export_plays, find_group,
                                import_plays, play_count, play_records, players_of,
                                read_export)
-from ..metrics import IMPORTS
+from ...service.metrics import IMPORTS
 from ...service.inputs import NAME_MAX, depth_problem, name_pattern, quote, text_problem, tidy_name
 from ...service.stats import statistics
 from ...service.tables import (LOG_PAGE, clean_players, clean_request_key, find_table,

@@ -65,7 +65,7 @@ from ...service.errors import Invalid, NotFound, TableProblem
 from ...service.inputs import NAME_MAX, quote
 from ...service.tables import find_table, game_of, log_entries, require_host
 from ..i18n import select_language
-from ..metrics import IMPORTS
+from ...service.metrics import IMPORTS
 from ..phone import find_phone
 
 bp = Blueprint("groups", __name__)
