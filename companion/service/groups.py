@@ -79,6 +79,13 @@ def find_group(db: Session, code: str) -> PlayerGroup:
     return group
 
 
+def hold(db: Session, group: PlayerGroup) -> None:
+    """Changes to one group's players take turns (PostgreSQL: the group's row is locked until
+    the commit; SQLite's writers take turns already): two imports or phones adding "Newbie"
+    and "newbie" at once make one player, the second seeing the first's."""
+    db.exec(select(PlayerGroup.id).where(PlayerGroup.id == group.id).with_for_update())
+
+
 def players_of(db: Session, group: PlayerGroup) -> list[GroupPlayer]:
     return list(db.exec(select(GroupPlayer).where(GroupPlayer.group_id == group.id)
                         .order_by(GroupPlayer.name)))
@@ -92,6 +99,7 @@ def player_named(db: Session, group: PlayerGroup, name: str) -> GroupPlayer | No
 def add_player(db: Session, group: PlayerGroup, name: str) -> GroupPlayer:
     """The group's player of this name (any case), added if new."""
     name = clean_name(name)
+    hold(db, group)
     found = player_named(db, group, name)
     if found is not None:
         return found
@@ -112,6 +120,7 @@ def _player(db: Session, group: PlayerGroup, player_id) -> GroupPlayer:
 
 def rename_player(db: Session, group: PlayerGroup, player_id: int, new_name: str) -> GroupPlayer:
     """Give a player another name (undoable); a name another player has is refused: merge."""
+    hold(db, group)
     player = _player(db, group, player_id)
     name = clean_name(new_name)
     other = player_named(db, group, name)
@@ -131,6 +140,7 @@ def rename_player(db: Session, group: PlayerGroup, player_id: int, new_name: str
 def merge_players(db: Session, group: PlayerGroup, keep_id: int, drop_id: int) -> GroupPlayer:
     """Make two spellings one person: every play and seat of ``drop`` becomes ``keep``'s
     (undoable: the change remembers exactly which entries it moved)."""
+    hold(db, group)
     keep, drop = _player(db, group, keep_id), _player(db, group, drop_id)
     if keep.id == drop.id:
         raise Invalid(_("Choose two different players to merge."))
@@ -162,6 +172,7 @@ def merge_players(db: Session, group: PlayerGroup, keep_id: int, drop_id: int) -
 
 def undo_change(db: Session, group: PlayerGroup) -> GroupChange:
     """Take back the group's last rename or merge that is still in effect."""
+    hold(db, group)
     change = db.exec(select(GroupChange).where(GroupChange.group_id == group.id,
                                                GroupChange.undone == False)  # noqa: E712
                      .order_by(GroupChange.id.desc())).first()
@@ -176,18 +187,24 @@ def undo_change(db: Session, group: PlayerGroup) -> GroupChange:
     else:
         if player_named(db, group, data["drop_name"]) is not None:
             raise Invalid(_("%(name)s is the name of another player now.", name=data["drop_name"]))
-        db.add(GroupPlayer(id=data["drop"], group_id=group.id, name=data["drop_name"]))
+        # Back under an id of its own: SQLite may have given the old one to a newer player.
+        restored = GroupPlayer(group_id=group.id, name=data["drop_name"])
+        db.add(restored)
         db.flush()
         for play_id, places in data["plays"]:
             play = db.get(Play, play_id)
             if play is not None:
-                play.players = [{**entry, "player": data["drop"]} if i in places else entry
+                play.players = [{**entry, "player": restored.id} if i in places else entry
                                 for i, entry in enumerate(play.players)]
         for table_id, seats in data["seats"]:
             table = db.get(GameTable, table_id)
             if table is not None and table.seat_players:
-                table.seat_players = {seat: data["drop"] if seat in seats else player
+                table.seat_players = {seat: restored.id if seat in seats else player
                                       for seat, player in table.seat_players.items()}
+        for earlier in db.exec(select(GroupChange).where(GroupChange.group_id == group.id,
+                                                         GroupChange.kind == "rename")):
+            if earlier.payload.get("player") == data["drop"]:  # its rename, undoable still
+                earlier.payload = {**earlier.payload, "player": restored.id}
     change.undone = True
     group.version += 1
     db.commit()
@@ -481,6 +498,7 @@ IMPORT_ROWS = 500  # rows written at a time; other requests of the process run i
 def import_plays(db: Session, group: PlayerGroup, plays: list[_ImportedPlay]) -> int:
     """Add the plays ``read_export`` checked to ``group``; returns how many were new. All or
     nothing, in one transaction; rows are written in bulk, a few hundred at a time."""
+    hold(db, group)
     known = set(db.exec(select(Play.uid).where(Play.group_id == group.id)))
     fresh = []
     for play in plays:

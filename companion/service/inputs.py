@@ -46,8 +46,9 @@ def tidy_name(raw: str) -> str:
 
 
 def name_key(name: str) -> str:
-    """Two names with the same key are the same name to the players at the table."""
-    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+    """Two names with the same key are the same name to the players at the table: in any case,
+    and in any width (a phone's keyboard may type "Ｂｅｎ" for "Ben")."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
 
 
 def quote(text: str) -> str:

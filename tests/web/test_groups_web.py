@@ -3,6 +3,7 @@ merged (undoably), export and import (all or nothing, never twice), deleting wit
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import html
 import io
@@ -11,6 +12,7 @@ import os
 import re
 import shutil
 import subprocess
+import threading
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -18,6 +20,7 @@ import pytest
 from sqlalchemy import event
 from sqlmodel import select
 
+from companion.service import groups
 from companion.service.database import get_db
 from companion.service.models import GameTable
 
@@ -157,6 +160,29 @@ def test_merging_two_spellings_moves_their_plays_and_undo_brings_both_back(phone
     info = night.info()
     assert sorted(info["players"]) == ["Ben", "Kathrin", "Katrin"]
     assert [p["players"][0]["name"] for p in info["plays"]] == ["Kathrin", "Katrin"]
+
+
+def test_a_merge_is_undone_after_another_group_took_the_dropped_players_id(phone):
+    """SQLite gives a deleted row's id to the next new row: here another group's new player.
+    The undone merge brings the dropped spelling back under an id of its own, and its renaming
+    from before the merge can still be undone."""
+    host = phone()
+    night = Night(host.client, players=("Katrin", "Ben", "Kathrin"))
+    night.play({"Kathrin": 15, "Ben": 9})
+    ids = _player_ids(host, night.code)
+    assert host.post(f"/g/{night.code}/players/{ids['Kathrin']}/rename", {"name": "Kathi"}).status_code == 303
+    assert host.post(f"/g/{night.code}/merge", {"keep": ids["Katrin"], "drop": ids["Kathrin"]}).status_code == 303
+    other = Night(host.client, name="Elsewhere", players=("Newcomer",))
+    if host.client.application.config["DATABASE_URL"].startswith("sqlite"):
+        assert _player_ids(host, other.code)["Newcomer"] == ids["Kathrin"]  # the id, again
+    undone = host.post(f"/g/{night.code}/undo", {})
+    assert undone.status_code == 303
+    info = night.info()
+    assert sorted(info["players"]) == ["Ben", "Kathi", "Katrin"]
+    assert info["plays"][0]["players"][0]["name"] == "Kathi"
+    assert host.post(f"/g/{night.code}/undo", {}).status_code == 303  # the renaming, too
+    assert sorted(night.info()["players"]) == ["Ben", "Kathrin", "Katrin"]
+    assert other.info()["players"] == ["Newcomer"]
 
 
 def test_two_people_who_played_together_cannot_be_merged(phone):
@@ -597,3 +623,40 @@ def test_statistics_are_computed_once_per_change_of_the_group(client, monkeypatc
     assert len(computed) == 2 and "Cem" in newer and "Cem" not in first
     german = client.get(f"/g/{night.code}/stats", headers={"Accept-Language": "de"})
     assert len(computed) == 3 and "Statistik" in german.get_data(as_text=True)
+
+
+def test_imports_at_once_naming_one_new_player_in_any_case_or_width_make_one_player(
+        app, monkeypatch):
+    """Three phones import at the same moment, each a play naming the same newcomer in its own
+    spelling: every import is counted, and the group has one Newbie. Each import, about to
+    write its new player, waits (up to a second) for the others to get as far: they do only
+    if nothing makes them take turns."""
+    client = app.test_client()
+    night = Night(client, players=("Ann",))
+    spellings = ["Newbie", "NEWBIE", "Ｎｅｗｂｉｅ"]
+    meeting, real_now = threading.Barrier(len(spellings), timeout=1), groups.now
+
+    def now_when_all_are_here():
+        with contextlib.suppress(threading.BrokenBarrierError):
+            meeting.wait()
+        return real_now()
+
+    monkeypatch.setattr(groups, "now", now_when_all_are_here)
+    answers = {}
+
+    def send(number: int, name: str) -> None:
+        play = {"uid": f"same-{number}", "game": "scorepad", "started_at": "2026-01-01T20:00:00Z",
+                "ended_at": "2026-01-01T21:00:00Z", "players": [
+                    {"name": "Ann", "score": 3, "winner": False},
+                    {"name": name, "score": 9, "winner": True}]}
+        answers[number] = app.test_client().post(f"/api/groups/{night.code}/plays",
+                                                 json={"plays": [play]}).status_code
+
+    threads = [threading.Thread(target=send, args=pair) for pair in enumerate(spellings)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(answers.values()) == [200] * len(spellings)
+    info = night.info()
+    assert len(info["plays"]) == len(spellings) and sorted(info["players"]) == ["Ann", "Newbie"]
