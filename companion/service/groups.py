@@ -25,7 +25,7 @@ from sqlmodel import Session, delete, select
 from ..games import GAMES, get_game
 from ..games.base import explain
 from ..games.text import N_, say
-from .codes import normalise_code, random_code
+from .codes import GROUP_CODE_LENGTH, normalise_code, random_code
 from .errors import Invalid, NotFound
 from .inputs import NAME_MAX, name_key, quote, stored_id, text_problem, tidy_name
 from .models import GameTable, GroupChange, GroupPlayer, Play, PlayerGroup, now
@@ -42,7 +42,7 @@ BGG_IDS = {"asterix-obelix": None, "kartenspiel": None, "asterix-co": None, "zau
 
 def _new_group_code(db: Session) -> str:
     while True:
-        code = random_code()
+        code = random_code(GROUP_CODE_LENGTH)
         if db.exec(select(PlayerGroup.id).where(PlayerGroup.code == code)).first() is None:
             return code
 

@@ -95,7 +95,7 @@ class PlayerGroup(SQLModel, table=True):
     __tablename__ = "player_group"
 
     id: int | None = Field(default=None, primary_key=True)
-    code: str = Field(index=True, unique=True, max_length=6)
+    code: str = Field(index=True, unique=True, max_length=10)  # six in groups made before 0008
     name: str = Field(max_length=40)
     version: int = 0  # bumped by every change (players, plays), like a table's
     created_at: datetime = Field(default_factory=now)

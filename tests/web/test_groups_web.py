@@ -22,7 +22,8 @@ from sqlmodel import select
 
 from companion.service import groups
 from companion.service.database import get_db
-from companion.service.models import GameTable
+from companion.service.codes import CODE_ALPHABET
+from companion.service.models import GameTable, PlayerGroup
 
 from tests.conftest import api_table, bearer
 
@@ -660,3 +661,15 @@ def test_imports_at_once_naming_one_new_player_in_any_case_or_width_make_one_pla
     assert sorted(answers.values()) == [200] * len(spellings)
     info = night.info()
     assert len(info["plays"]) == len(spellings) and sorted(info["players"]) == ["Ann", "Newbie"]
+
+
+def test_new_groups_get_ten_character_codes_and_older_six_character_ones_still_open(app, client):
+    night = Night(client)
+    assert len(night.code) == 10 and set(night.code) <= set(CODE_ALPHABET)
+    assert client.get(f"/g/{night.code.lower()}").status_code in (200, 303)
+    with app.app_context():
+        db = get_db(write=True)
+        db.add(PlayerGroup(code="ABC234", name="From before"))
+        db.commit()
+    older = client.get("/g/ABC234")
+    assert older.status_code == 200 and "From before" in older.get_data(as_text=True)
