@@ -317,6 +317,8 @@ def join_table(db: Session, table: GameTable, seat: str | None, watch: bool) -> 
     if not watch:
         if not isinstance(seat, str) or not seat.strip():
             raise Invalid(_("Choose a seat, or choose to watch."))
+        if table.finished:
+            raise Forbidden(_finished_seats())
         seat = _seat_name(table, seat)
         if _seat_holder(db, table, seat) is not None:
             raise Forbidden(_("%(seat)s's seat is already taken by another phone; the host can "
@@ -344,9 +346,20 @@ def _seat_holder(db: Session, table: GameTable, seat: str) -> Device | None:
     ).first()
 
 
+def _finished_seats() -> str:
+    return _("This game is over: its seats stay with the phones that played it (its result "
+             "counts in a group). You can watch.")
+
+
 def seat_barred(table: GameTable, device: Device | None) -> str | None:
-    """Why this joined phone may not take a seat now (None: it may)."""
-    if device is None or device.is_host:
+    """Why this phone (None: one not joined yet) may not take a seat now (None: it may). A
+    finished game's seats stay as they were: a phone that only knows the code must not sit
+    down, undo the end and rewrite the result its group counts."""
+    if device is not None and device.is_host:
+        return None
+    if table.finished:
+        return _finished_seats()
+    if device is None:
         return None
     if device.read_only:
         return _("The host made this phone read-only, so it cannot take a seat.")

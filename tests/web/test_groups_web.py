@@ -558,7 +558,7 @@ def test_the_host_counts_a_table_in_a_group_later_and_an_ended_one_becomes_a_pla
     assert "Count this game in a group" not in page
     # Only the host may, and only once.
     other = phone("10.0.0.9")
-    other.join(code, "Ben")
+    other.join(code)  # watching: the game is over, its seats are taken for good
     assert other.post(f"/t/{code}/group", {"group_name": "Mine"}).status_code == 303
     assert "Only the host" in html.unescape(other.get(f"/t/{code}").get_data(as_text=True))
 

@@ -519,3 +519,23 @@ def test_a_watcher_sees_no_control_in_any_phase_of_a_random_game(client, phone, 
             assert made.status_code == 200, (payload, made.get_json())
             break
     assert looked >= 20 or game.is_over(state), looked  # far more than the opening
+
+
+def test_a_finished_games_free_seat_cannot_be_taken_to_rewrite_its_result(phone):
+    """Whoever learns a finished table's code (a group's play once linked to it) may watch,
+    but not sit down in a free seat, undo the end and change the score the group counts."""
+    host = phone()
+    code = host.start(players=("Ann", "Ben"))
+    for seat, points in (("Ann", 5), ("Ben", 9)):
+        assert host.act(type="enter_score", player=seat, round=1, points=points).status_code == 200
+    assert host.act(type="finish_game").status_code == 200
+    stranger = phone("10.0.0.66")
+    page = text(stranger.get(f"/j/{code}"))
+    assert "This game is over: its seats stay with the phones that played it" in page
+    assert re.search(r'value="Ben" class="seat"\s+disabled', page)
+    refused = stranger.join(code, "Ben")
+    assert refused.status_code == 403 and "This game is over" in text(refused)
+    assert stranger.join(code).status_code == 303  # watching is fine
+    assert stranger.act(type="enter_score", player="Ben", round=1, points=500).status_code == 403
+    assert stranger.post(f"/j/{code}", {"seat": "Ben"}).status_code == 403  # nor by a seat change
+    assert host.snapshot()["scores"] == {"Ann": 5, "Ben": 9}

@@ -595,21 +595,28 @@ def test_a_whole_game_lost_is_announced_on_every_phone(client, phone):
 
 
 # -- the page -----------------------------------------------------------------------------------
-def phases(client):
-    """One table per moment of the game that shows different controls."""
-    setup = ApiTable(client)
-    drawn = ApiTable(client)
+def phases(client, phone):
+    """One table per moment of the game that shows different controls, each with Ann's and
+    Bob's phones (``table.seats``), seated before its moves (a finished game takes no new
+    seats)."""
+
+    def seated(table: ApiTable) -> ApiTable:
+        table.seats = {seat: Player(phone(), table.code, seat) for seat in ("Ann", "Bob")}
+        return table
+
+    setup = seated(ApiTable(client))
+    drawn = seated(ApiTable(client))
     drawn.do("draw_mishap", symbol="knife")
-    acting = ApiTable(client).start()
+    acting = seated(ApiTable(client)).start()
     acting.do("enter_task", **FISH_SOUP)
     acting.do("draw_helpers")
     acting.do("take_ingredients", fish=1)
-    drawing = ApiTable(client).start()
+    drawing = seated(ApiTable(client)).start()
     drawing.do("advance_roman")
-    placing = ApiTable(client).start()
+    placing = seated(ApiTable(client)).start()
     placing.do("advance_roman")
     placing.do("draw_mishap", symbol="fist")
-    over = ApiTable(client, options={f"location{n}_spaces": 1 for n in range(1, 7)}).start()
+    over = seated(ApiTable(client, options={f"location{n}_spaces": 1 for n in range(1, 7)})).start()
     while not over.snap()["finished"]:
         over.end_turn()
     return {"setup": setup, "drawn": drawn, "actions": acting, "draw": drawing,
@@ -617,8 +624,8 @@ def phases(client):
 
 
 def test_every_region_renders_alone_in_every_phase(client, phone):
-    for name, table in phases(client).items():
-        device = Player(phone(), table.code, "Ann")
+    for name, table in phases(client, phone).items():
+        device = table.seats["Ann"]
         live = device.phone.get(f"/t/{table.code}/live?v=0", headers={"HX-Request": "true"})
         assert live.status_code == 200, name
         body = live.get_data(as_text=True)
@@ -631,8 +638,8 @@ def test_every_region_renders_alone_in_every_phase(client, phone):
 
 def test_every_rules_section_the_controls_need_is_linked_and_exists(client, phone):
     linked = set()
-    for table in phases(client).values():
-        page = Player(phone(), table.code, "Ann").page()
+    for table in phases(client, phone).values():
+        page = table.seats["Ann"].page()
         linked |= set(re.findall(rf'/rules/{GAME}/([\w-]+)"', page))
         linked |= set(re.findall(rf'/rules/{GAME}#([\w-]+)"', page))
     assert set(HELP_SECTIONS) <= linked, set(HELP_SECTIONS) - linked
@@ -641,8 +648,8 @@ def test_every_rules_section_the_controls_need_is_linked_and_exists(client, phon
 
 
 def test_symbols_are_named_and_drawn_not_told_by_colour(client, phone):
-    table = phases(client)["place"]
-    page = Player(phone(), table.code, "Ann").page()
+    table = phases(client, phone)["place"]
+    page = table.seats["Ann"].page()
     ring = region(page, "timeline")
     for symbol in ("knife", "skull", "lightning", "fist"):
         assert f'href="#zt-{symbol}"' in ring and f"{symbol}" in text(ring)
@@ -652,7 +659,7 @@ def test_symbols_are_named_and_drawn_not_told_by_colour(client, phone):
 
 
 def test_a_watcher_sees_everything_and_can_tap_nothing(client, phone):
-    table = phases(client)["actions"]
+    table = phases(client, phone)["actions"]
     watcher = Player(phone("10.0.0.7"), table.code)
     assert Forms(watcher.page()).forms == []  # not even greyed ones
     assert "csrf_token" not in region(watcher.page(), "turn")
@@ -678,11 +685,11 @@ def action_forms(html: str) -> list[tuple[str, bool, str | None]]:
 def test_a_control_is_disabled_with_its_reason_exactly_when_the_moves_table_says_so(client, phone):
     game = get_game(GAME)
     shown = set()
-    for name, table in phases(client).items():
+    for name, table in phases(client, phone).items():
         state = table.state
         for seat in ("Ann", "Bob"):
             legal = game.legal_actions(state, seat)
-            for kind, disabled, reason in action_forms(Player(phone(), table.code, seat).page()):
+            for kind, disabled, reason in action_forms(table.seats[seat].page()):
                 assert reason == legal[kind], (name, seat, kind)
                 assert disabled == (reason is not None), (name, seat, kind)
                 shown.add((name, seat, kind, reason))
@@ -755,9 +762,9 @@ def test_the_hosts_hand_over_waits_disabled_while_a_drawn_marker_waits(host):
 def test_the_board_and_the_supplies_are_the_same_for_every_phone(client, phone):
     """The ring and the supplies read no fact about the phone: one render per table version
     serves every phone (their regions' hashes agree), the turn's controls differ by seat."""
-    table = phases(client)["actions"]
-    pages = [Player(phone(address), table.code, seat).page()
-             for address, seat in (("10.0.0.2", "Ann"), ("10.0.0.3", "Bob"), ("10.0.0.4", None))]
+    table = phases(client, phone)["actions"]
+    pages = [table.seats["Ann"].page(), table.seats["Bob"].page(),
+             Player(phone("10.0.0.4"), table.code).page()]
 
     def hashes(name):
         return {re.search(rf'id="{name}" data-region="{name}" data-hash="(\w+)"', page).group(1)
