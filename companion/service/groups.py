@@ -17,7 +17,9 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timezone, tzinfo
 
+from flask import current_app
 from flask_babel import gettext as _
+from itsdangerous import BadSignature, URLSafeSerializer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from sqlalchemy import and_, func, insert, or_
 from sqlmodel import Session, delete, select
@@ -26,7 +28,7 @@ from ..games import GAMES, get_game
 from ..games.base import explain
 from ..games.text import N_, say
 from .codes import GROUP_CODE_LENGTH, normalise_code, random_code
-from .errors import Invalid, NotFound
+from .errors import Forbidden, Invalid, NotFound
 from .inputs import NAME_MAX, name_key, quote, stored_id, text_problem, tidy_name
 from .models import GameTable, GroupChange, GroupPlayer, Play, PlayerGroup, now
 from .stats.facts import facts_of
@@ -62,13 +64,39 @@ def clean_name(raw, most: int = NAME_MAX, what: str = "player") -> str:
 
 
 def create_group(db: Session, name: str, players: list[str] = ()) -> PlayerGroup:
-    """A new group (the caller commits)."""
-    group = PlayerGroup(code=_new_group_code(db), name=clean_name(name, GROUP_NAME_MAX, "group"))
+    """A new group, owned: the caller hands its creator the owner key (and commits)."""
+    group = PlayerGroup(code=_new_group_code(db), name=clean_name(name, GROUP_NAME_MAX, "group"),
+                        owned=True)
     db.add(group)
     db.flush()
     for player in players:
         add_player(db, group, player)
     return group
+
+
+def _owner_keys() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.secret_key, salt="group owner")
+
+
+def owner_key(group: PlayerGroup) -> str:
+    """The key that changes the group's history: the group's code signed with the server's
+    secret, so it is made again for an owner's page and needs no storing (the creator's phone,
+    a shared owner link and the recovery link all carry it)."""
+    return _owner_keys().dumps(group.code)
+
+
+def is_owner_key(group: PlayerGroup, key: str | None) -> bool:
+    try:
+        return bool(key) and _owner_keys().loads(key) == group.code
+    except BadSignature:
+        return False
+
+
+def require_owner(group: PlayerGroup, owner: bool) -> None:
+    """Refused unless the group is open to all (from before owners) or this is its owner."""
+    if group.owned and not owner:
+        raise Forbidden(_("Only the group's owners can change its history (import, rename, "
+                          "merge, undo, delete). An owner can share the owner link with you."))
 
 
 def find_group(db: Session, code: str) -> PlayerGroup:

@@ -98,6 +98,9 @@ class PlayerGroup(SQLModel, table=True):
     code: str = Field(index=True, unique=True, max_length=10)  # six in groups made before 0008
     name: str = Field(max_length=40)
     version: int = 0  # bumped by every change (players, plays), like a table's
+    # Its history changes only with the owner key (groups.owner_key); groups from before 0009
+    # are open to every phone with the code until one of them makes the group owned.
+    owned: bool = False
     created_at: datetime = Field(default_factory=now)
 
 

@@ -15,6 +15,9 @@ from tests.browser.ux import PHONE_320, PHONE_390, TABLET, axe_violations, overf
 SHOTS = Path(os.environ.get("SCREENSHOTS", "/tmp/groups"))
 
 
+OWNER_KEYS: dict[str, str] = {}  # each group's, as its maker keeps it
+
+
 def a_group_with_plays(live_server) -> str:
     group = api(live_server, "POST", "/api/groups", {"name": "Friday <night>", "players": []})
     plays = []
@@ -30,7 +33,9 @@ def a_group_with_plays(live_server) -> str:
                   "ended_at": "2026-11-20T20:00:00+00:00", "cooperative": True, "result": "won",
                   "players": [{"name": "Ben", "winner": True}, {"name": "Cem", "winner": True}],
                   "facts": {"difficulty": "normal", "roman_spaces_left": 4, "result": "won"}})
-    api(live_server, "POST", f"/api/groups/{group['code']}/plays", {"plays": plays})
+    api(live_server, "POST", f"/api/groups/{group['code']}/plays", {"plays": plays},
+        token=group["owner_key"])
+    OWNER_KEYS[group["code"]] = group["owner_key"]
     return group["code"]
 
 
@@ -39,11 +44,17 @@ def test_the_group_pages_fit_the_hand(live_server, new_phone, size):
     code = a_group_with_plays(live_server)
     page = new_phone(size)
     SHOTS.mkdir(parents=True, exist_ok=True)
-    for path in (f"/g/{code}", f"/g/{code}/stats", "/groups/new"):
+    # A visitor's page, then (the owner link opened) an owner's, with its forms and its QR.
+    for path in (f"/g/{code}", f"/g/{code}/stats", "/groups/new", f"/g/{code}/own/{OWNER_KEYS[code]}"):
         page.goto(live_server + path)
         found = {"small targets": small_targets(page), "small text": small_text(page),
                  "overflow": overflowing(page), "axe": axe_violations(page)}
         assert found == {"small targets": [], "small text": [], "overflow": [], "axe": []}, path
+    assert page.locator("#owners").get_by_text("This phone is an owner").is_visible()
+    page.locator("#owners summary").click()  # sharing ownership: the warning, the QR, the link
+    assert page.locator("#owners .warning").is_visible()
+    assert overflowing(page) == [] and small_targets(page) == []
+    page.locator("#owners").screenshot(path=str(SHOTS / f"owners-{size['width']}.png"))
     page.goto(f"{live_server}/g/{code}/stats")
     assert "Friday <night>" in page.locator("h1").inner_text()  # escaped, shown as typed
     assert page.locator("figure svg[role=img]").count() >= 2

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import threading
 from datetime import datetime, timedelta
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -35,6 +36,11 @@ class Night:
         answer = client.post("/api/groups", json={"name": name, "players": list(players)})
         assert answer.status_code == 201, answer.get_json()
         self.client, self.code = client, answer.get_json()["code"]
+        self.key = answer.get_json()["owner_key"]
+        self.owner = bearer(self.key)  # the API's owner: import
+        # The client's phone takes the owner link, as the group's maker would keep it.
+        assert client.get(f"/g/{self.code}/own/{self.key}").status_code == 303
+        client.get(f"/g/{self.code}")  # where its "now an owner" note is read
 
     def table(self, seats, seat_players=None):
         table = api_table(self.client, "scorepad", seats, group=self.code,
@@ -207,9 +213,9 @@ def test_export_and_import_restore_the_plays_and_a_second_import_adds_nothing(cl
     data = json.loads(exported.get_data(as_text=True))
     assert data["format"] == "table-companion-plays/1" and len(data["plays"]) == 2
     elsewhere = Night(client, name="Restored", players=())
-    first = client.post(f"/api/groups/{elsewhere.code}/plays", json=data)
+    first = client.post(f"/api/groups/{elsewhere.code}/plays", headers=elsewhere.owner, json=data)
     assert first.get_json() == {"added": 2, "plays": 2}
-    again = client.post(f"/api/groups/{elsewhere.code}/plays", json=data)
+    again = client.post(f"/api/groups/{elsewhere.code}/plays", headers=elsewhere.owner, json=data)
     assert again.get_json() == {"added": 0, "plays": 2}
     restored = elsewhere.info()
     assert sorted(restored["players"]) == ["Ben", "Cem", "Katrin"]
@@ -239,7 +245,7 @@ def test_an_import_reads_as_often_for_fifty_plays_of_new_names_as_for_five(app, 
 
         event.listen(engine, "before_cursor_execute", record)
         try:
-            answer = client.post(f"/api/groups/{night.code}/plays", json=plays(count, first))
+            answer = client.post(f"/api/groups/{night.code}/plays", headers=night.owner, json=plays(count, first))
         finally:
             event.remove(engine, "before_cursor_execute", record)
         assert answer.get_json()["added"] == count
@@ -263,7 +269,7 @@ def test_a_bad_import_names_the_play_and_adds_nothing(client, change, message):
     data = client.get(f"/api/groups/{night.code}/plays").get_json()
     change(data["plays"])
     elsewhere = Night(client, name="Other", players=())
-    refused = client.post(f"/api/groups/{elsewhere.code}/plays", json=data)
+    refused = client.post(f"/api/groups/{elsewhere.code}/plays", headers=elsewhere.owner, json=data)
     assert refused.status_code == 422
     assert refused.get_json()["error"].startswith(message), refused.get_json()
     assert elsewhere.info()["plays"] == [] and elsewhere.info()["players"] == []
@@ -309,7 +315,7 @@ def test_names_that_look_like_formulas_stay_text_in_a_spreadsheet(client, tmp_pa
                                                                    delimiter, column):
     assert SSCONVERT, "gnumeric's ssconvert is missing; .ci/run installs it"
     night = Night(client, players=())
-    client.post(f"/api/groups/{night.code}/plays", json={"plays": [{
+    client.post(f"/api/groups/{night.code}/plays", headers=night.owner, json={"plays": [{
         "uid": "=1+1", "game": "scorepad", "started_at": "2026-11-01T19:00:00+00:00",
         "ended_at": "2026-11-01T20:00:00+00:00",
         "players": [{"name": name, "score": 5} for name in FORMULAS]}]})
@@ -377,12 +383,12 @@ def test_an_imported_play_that_ends_before_it_starts_is_refused(client):
     data = {"plays": [{"uid": "a1", "game": "scorepad", "started_at": "2026-11-27T20:00:00",
                        "ended_at": "2026-11-27T19:00:00+00:00",
                        "players": [{"name": "Ann", "score": 3, "winner": True}]}]}
-    refused = client.post(f"/api/groups/{night.code}/plays", json=data)
+    refused = client.post(f"/api/groups/{night.code}/plays", headers=night.owner, json=data)
     assert refused.status_code == 422
     assert refused.get_json()["error"].startswith("Play 1: ")
     assert "end before it started" in refused.get_json()["error"]
     data["plays"][0]["started_at"] = "2026-11-27T18:00:00"  # no zone: taken as UTC
-    assert client.post(f"/api/groups/{night.code}/plays", json=data).get_json()["added"] == 1
+    assert client.post(f"/api/groups/{night.code}/plays", headers=night.owner, json=data).get_json()["added"] == 1
     assert night.info()["plays"][0]["duration_minutes"] == 60
 
 
@@ -574,7 +580,7 @@ def many_plays(client, night, count: int, first_day: int = 1) -> list[str]:
         uids.append(f"night-{first_day + n}")
         plays.append({**play, "uid": uids[-1], "started_at": day.isoformat() + "Z",
                       "ended_at": (day + timedelta(minutes=30)).isoformat() + "Z"})
-    made = client.post(f"/api/groups/{night.code}/plays", json={**template, "plays": plays})
+    made = client.post(f"/api/groups/{night.code}/plays", headers=night.owner, json={**template, "plays": plays})
     assert made.status_code == 200, made.get_json()
     return uids
 
@@ -651,6 +657,7 @@ def test_imports_at_once_naming_one_new_player_in_any_case_or_width_make_one_pla
                     {"name": "Ann", "score": 3, "winner": False},
                     {"name": name, "score": 9, "winner": True}]}
         answers[number] = app.test_client().post(f"/api/groups/{night.code}/plays",
+                                                 headers=night.owner,
                                                  json={"plays": [play]}).status_code
 
     threads = [threading.Thread(target=send, args=pair) for pair in enumerate(spellings)]
@@ -673,3 +680,78 @@ def test_new_groups_get_ten_character_codes_and_older_six_character_ones_still_o
         db.commit()
     older = client.get("/g/ABC234")
     assert older.status_code == 200 and "From before" in older.get_data(as_text=True)
+
+
+def owner_link_on(page: str) -> str:
+    return html.unescape(re.search(r'class="tap-link owner-link" href="([^"]+)"', page).group(1))
+
+
+def test_only_owners_change_a_groups_history_and_an_owner_link_makes_another(phone):
+    maker = phone()
+    made = maker.post("/groups", {"name": "Freitag", "players": "Ann\nBen"})
+    code = made.headers["Location"].split("?")[0].rsplit("/", 1)[-1]
+    first = maker.get(made.headers["Location"]).get_data(as_text=True)
+    assert "Keep this link somewhere safe." in first  # the recovery link, once
+    recovery = owner_link_on(first)
+    assert "Keep this link somewhere safe." not in maker.get(f"/g/{code}").get_data(as_text=True)
+    ids = _player_ids(maker, code)
+
+    visitor = phone("10.0.0.9")
+    page = html.unescape(visitor.get(f"/g/{code}?new=1").get_data(as_text=True))
+    assert "Changing its history (import, rename, merge, delete) is for its owners" in page
+    for absent in ('id="rename-', 'id="merge-drop"', 'id="delete"', 'enctype="multipart/form-data"',
+                   "owner-link", "Keep this link"):
+        assert absent not in page, absent
+    for url, form in [(f"/g/{code}/players/{ids['Ann']}/rename", {"name": "Anna"}),
+                      (f"/g/{code}/merge", {"keep": ids["Ann"], "drop": ids["Ben"]}),
+                      (f"/g/{code}/undo", {}),
+                      (f"/g/{code}/delete", {"confirm": code}),
+                      (f"/g/{code}/import", {"file": (io.BytesIO(b'{"plays": []}'), "p.json")})]:
+        refused = visitor.post(url, form)
+        assert refused.status_code == 403, url
+        assert "Only the group's owners can change its history" in html.unescape(
+            refused.get_data(as_text=True)), url
+    assert sorted(_player_ids(maker, code)) == ["Ann", "Ben"]
+    wrong = visitor.get(f"/g/{code}/own/{'x' * 40}")
+    assert wrong.status_code == 403 and "does not belong to this group" in html.unescape(
+        wrong.get_data(as_text=True))
+
+    # The maker shares the owner link (behind a warning); the visitor opens it.
+    shared_page = html.unescape(maker.get(f"/g/{code}").get_data(as_text=True))
+    assert "Whoever opens this link can change and delete the group's history." in shared_page
+    assert owner_link_on(shared_page) == recovery
+    assert visitor.get(urlsplit(recovery).path).status_code == 303
+    assert visitor.post(f"/g/{code}/players/{ids['Ann']}/rename", {"name": "Anna"}).status_code == 303
+    assert sorted(_player_ids(maker, code)) == ["Anna", "Ben"]
+
+
+def test_an_api_import_needs_the_groups_owner_key(client):
+    night, other = Night(client), Night(client, name="Other")
+    play = {"uid": "k1", "game": "scorepad", "started_at": "2026-01-01T20:00:00Z",
+            "ended_at": "2026-01-01T21:00:00Z", "players": [{"name": "Ann", "score": 3}]}
+    for headers in ({}, other.owner, bearer("not-a-key")):
+        refused = client.post(f"/api/groups/{night.code}/plays", json={"plays": [play]},
+                              headers=headers)
+        assert refused.status_code == 403
+        assert "Only the group's owners" in refused.get_json()["error"]
+    assert night.info()["plays"] == []
+    made = client.post(f"/api/groups/{night.code}/plays", json={"plays": [play]}, headers=night.owner)
+    assert made.get_json() == {"added": 1, "plays": 1}
+
+
+def test_a_group_from_before_owners_is_open_until_a_phone_protects_it(app, phone):
+    with app.app_context():
+        db = get_db(write=True)
+        db.add(PlayerGroup(code="ABC234", name="From before"))
+        db.commit()
+    first, second = phone(), phone("10.0.0.9")
+    assert first.post("/g/ABC234/players", {"name": "Ann"}).status_code == 303
+    ann = _player_ids(first, "ABC234")["Ann"]
+    assert second.post(f"/g/ABC234/players/{ann}/rename", {"name": "Anna"}).status_code == 303
+    protected = first.post("/g/ABC234/protect", {})
+    assert protected.status_code == 303
+    page = html.unescape(first.get(protected.headers["Location"]).get_data(as_text=True))
+    assert "Keep this link somewhere safe." in page
+    assert second.post(f"/g/ABC234/players/{ann}/rename", {"name": "Ann"}).status_code == 403
+    assert second.post("/g/ABC234/protect", {}).status_code == 403  # it has an owner now
+    assert first.post(f"/g/ABC234/players/{ann}/rename", {"name": "Ann"}).status_code == 303

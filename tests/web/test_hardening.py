@@ -556,6 +556,7 @@ def test_ids_and_versions_past_any_database_column_are_no_row_not_a_crash(phone)
     # PostgreSQL's ids are 32 bits: one past that is no row there either.
     assert host.client.get(f"/api/tables/{code}?log_before={2**31}").status_code == 422
     group = host.client.post("/api/groups", json={"name": "Friday", "players": ["Ann"]}).get_json()
+    host.get(f"/g/{group['code']}/own/{group['owner_key']}")  # the group's maker's phone
     rename = host.post(f"/g/{group['code']}/players/{huge}/rename", {"name": "Bo"})
     assert rename.status_code in (303, 404, 422)
     merge = host.post(f"/g/{group['code']}/merge", {"keep": str(huge), "drop": "1"})
@@ -582,6 +583,7 @@ def test_a_nul_in_a_form_gets_a_sentence_and_changes_nothing(phone):
 def test_an_import_with_a_number_of_5000_digits_is_not_json_we_read(phone):
     host = phone()
     group = host.client.post("/api/groups", json={"name": "Friday", "players": []}).get_json()
+    host.get(f"/g/{group['code']}/own/{group['owner_key']}")  # the group's maker's phone
     from io import BytesIO
 
     answer = host.post(f"/g/{group['code']}/import",
@@ -608,7 +610,8 @@ def test_an_import_with_dates_numbers_or_facts_no_play_has_is_refused_or_left_ou
         (play("n1\u0000"), "NUL character"),
     ]:
         answer = client.post(url, data=__import__("json").dumps({"plays": [bad]}),
-                             headers={"Content-Type": "application/json"})
+                             headers={"Content-Type": "application/json",
+                                      **bearer(group["owner_key"])})
         assert answer.status_code == 422, (bad, answer.get_json())
         assert words in answer.get_json()["error"]
     # Facts of the wrong shape are kept, but left out of the game's own statistics.
@@ -618,7 +621,7 @@ def test_an_import_with_dates_numbers_or_facts_no_play_has_is_refused_or_left_ou
             dict(play("c1"), game="asterix-co", facts={"sesterces": {"Ann": 5}})]
     for entry in odd:
         entry["players"] = [{"name": "Ann", "score": 1, "winner": True}, {"name": "Ben", "score": 0}]
-    assert client.post(url, json={"plays": odd}).status_code == 200
+    assert client.post(url, json={"plays": odd}, headers=bearer(group["owner_key"])).status_code == 200
     assert client.get(f"/api/groups/{group['code']}/stats").status_code == 200
     assert client.get(f"/g/{group['code']}/stats").status_code == 200
 

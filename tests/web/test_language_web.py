@@ -211,7 +211,7 @@ def _pages_of_a_game_night(phone):
     host = phone()
     host.get("/")
     made = host.post("/groups", {"name": "Freitag", "players": "Ann\nBen"})
-    group = made.headers["Location"].rstrip("/").rsplit("/", 1)[-1]
+    group = made.headers["Location"].split("?")[0].rstrip("/").rsplit("/", 1)[-1]
     done = host.start(players=("Ann", "Ben"), group=group, me="0")
     host.act(type="enter_score", player="Ann", round="1", points="9")
     host.act(type="enter_score", player="Ben", round="1", points="4")

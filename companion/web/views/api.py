@@ -6,10 +6,11 @@ import json
 import math
 from typing import Annotated, Any, Literal, Union
 
-from flask import Blueprint, request
+from flask import Blueprint, current_app, request
 from flask_babel import gettext as _
 from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, RootModel, StrictInt,
                       ValidationError, create_model)
+from sqlmodel import Session
 
 from ...games import GAMES
 from ...games.base import Game, GameError, explain
@@ -20,8 +21,8 @@ from ...service.codes import normalise_code
 from ...service.database import get_db
 from ...service.errors import AlreadyDone, Invalid, NotFound, Unauthorized
 from ...service.groups import (GROUP_NAME_MAX, create_group, export_plays, find_group,
-                               import_plays, play_count, play_records, players_of,
-                               read_export)
+                               import_plays, is_owner_key, owner_key, play_count, play_records,
+                               players_of, read_export, require_owner)
 from ...service.metrics import IMPORTS
 from ...service.inputs import NAME_MAX, depth_problem, name_pattern, quote, text_problem, tidy_name
 from ...service.stats import statistics
@@ -251,6 +252,14 @@ class GroupInfo(Answer):
     url: str = Field(description="The group's page, for its QR code.")
     players: list[str]
     plays: list[PlayRecord]
+
+
+class CreatedGroup(GroupInfo):
+    """A new group, and the key that changes its history."""
+
+    owner_key: str = Field(description="The group's owner key: send it as the bearer token to "
+                                        "import plays; its page's owner link carries it too. "
+                                        "Answered only now: keep it.")
 
 
 class PlayExport(Answer):
@@ -514,7 +523,8 @@ def rematch_view(code: str):
 
 
 NO_GROUP = (Error, "No group with that code")
-GROUP_CODE = "The group's six-character code (case-insensitive)."
+GROUP_CODE = ("The group's code (case-insensitive): ten characters, six for groups made "
+              "before December 2026.")
 
 
 def _group_info(db, group) -> GroupInfo:
@@ -527,14 +537,15 @@ def _group_info(db, group) -> GroupInfo:
 
 
 @bp.post("/groups")
-@documented(body=CreateGroup, responses={201: GroupInfo, 422: (Error, "A bad name")})
+@documented(body=CreateGroup, responses={201: CreatedGroup, 422: (Error, "A bad name")})
 def create_group_view():
-    """Start a group of players."""
+    """Start a group of players; the answer holds its owner key."""
     request_body = parse(CreateGroup, body())
     db = get_db(write=True)
     group = create_group(db, request_body.name, request_body.players)
     db.commit()
-    return reply(_group_info(db, group), 201)
+    info = _group_info(db, group).model_dump()
+    return reply(CreatedGroup(**info, owner_key=owner_key(group)), 201)
 
 
 @bp.get("/groups/<code>")
@@ -554,10 +565,15 @@ def group_export(code: str):
 
 
 @bp.post("/groups/<code>/plays")
-@documented(body=PlayExport, path={"code": GROUP_CODE}, responses={
-    200: Imported, 404: NO_GROUP, 422: (Error, "Not an export; the play and field named")})
+@documented(body=PlayExport, path={"code": GROUP_CODE}, bearer=True, responses={
+    200: Imported, 403: (Error, "Not the group's owner key"), 404: NO_GROUP,
+    422: (Error, "Not an export; the play and field named")})
 def group_import(code: str):
-    """Import an export into the group: all or nothing; plays it has already are skipped."""
+    """Import an export into the group (with its owner key as the bearer token): all or
+    nothing; plays it has already are skipped."""
+    with Session(current_app.extensions["engine"]) as db:  # before the body is read
+        group = find_group(db, code)
+    require_owner(group, is_owner_key(group, bearer_token()))
     with IMPORTS.time():
         plays = read_export(body())  # checked before the transaction, which then is short
         db = get_db(write=True)

@@ -20,7 +20,7 @@ from flask import (
 )
 from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
-from sqlmodel import select
+from sqlmodel import Session, select
 
 from ...service.database import get_db
 from ...games.text import Name, Sentence
@@ -41,7 +41,10 @@ from ...service.groups import (
     players_of,
     play_records,
     find_play,
+    is_owner_key,
+    owner_key,
     play_count,
+    require_owner,
     plays_of,
     rename_player,
     undo_change,
@@ -61,7 +64,7 @@ from ...service.stats import (
     win_rate_chart,
 )
 from ...service.stats.lines import day
-from ...service.errors import Invalid, NotFound, TableProblem
+from ...service.errors import Forbidden, Invalid, NotFound, TableProblem
 from ...service.inputs import NAME_MAX, quote
 from ...service.tables import find_table, game_of, log_entries, require_host
 from ..i18n import select_language
@@ -89,6 +92,29 @@ def group_url(code: str) -> str:
     return phone_root() + url_for("groups.show", code=code)
 
 
+def owns(group) -> bool:
+    """Whether this phone may change the group's history: it holds the owner key (its signed
+    cookie says so, which no phone can write itself), or the group has no owners yet."""
+    return not group.owned or group.code in (session.get("owned") or [])
+
+
+def become_owner(group) -> None:
+    session["owned"] = [group.code] + [c for c in session.get("owned") or [] if c != group.code][:19]
+    session.permanent = True
+
+
+def owner_url(group) -> str:
+    """The link that makes a phone an owner: shared by an owner, or kept from the start."""
+    return phone_root() + url_for("groups.own", code=group.code, key=owner_key(group))
+
+
+def _group_now(code: str):
+    """The group, read in a session of its own: a change checks its owner before it reads a
+    request's file, and before its own (writing) session begins."""
+    with Session(current_app.extensions["engine"]) as db:
+        return find_group(db, code)
+
+
 @bp.get("/groups/new")
 def new():
     """The form to start a group."""
@@ -108,15 +134,18 @@ def create():
         return render_template("groups/new.html", name_max=GROUP_NAME_MAX, form=request.form,
                                problem=problem.message), problem.status
     remember_group(group.code)
-    return redirect(url_for("groups.show", code=group.code), 303)
+    become_owner(group)
+    return redirect(url_for("groups.show", code=group.code, new=1), 303)
 
 
 PLAYS_PER_PAGE = 50
 
 
 def _page(group, status: int = 200, problem: str | None = None, where: str | None = None,
-          form=None):
+          form=None, recovery: str | None = None):
     db = get_db()
+    owner = owns(group)
+    shared = owner_url(group) if owner and group.owned else None
     url = group_url(group.code)
     older = request.args.get("older")
     plays = plays_of(db, group, PLAYS_PER_PAGE + 1, find_play(db, group, older) if older else None)
@@ -129,7 +158,8 @@ def _page(group, status: int = 200, problem: str | None = None, where: str | Non
         older=older, total=play_count(db, group), games=GAMES, url=url,
         qr=qr_svg(url, _("QR code of the group's address")),
         last_change=changes, problem=problem, where=where, form=form or {}, name_max=NAME_MAX,
-        day=day)
+        day=day, owner=owner, shared=shared, recovery=recovery,
+        shared_qr=qr_svg(shared, _("QR code of the owner link")) if shared else None)
     return Response(html, status=status)
 
 
@@ -140,13 +170,56 @@ def show(code: str):
     if group.code != code:
         return redirect(url_for("groups.show", code=group.code), 303)
     remember_group(group.code)
-    return _page(group)
+    # Just made (or just given owners): the recovery link, once, for its owner to keep.
+    fresh = request.args.get("new") and group.owned and owns(group)
+    return _page(group, recovery=owner_url(group) if fresh else None)
 
 
-def _change(code: str, where: str, operation, read=None):
+@bp.get("/g/<code>/own/<key>")
+def own(code: str, key: str):
+    """An owner link: this phone becomes an owner of the group."""
+    group = find_group(get_db(), code)
+    if not is_owner_key(group, key):
+        raise Forbidden(_("This owner link does not belong to this group; ask an owner for "
+                          "the link again."))
+    remember_group(group.code)
+    become_owner(group)
+    flash(_("This phone is now an owner of %(name)s: it can change the group's history.",
+            name=group.name), "info")
+    return redirect(url_for("groups.show", code=group.code), 303)
+
+
+@bp.post("/g/<code>/protect")
+def protect(code: str):
+    """A group from before owners gets them: this phone is its first, and only owners
+    change its history from now on."""
+    db = get_db(write=True)
+    group = find_group(db, code)
+    require_owner(group, owns(group))
+    group.owned = True
+    db.commit()
+    become_owner(group)
+    return redirect(url_for("groups.show", code=group.code, new=1), 303)
+
+
+def _not_an_owner(group) -> Response | None:
+    """The group page saying why, beside its owners (the form tapped is not shown to this
+    phone), when this phone may not change the group's history."""
+    try:
+        require_owner(group, owns(group))
+    except TableProblem as problem:
+        return _page(group, problem.status, problem.message, "owners")
+    return None
+
+
+def _change(code: str, where: str, operation, read=None, owners_only: bool = True):
     """Run one change to a group; a refusal shows on the group page beside its form. ``read``:
     what the change needs from the request, checked before its transaction begins (a big file's
-    checks then do not hold the database's writer), handed to ``operation``."""
+    checks then do not hold the database's writer), handed to ``operation``. A change of the
+    group's history (``owners_only``) needs its owner key."""
+    refused = _not_an_owner(_group_now(code)) if owners_only else None
+    if refused:
+        return refused
     try:
         given = (read(),) if read else ()
     except TableProblem as problem:
@@ -171,7 +244,7 @@ def add(code: str):
     def operation(db, group):
         player = add_player(db, group, request.form.get("name", ""))
         return _("%(name)s is a player of the group.", name=player.name)
-    return _change(code, "players", operation)
+    return _change(code, "players", operation, owners_only=False)  # as a new table's seats do
 
 
 @bp.post("/g/<code>/players/<int:player_id>/rename")
@@ -233,6 +306,9 @@ def import_view(code: str):
 def delete(code: str):
     db = get_db(write=True)
     group = find_group(db, code)
+    refused = _not_an_owner(group)
+    if refused:
+        return refused
     try:
         delete_group(db, group, request.form.get("confirm", ""))
     except TableProblem as problem:
@@ -361,5 +437,7 @@ def link(code: str):
         flash(problem.message, "error")
         return redirect(url_for("table.show", code=table.code), 303)
     remember_group(group.code)
+    if not request.form.get("group_code", "").strip():
+        become_owner(group)  # the host made it here: theirs, as any group's maker
     flash(_("This table now counts in the plays of %(name)s.", name=group.name), "info")
     return redirect(url_for("table.show", code=table.code), 303)
