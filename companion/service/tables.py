@@ -24,7 +24,7 @@ from sqlmodel import Session, select
 
 from ..games import GameError, get_game
 from ..games.base import Game
-from ..games.text import Name, Sentence, as_sentence, say
+from ..games.text import N_, Name, Sentence, as_sentence, say
 from .codes import normalise_code, random_code
 from .errors import AlreadyDone, Forbidden, Invalid, NotFound, Stale
 from .groups import sync_play
@@ -417,15 +417,21 @@ def rematch(db: Session, table: GameTable, device: Device | None, rotate: bool) 
                     seat_players=dict(table.seat_players) if table.seat_players else None)
     db.add(new)
     db.flush()
-    _log(db, new, "admin", Sentence("Rematch of table %(code)s for %(players)s.",
-                                    code=table.code, players=players), None)
+    # Neither log names the other table's code: a log is read by whoever knows one code
+    # (the API's snapshot), and the rematch's is for the phones that played, who follow it.
+    _log(db, new, "admin", Sentence("A rematch for %(players)s.", players=players), None)
     new.state_version = new.version
     table.next_code = new.code
     _log(db, table, "admin",
-         Sentence("%(player)s started a rematch at table %(code)s.", player=actor, code=new.code)
-         if actor else Sentence("The host started a rematch at table %(code)s.", code=new.code),
-         actor)
+         Sentence("%(player)s started a rematch.", player=actor) if actor
+         else Sentence("The host started a rematch."), actor)
     return new
+
+
+# What rematches logged before: older logs still read these, in each phone's language.
+EARLIER_SENTENCES = (N_("Rematch of table %(code)s for %(players)s."),
+                     N_("%(player)s started a rematch at table %(code)s."),
+                     N_("The host started a rematch at table %(code)s."))
 
 
 def follow_rematch(db: Session, table: GameTable, device: Device | None) -> Joined:
