@@ -8,8 +8,10 @@ the player (``errors``).
 
 from __future__ import annotations
 
+import base64
 import copy
 import hashlib
+import hmac
 import operator
 import secrets
 from collections import OrderedDict
@@ -434,6 +436,14 @@ EARLIER_SENTENCES = (N_("Rematch of table %(code)s for %(players)s."),
                      N_("The host started a rematch at table %(code)s."))
 
 
+def _follow_token(device: Device, new: GameTable) -> str:
+    """The token of ``device``'s place at the rematch ``new``: made from the two with the
+    server's secret (as unguessable as a random one), so following again finds that place."""
+    mac = hmac.new(current_app.secret_key.encode(), f"{device.id} {device.token_hash} {new.code}"
+                   .encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(mac.digest()[:24]).decode()
+
+
 def follow_rematch(db: Session, table: GameTable, device: Device | None) -> Joined:
     """This phone's place at the rematch of ``table``: the same seat (watching, if someone
     took it meanwhile), and host there if it hosted here."""
@@ -442,12 +452,17 @@ def follow_rematch(db: Session, table: GameTable, device: Device | None) -> Join
     if not table.next_code:
         raise NotFound(_("No rematch of this table has been started."))
     new = find_table(db, table.next_code, for_update=True)
+    token = _follow_token(device, new)
+    again = db.exec(select(Device).where(Device.table_id == new.id,
+                                         Device.token_hash == hash_token(token))).first()
+    if again is not None:  # followed before (a retried call, a second tab): the same place
+        return Joined(new, again, token)
     seat = device.seat if device.seat in new.players else None
     if seat is not None and _seat_holder(db, new, seat) is not None:
         seat = None
-    joined, token = _new_device(new, seat=seat, is_host=device.is_host,
-                                read_only=device.read_only,
-                                label=seat or ("Host" if device.is_host else "Watcher"))
+    joined = Device(table_id=new.id, token_hash=hash_token(token), seat=seat,
+                    is_host=device.is_host, read_only=device.read_only,
+                    label=seat or ("Host" if device.is_host else "Watcher"))
     db.add(joined)
     _log(db, new, "admin", Sentence("A phone took %(seat)s's seat.", seat=seat) if seat
          else Sentence("A phone joined to watch."), seat)

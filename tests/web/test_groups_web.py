@@ -417,6 +417,20 @@ def test_a_rematch_keeps_the_seats_and_group_and_rotates_the_start_when_asked(cl
     assert len(night.info()["plays"]) == 2
 
 
+def test_a_repeated_api_rematch_call_answers_the_same_place(client):
+    """A script whose answer was lost calls again: the same rematch, the same seat, the same
+    token, and no second device at the new table."""
+    night = Night(client)
+    code, host = night.play({"Katrin": 30, "Ben": 12})
+    ben = client.post(f"/api/tables/{code}/join", json={"seat": "Ben"})
+    assert ben.status_code == 403  # the game is over: its seats are kept
+    katrin = client.post(f"/api/tables/{code}/rematch", headers=bearer(host), json={}).get_json()
+    again = client.post(f"/api/tables/{code}/rematch", headers=bearer(host), json={}).get_json()
+    assert again == katrin
+    log = client.get(f"/api/tables/{katrin['code']}").get_json()["log"]
+    assert sum("joined" in entry["text"] or "took" in entry["text"] for entry in log) == 1
+
+
 def test_a_rematch_waits_for_the_end_of_the_game(client):
     night = Night(client)
     code, token = night.table({"Katrin": None, "Ben": None})
