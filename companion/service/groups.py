@@ -523,16 +523,23 @@ def read_export(data) -> list[_ImportedPlay]:
 IMPORT_ROWS = 500  # rows written at a time; other requests of the process run in between
 
 
-def import_plays(db: Session, group: PlayerGroup, plays: list[_ImportedPlay]) -> int:
-    """Add the plays ``read_export`` checked to ``group``; returns how many were new. All or
-    nothing, in one transaction; rows are written in bulk, a few hundred at a time."""
+@dataclass
+class Imported:
+    added: int  # plays new to the group
+    conflicts: list[str]  # ids the group has already, with other content: left as they are
+
+
+def import_plays(db: Session, group: PlayerGroup, plays: list[_ImportedPlay]) -> Imported:
+    """Add the plays ``read_export`` checked to ``group``: the new ones. A play the group has
+    already (by its id) is left as it is, and named among the conflicts if the file tells it
+    otherwise. All or nothing, in one transaction; rows are written in bulk, a few hundred at a
+    time."""
     hold(db, group)
     known = set(db.exec(select(Play.uid).where(Play.group_id == group.id)))
-    fresh = []
+    fresh, again = [], []
     for play in plays:
-        if play.uid not in known:
-            known.add(play.uid)
-            fresh.append(play)
+        (again if play.uid in known else fresh).append(play)
+        known.add(play.uid)
     # One read and bulk inserts for all names: a lookup and a flush per name grew with their square.
     players = GroupPlayer.__table__  # rows, not objects: a big group has thousands of players
     people = {name_key(name): (player_id, name) for player_id, name in db.connection().execute(
@@ -560,8 +567,34 @@ def import_plays(db: Session, group: PlayerGroup, plays: list[_ImportedPlay]) ->
         "facts": play.facts} for play in fresh]))
     if fresh:
         group.version += 1
+    conflicts = _told_otherwise(db, group, again)
     db.commit()
-    return len(fresh)
+    return Imported(len(fresh), conflicts)
+
+
+def _told_otherwise(db: Session, group: PlayerGroup, plays: list[_ImportedPlay]) -> list[str]:
+    """The ids of ``plays`` whose game, times, players, scores or result differ from the
+    group's play of that id (to the second, names in any case)."""
+    if not plays:
+        return []
+    names = {player.id: player.name for player in players_of(db, group)}
+    stored = {play.uid: play for play in db.exec(select(Play).where(
+        Play.group_id == group.id, Play.uid.in_([play.uid for play in plays])))}
+
+    def second(moment: datetime) -> datetime:
+        return _utc(moment).replace(microsecond=0)
+
+    def told(play: _ImportedPlay) -> tuple:
+        result = play.result if GAMES[play.game].cooperative else None  # as import_plays keeps it
+        return (play.game, second(play.started_at), second(play.ended_at), result,
+                sorted((name_key(e.name), e.score, e.winner) for e in play.players))
+
+    def kept(play: Play) -> tuple:
+        return (play.game_id, second(play.started_at), second(play.ended_at), play.result,
+                sorted((name_key(names.get(e.get("player")) or e.get("seat") or ""),
+                        e.get("score"), bool(e.get("winner"))) for e in play.players))
+
+    return [play.uid for play in plays if play.uid in stored and told(play) != kept(stored[play.uid])]
 
 
 def _in_chunks(db: Session, statement, rows: list[dict]):

@@ -214,9 +214,9 @@ def test_export_and_import_restore_the_plays_and_a_second_import_adds_nothing(cl
     assert data["format"] == "table-companion-plays/1" and len(data["plays"]) == 2
     elsewhere = Night(client, name="Restored", players=())
     first = client.post(f"/api/groups/{elsewhere.code}/plays", headers=elsewhere.owner, json=data)
-    assert first.get_json() == {"added": 2, "plays": 2}
+    assert first.get_json() == {"added": 2, "plays": 2, "conflicts": []}
     again = client.post(f"/api/groups/{elsewhere.code}/plays", headers=elsewhere.owner, json=data)
-    assert again.get_json() == {"added": 0, "plays": 2}
+    assert again.get_json() == {"added": 0, "plays": 2, "conflicts": []}
     restored = elsewhere.info()
     assert sorted(restored["players"]) == ["Ben", "Cem", "Katrin"]
     assert [p["players"] for p in restored["plays"]] == [p["players"] for p in data["plays"]]
@@ -752,7 +752,7 @@ def test_an_api_import_needs_the_groups_owner_key(client):
         assert "Only the group's owners" in refused.get_json()["error"]
     assert night.info()["plays"] == []
     made = client.post(f"/api/groups/{night.code}/plays", json={"plays": [play]}, headers=night.owner)
-    assert made.get_json() == {"added": 1, "plays": 1}
+    assert made.get_json() == {"added": 1, "plays": 1, "conflicts": []}
 
 
 def test_a_group_from_before_owners_is_open_until_a_phone_protects_it(app, phone):
@@ -771,3 +771,25 @@ def test_a_group_from_before_owners_is_open_until_a_phone_protects_it(app, phone
     assert second.post(f"/g/ABC234/players/{ann}/rename", {"name": "Ann"}).status_code == 403
     assert second.post("/g/ABC234/protect", {}).status_code == 403  # it has an owner now
     assert first.post(f"/g/ABC234/players/{ann}/rename", {"name": "Ann"}).status_code == 303
+
+
+def test_an_import_names_the_plays_the_group_had_told_otherwise_and_keeps_its_own(client, phone):
+    night = Night(client)
+    night.play({"Katrin": 30, "Ben": 12})
+    exported = client.get(f"/g/{night.code}/plays.json").get_json()
+    changed = json.loads(json.dumps(exported))
+    changed["plays"][0]["players"][1]["score"] = 500  # Ben's 12, told as 500
+    uid = changed["plays"][0]["uid"]
+    answer = client.post(f"/api/groups/{night.code}/plays", headers=night.owner, json=changed)
+    assert answer.get_json() == {"added": 0, "plays": 1, "conflicts": [uid]}
+    assert [p["score"] for p in night.info()["plays"][0]["players"]] == [30, 12]
+    # On the page, in the phone's language.
+    sent = client.post(f"/g/{night.code}/import", data={
+        "csrf_token": re.search(r'name="csrf_token" value="([^"]+)"',
+                                client.get(f"/g/{night.code}").get_data(as_text=True)).group(1),
+        "file": (io.BytesIO(json.dumps(changed).encode()), "plays.json")},
+        headers={"Accept-Language": "de"})
+    assert sent.status_code == 303
+    shown = html.unescape(client.get(f"/g/{night.code}", headers={"Accept-Language": "de"})
+                          .get_data(as_text=True))
+    assert f"Diese Partie hatte die Gruppe schon, anders erzählt; sie bleibt, wie sie ist: {uid}." in shown

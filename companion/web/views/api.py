@@ -276,6 +276,9 @@ class Imported(Answer):
 
     added: int = Field(description="Plays new to the group (the others it had already).")
     plays: int = Field(description="Plays of the group now.")
+    conflicts: list[str] = Field(description="Ids of plays the group had already with other "
+                                             "content (game, times, players, scores, result): "
+                                             "left as they were, not overwritten.")
 
 
 class GroupStats(FreeObject):
@@ -578,8 +581,8 @@ def group_import(code: str):
         plays = read_export(body())  # checked before the transaction, which then is short
         db = get_db(write=True)
         group = find_group(db, code)
-        added = import_plays(db, group, plays)
-    return reply(Imported(added=added, plays=play_count(db, group)))
+        done = import_plays(db, group, plays)
+    return reply(Imported(added=done.added, plays=play_count(db, group), conflicts=done.conflicts))
 
 
 @bp.get("/groups/<code>/stats")

@@ -296,8 +296,16 @@ def import_view(code: str):
         return read_export(data)
 
     def operation(db, group, plays):
-        added = import_plays(db, group, plays)
-        return ngettext("%(num)d new play imported.", "%(num)d new plays imported.", added)
+        done = import_plays(db, group, plays)
+        said = ngettext("%(num)d new play imported.", "%(num)d new plays imported.", done.added)
+        if done.conflicts:
+            said += " " + ngettext(
+                "The group had this play already, told otherwise; it was left as it is: "
+                "%(ids)s.", "The group had these plays already, told otherwise; they were left "
+                "as they are: %(ids)s.", len(done.conflicts),
+                ids=", ".join(done.conflicts[:10])  # ids: 40 characters at most
+                + (" …" if len(done.conflicts) > 10 else ""))
+        return said
     with IMPORTS.time():
         return _change(code, "import", operation, read)
 
