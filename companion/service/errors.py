@@ -33,6 +33,13 @@ class Invalid(TableProblem):
     status = 422
 
 
+class Busy(TableProblem):
+    """Not now: the server is doing something that takes one at a time (answered with a
+    Retry-After)."""
+
+    status = 503
+
+
 class AlreadyDone(TableProblem):
     """A retry of a change that was recorded already (its Idempotency-Key is in the log; ``seq``:
     the entry), or a move that would change nothing (``seq`` None): nothing is recorded; the

@@ -70,6 +70,7 @@ def csrf_refused(_error: CSRFError):
 
 def table_problem(problem: TableProblem):
     return answer(problem.status, problem.message, _("Sorry"),
+                  headers={"Retry-After": "5"} if problem.status == 503 else None,
                   show_code_box=problem.status == 404)
 
 

@@ -4,12 +4,15 @@ problem (``errors``) and nothing is read further or changed."""
 
 from __future__ import annotations
 
+import threading
+
 import gevent
-from flask import Flask, current_app, request
+from flask import Flask, current_app, g, request
+from flask_babel import gettext as _
 from werkzeug.exceptions import RequestTimeout
 
 from ..games.text import say
-from ..service.errors import Invalid
+from ..service.errors import Busy, Invalid
 from ..service.inputs import text_problem
 
 # Endpoints that take a file of plays; every other request body is an action or a form.
@@ -24,9 +27,21 @@ def trusted_host() -> None:
 
 def limit_body() -> None:
     """A body above the limit is refused with 413 by Werkzeug before it is read whole (from its
-    Content-Length, or as soon as a chunked body passes the limit)."""
+    Content-Length, or as soon as a chunked body passes the limit). A file of plays (megabytes)
+    is read by one request of the process at a time; another is refused with 503 before its
+    body is read, so a hundred large bodies at once cost the memory of one."""
+    large = request.endpoint in LARGE_BODIES
     request.max_content_length = current_app.config[
-        "IMPORT_LIMIT_BYTES" if request.endpoint in LARGE_BODIES else "BODY_LIMIT_BYTES"]
+        "IMPORT_LIMIT_BYTES" if large else "BODY_LIMIT_BYTES"]
+    if large and request.method == "POST":
+        if not current_app.extensions["import_gate"].acquire(blocking=False):
+            raise Busy(_("Another import is being read just now; try again in a few seconds."))
+        g.import_gate = True
+
+
+def open_import_gate(_error: BaseException | None = None) -> None:
+    if g.pop("import_gate", False):
+        current_app.extensions["import_gate"].release()
 
 
 class BodyTooSlow(RequestTimeout):
@@ -57,6 +72,8 @@ def storable_text() -> None:
 def init_guards(app: Flask, limiter) -> None:
     """In this order: the name, the size, the client's limits (a client past one is not read
     at all), the body's time, its text; then the CSRF check, which reads the form."""
+    app.extensions["import_gate"] = threading.Semaphore(1)
+    app.teardown_request(open_import_gate)
     app.before_request(trusted_host)
     app.before_request(limit_body)
     limiter.init_app(app)

@@ -656,3 +656,24 @@ def test_a_worker_out_of_database_connections_says_busy_and_how_to_retry(client,
     assert page.status_code == 503 and "reload the page in a few seconds" in page.get_data(as_text=True)
     monkeypatch.undo()
     _unchanged(client, table)
+
+
+def test_one_import_is_read_at_a_time_and_another_is_refused_before_its_body(app, client):
+    """A file of plays may be megabytes: a process reads one at a time, so a hundred sent at
+    once cost the memory of one. The others get 503 with Retry-After, their body unread."""
+    group = client.post("/api/groups", json={"name": "Friday", "players": []}).get_json()
+    play = {"uid": "g1", "game": "scorepad", "started_at": "2026-11-27T20:00:00+01:00",
+            "ended_at": "2026-11-27T21:00:00+01:00", "players": [{"name": "Ann", "score": 1}]}
+    url, key = f"/api/groups/{group['code']}/plays", bearer(group["owner_key"])
+    gate = app.extensions["import_gate"]
+    assert gate.acquire(blocking=False)  # an import being read just now
+    try:
+        busy = client.post(url, json={"plays": [play]}, headers=key)
+        assert busy.status_code == 503 and int(busy.headers["Retry-After"]) > 0
+        assert "Another import is being read just now" in busy.get_json()["error"]
+        assert client.get(f"/api/groups/{group['code']}").get_json()["plays"] == []
+        assert client.get(f"/api/groups/{group['code']}").status_code == 200  # the rest goes on
+    finally:
+        gate.release()
+    assert client.post(url, json={"plays": [play]}, headers=key).get_json()["added"] == 1
+    assert client.post(url, json={"plays": [play]}, headers=key).get_json()["added"] == 0  # freed again
