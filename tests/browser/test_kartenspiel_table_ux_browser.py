@@ -269,11 +269,12 @@ LONG_NAMES = ["Maximiliane", "Bartholomäus", "Cunigunde", "Donatella", "Evangel
 @SIZES
 def test_a_sheet_of_five_long_names_scrolls_sideways_under_a_fixed_round_column(live_server, new_phone, size):
     table = Table(live_server, players=LONG_NAMES)
+    page = seated(new_phone, table.server, table.code, "Cunigunde", size)  # before the end
     # Four rounds: the chart's end labels stand right of the last round, with three digits.
     for _ in range(4):
         table.typed_round({"Maximiliane": "10 10 10", "Bartholomäus": "5 5 5", "Cunigunde": "14",
                            "Donatella": "1", "Evangelina": "12 11"})
-    page = seated(new_phone, table.server, table.code, "Cunigunde", size)
+    settle(page, table.server, table.code)
     sheet = page.locator("#totals .sheet-scroll")
     sheet.evaluate("el => el.scrollIntoView({block: 'center'})")
     wide = sheet.evaluate("el => ({scroll: el.scrollWidth, client: el.clientWidth})")
