@@ -1,4 +1,6 @@
-"""`companion serve` and `companion init-db`: what `make run` does, for an installed package.
+"""`companion serve` and `companion init-db`: what `make run` does, for an installed package;
+and an operator's `companion backup FILE`, `companion restore FILE` and `companion purge
+--days N` (docs/operating.md).
 
 The banner before serving (the address, its QR code, or why phones cannot join) speaks the
 terminal's language: German when the terminal's locale says so (``LANGUAGE``, else ``LC_ALL``,
@@ -21,7 +23,12 @@ from urllib.parse import urlsplit
 
 from babel.support import Translations
 
+from flask import Flask
+
 from . import create_app
+from .web import backup
+from .web.backup import BackupProblem
+from .web.app import _instance_path, database_url
 from .web.network import LISTEN_HOST_VARIABLE, LISTEN_PORT_VARIABLE, is_loopback_host, lan_addresses
 from .web.qr import qr_text
 
@@ -206,12 +213,51 @@ def main(argv: list[str] | None = None) -> None:
                      help="open connections (phones' live streams included) per process")
     commands.add_parser("init-db", help="create the database tables or upgrade them to the "
                                          "current schema")
+    saving = commands.add_parser("backup", help="write one file holding everything a restore "
+                                               "needs (SQLite; PostgreSQL: see docs)")
+    saving.add_argument("file", type=Path)
+    loading = commands.add_parser("restore", help="bring a backup into an empty instance")
+    loading.add_argument("file", type=Path)
+    purging = commands.add_parser("purge", help="remove archived tables' logs and phones, "
+                                               "keeping the groups' plays")
+    purging.add_argument("--days", type=int, required=True,
+                         help="tables without activity for this many days (at least the "
+                              "archive period, ARCHIVE_DAYS)")
     args = parser.parse_args(argv)
     if args.command == "init-db":
         url, done = init_db()
         print(f"Database {url}: {done}.")
+    elif args.command in ("backup", "restore", "purge"):
+        try:
+            print(operate(args))
+        except BackupProblem as problem:
+            raise SystemExit(f"companion {args.command}: {problem}") from None
     else:
         serve(args.host, args.port, args.workers, args.connections)
+
+
+def operate(args) -> str:
+    """An operator's command; what it did, in a line (BackupProblem: nothing was done)."""
+    instance = Path(_instance_path() or Flask("companion", instance_relative_config=True)
+                    .instance_path)
+    url = database_url(None, str(instance))
+    if args.command == "restore":
+        manifest = backup.restore(args.file, instance, url)
+        restored, done = init_db()  # the schema of this code, as serve would bring it
+        return (f"Restored {args.file} (made {manifest['created']}) into {restored}: "
+                f"{sum(manifest['rows'].values())} rows; {done}.")
+    if args.command == "backup":
+        manifest = backup.backup(instance, url, args.file)
+        rows = manifest["rows"]
+        return (f"Wrote {args.file}: {rows.get('game_table', 0)} tables, "
+                f"{rows.get('log_entry', 0)} log entries, {rows.get('player_group', 0)} groups, "
+                f"{rows.get('play', 0)} plays, and the secret key.")
+    app = create_app()
+    removed = backup.purge(app.extensions["engine"], args.days, app.config["ARCHIVE_DAYS"])
+    app.extensions["engine"].dispose()
+    return (f"Purged the {removed['tables']} tables without activity for {args.days} days: "
+            f"{removed['log entries']} log entries, {removed['checkpoints']} checkpoints and "
+            f"{removed['phones']} phones removed; their groups' plays stay.")
 
 
 if __name__ == "__main__":

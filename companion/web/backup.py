@@ -1,0 +1,152 @@
+"""An operator's backup, restore and purge (`companion backup|restore|purge`).
+
+A backup is one zip file: the SQLite database, copied with SQLite's online backup API (a
+consistent copy while the server writes, what is still in its WAL included), the instance's
+secret key (phones' signed cookies and the groups' owner links depend on it) and a manifest.
+A PostgreSQL database is pg_dump's to copy (docs/operating.md); its secret key is still kept
+in the file. A restore brings a backup into an empty instance and brings its schema up to date.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import tempfile
+import zipfile
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from sqlalchemy import Engine, delete, func, select
+from sqlmodel import Session
+
+from ..service.models import Device, GameTable, LogEntry, StateCheckpoint
+
+FORMAT = "table-companion-backup/1"
+DATABASE, SECRET, MANIFEST = "companion.sqlite3", "secret_key", "manifest.json"
+
+
+class BackupProblem(Exception):
+    """Why a backup, restore or purge was not done (nothing was changed)."""
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The database file of a SQLite address (None: another database)."""
+    return Path(url.split("sqlite:///", 1)[1]) if url.startswith("sqlite:///") else None
+
+
+def backup(instance: Path, url: str, target: Path) -> dict:
+    """Write the backup of the instance to ``target`` (readable by its owner only)."""
+    key = instance / SECRET
+    if not key.is_file():
+        raise BackupProblem(f"{key} is missing: is {instance} the companion's instance folder?")
+    database = sqlite_path(url)
+    if database is None:
+        raise BackupProblem("The database is PostgreSQL: copy it with pg_dump and keep the "
+                            "secret key beside it, as docs/operating.md says.")
+    if not database.is_file():
+        raise BackupProblem(f"There is no database at {database}.")
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder) / DATABASE
+        source, into = sqlite3.connect(database), sqlite3.connect(copy)
+        try:
+            with into:
+                source.backup(into)  # page by page, consistent while the server writes
+            tables = _counts(into)
+        finally:
+            source.close()
+            into.close()
+        manifest = {"format": FORMAT, "created": datetime.now(timezone.utc).isoformat(),
+                    "rows": tables}
+        partial = target.with_name(target.name + ".partial")
+        descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "wb") as raw, zipfile.ZipFile(raw, "w", zipfile.ZIP_DEFLATED) as zipped:
+            zipped.write(copy, DATABASE)
+            zipped.write(key, SECRET)
+            zipped.writestr(MANIFEST, json.dumps(manifest, indent=1))
+        os.replace(partial, target)  # a backup file is whole or not there
+    return manifest
+
+
+def _counts(connection: sqlite3.Connection) -> dict[str, int]:
+    names = [row[0] for row in connection.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+    return {name: connection.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0]
+            for name in sorted(names)}
+
+
+def restore(source: Path, instance: Path, url: str) -> dict:
+    """Bring the backup ``source`` into the empty instance; its manifest."""
+    database = sqlite_path(url)
+    if database is None:
+        raise BackupProblem("The database is PostgreSQL: restore it with pg_restore, as "
+                            "docs/operating.md says.")
+    try:
+        zipped = zipfile.ZipFile(source)
+    except (OSError, zipfile.BadZipFile) as exc:
+        raise BackupProblem(f"{source} is not a backup of the companion ({exc}).") from None
+    with zipped, tempfile.TemporaryDirectory() as folder:
+        try:
+            manifest = json.loads(zipped.read(MANIFEST))
+            key = zipped.read(SECRET).decode().strip()
+            zipped.extract(DATABASE, folder)
+        except (KeyError, ValueError, zipfile.BadZipFile, OSError) as exc:
+            raise BackupProblem(f"{source} is not a whole backup of the companion "
+                                f"({exc}).") from None
+        if not isinstance(manifest, dict) or manifest.get("format") != FORMAT or not key:
+            raise BackupProblem(f"{source} is not a backup of the companion ({FORMAT}).")
+        copy = sqlite3.connect(Path(folder) / DATABASE)
+        try:
+            healthy = copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            rows = _counts(copy) if healthy else {}
+        except sqlite3.DatabaseError:
+            healthy = False
+        finally:
+            copy.close()
+        if not healthy or rows != manifest.get("rows"):
+            raise BackupProblem(f"The database in {source} is damaged; nothing was restored.")
+        if database.exists() and _has_tables(database):
+            raise BackupProblem(f"{database} already holds a database: a backup is restored "
+                                "into an empty instance only. Move it away first.")
+        instance.mkdir(parents=True, exist_ok=True)
+        into, copy = sqlite3.connect(database), sqlite3.connect(Path(folder) / DATABASE)
+        try:
+            with into:
+                copy.backup(into)
+        finally:
+            copy.close()
+            into.close()
+        secret = instance / SECRET
+        descriptor = os.open(secret, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w") as handle:
+            handle.write(key)
+    return manifest
+
+
+def _has_tables(database: Path) -> bool:
+    connection = sqlite3.connect(database)
+    try:
+        return bool(connection.execute(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0])
+    finally:
+        connection.close()
+
+
+def purge(engine: Engine, days: int, archive_days: int) -> dict[str, int]:
+    """Remove the logs, checkpoints and phones of tables without activity for ``days`` days
+    (archived: no phone can reach them). The tables stay, and their groups' plays with them."""
+    if archive_days and days < archive_days:
+        raise BackupProblem(f"Tables are put away after {archive_days} days without activity; "
+                            f"purge removes only what is older than that (--days {archive_days} "
+                            "or more).")
+    before = datetime.now(timezone.utc) - timedelta(days=days)
+    with Session(engine) as db:
+        old = select(GameTable.id).where(GameTable.updated_at < before)
+        tables = db.scalar(select(func.count()).select_from(GameTable)
+                           .where(GameTable.updated_at < before))
+        removed = {"tables": tables}
+        for model, name in ((LogEntry, "log entries"), (StateCheckpoint, "checkpoints"),
+                            (Device, "phones")):
+            removed[name] = db.exec(delete(model).where(model.table_id.in_(old))).rowcount
+        db.commit()
+    return removed
