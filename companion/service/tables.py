@@ -28,7 +28,7 @@ from ..games import GameError, get_game
 from ..games.base import Game
 from ..games.text import N_, Name, Sentence, as_sentence, say
 from .codes import normalise_code, random_code
-from .errors import AlreadyDone, Forbidden, Invalid, NotFound, Stale
+from .errors import AlreadyDone, Forbidden, Invalid, NotFound, RuleRefused, Stale
 from .groups import sync_play
 from .history import stacks
 from .inputs import NAME_MAX, name_key, quote, stored_id, text_problem, tidy_name
@@ -627,7 +627,7 @@ def act(db: Session, table: GameTable, device: Device | None, payload: dict,
             raise Forbidden(_("Only the host hands the turn to another player."))
         new_state, sentence = game.play(table.state, action, actor)
     except GameError as exc:
-        raise Invalid(say(exc.sentence)) from None
+        raise RuleRefused(say(exc.sentence)) from None
     if new_state == table.state:  # e.g. 5 points written over 5: the table shows it already
         raise AlreadyDone(None)
     entry = _log(db, table, "action", sentence, actor, action.model_dump(mode="json"), key)

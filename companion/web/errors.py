@@ -19,14 +19,15 @@ from ..service.inputs import quote
 from .phone import is_fragment_request
 
 
-def answer(status: int, message: str, title: str = "", *, api: str | None = None,
+def answer(status: int, message: str, title: str = "", *, kind: str, api: str | None = None,
            page: str | None = None, headers: dict | None = None,
            template: str = "error.html", **context):
-    """``message`` as JSON to the API (``api`` instead, when given), alone to htmx and to a
-    stream, else in a page (``page`` instead, when given) under ``title``."""
+    """``message`` as JSON to the API (``api`` instead, when given) with its ``kind`` (one of
+    service.errors.KINDS), alone to htmx and to a stream, else in a page (``page`` instead,
+    when given) under ``title``."""
     headers = headers or {}
     if request.path.startswith("/api/"):
-        return {"error": api or message}, status, headers
+        return {"error": api or message, "kind": kind}, status, headers
     if is_fragment_request() or request.endpoint == "table.events":
         return message, status, headers
     return render_template(template, title=title, message=page or message,
@@ -37,7 +38,7 @@ def untrusted_host(_error):
     # Every address the app draws asks for the name again: the page is drawn without one.
     message = _("This companion does not answer to the name %(host)s. Open it by the address "
                 "on its invite or its QR code.", host=quote(request.environ.get("HTTP_HOST", "")))
-    return answer(400, message, template="host_refused.html")
+    return answer(400, message, kind="forbidden", template="host_refused.html")
 
 
 def too_many(_error: RateLimitExceeded):
@@ -48,34 +49,36 @@ def too_many(_error: RateLimitExceeded):
     time.sleep(tarpit * random.uniform(0.5, 1.5))
     message = _("Too many requests from this device; wait %(seconds)d seconds and try again.",
                 seconds=seconds)
-    return answer(429, message, _("Slow down"), headers={"Retry-After": str(seconds)})
+    return answer(429, message, _("Slow down"), kind="rate_limited",
+                  headers={"Retry-After": str(seconds)})
 
 
 def too_large(_error):
     message = _("The request is larger than %(kb)d KB, far more than anything the companion "
                 "takes; nothing was read or changed.", kb=(request.max_content_length or 0) // 1024)
-    return answer(413, message, _("Too large"))
+    return answer(413, message, _("Too large"), kind="too_large")
 
 
 def too_slow(_error):
     message = _("The request body did not arrive within %(seconds)d seconds; nothing was read "
                 "or changed.", seconds=current_app.config["BODY_SECONDS"])
-    return answer(408, message, _("Too slow"), headers={"Connection": "close"})
+    return answer(408, message, _("Too slow"), kind="too_slow", headers={"Connection": "close"})
 
 
 def csrf_refused(_error: CSRFError):
     return answer(400, _("This page was open too long or came from elsewhere, so the change was "
-                         "not made. Reload the page and try again."), _("Change not made"))
+                         "not made. Reload the page and try again."), _("Change not made"),
+                  kind="forbidden")
 
 
 def table_problem(problem: TableProblem):
-    return answer(problem.status, problem.message, _("Sorry"),
+    return answer(problem.status, problem.message, _("Sorry"), kind=problem.kind,
                   headers={"Retry-After": "5"} if problem.status == 503 else None,
                   show_code_box=problem.status == 404)
 
 
 def not_found(_error):
-    return answer(404, _("There is no page at this address."), _("Not here"),
+    return answer(404, _("There is no page at this address."), _("Not here"), kind="not_found",
                   api=_("There is nothing at %(path)s.", path=quote(request.path)),
                   show_code_box=True)
 
@@ -84,6 +87,7 @@ def wrong_method(error):
     # The methods the address does accept, as RFC 9110 asks of a 405.
     allow = {"Allow": ", ".join(getattr(error, "valid_methods", None) or ())}
     return answer(405, _("This address does not accept that kind of request."), _("Not like that"),
+                  kind="method_not_allowed",
                   api=_("%(method)s is not accepted at %(path)s.", method=quote(request.method),
                         path=quote(request.path)), headers=allow)
 
@@ -91,7 +95,7 @@ def wrong_method(error):
 def busy(_error):
     # A change recorded before this answer counts once when sent again with its Idempotency-Key.
     return answer(503, _("The companion is too busy to answer just now; try again in a few "
-                         "seconds."), _("Busy"),
+                         "seconds."), _("Busy"), kind="busy",
                   api=_("The companion is too busy to answer just now; try again in a few "
                         "seconds. A change sent again with the same Idempotency-Key is "
                         "recorded once."),
@@ -101,7 +105,7 @@ def busy(_error):
 
 def server_error(_error):
     return answer(500, _("The companion hit a problem; nothing was changed. Reload the page to "
-                         "carry on."), _("Something went wrong"),
+                         "carry on."), _("Something went wrong"), kind="server_error",
                   api=_("Something went wrong on the companion; nothing was changed."))
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from http import HTTPStatus
 from itertools import product
-from typing import Any
+from typing import Any, Literal
 
 from flask import Flask, current_app, request
 from pydantic import BaseModel, ConfigDict, Field, RootModel, create_model
@@ -26,6 +26,7 @@ from werkzeug.routing.rules import parse_converter_args
 from ..games import GAMES
 from ..games.base import Game
 from ..games.patterns import STORABLE_PATTERN
+from ..service.errors import KINDS
 from ..service.tables import KEY_MAX
 from .limits import kind_of
 
@@ -45,11 +46,16 @@ def is_documented_route(rule: Rule) -> bool:
 # -- the models every part of the API shares ------------------------------------------------
 
 
+ErrorKind = Literal[tuple(KINDS)]
+
+
 class Error(BaseModel):
-    """A refused request, with the sentence to show the player."""
+    """A refused request, with the sentence to show the player and its kind for a script."""
 
     model_config = ConfigDict(extra="forbid")
     error: str = Field(description="What is wrong, in a sentence.")
+    kind: ErrorKind = Field(description="The kind of refusal: " + "; ".join(
+        f"{kind}: {meaning}" for kind, meaning in KINDS.items()))
 
 
 class FreeObject(RootModel[dict[str, Any]]):

@@ -533,7 +533,7 @@ def pair(ann: dict, ben: dict | None = None) -> dict:
 def test_quick_score_json_refuses_impossible_piles(client, payload, sentence):
     response = client.post(f"/api/games/{GAME}/score", json=payload)
     assert response.status_code == 422
-    assert response.get_json() == {"error": sentence}
+    assert response.get_json() == {"error": sentence, "kind": "invalid"}
 
 
 def test_quick_score_page(phone):

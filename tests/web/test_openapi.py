@@ -126,7 +126,7 @@ def test_the_document_is_built_once_per_app(make_app, app):
 
 def test_an_answer_the_view_does_not_declare_is_refused(app):
     with app.test_request_context("/healthz"), pytest.raises(TypeError, match="healthz"):
-        reply(Error(error="not a health answer"), 500)
+        reply(Error(error="not a health answer", kind="server_error"), 500)
 
 
 def test_every_game_is_covered_here():
@@ -195,7 +195,8 @@ def test_real_answers_match_their_documented_schemas(api):
 def test_refusals_match_the_error_schema(api, method, path, params, body, status):
     response = api.call(method, path, json=body, **params)
     assert response.status_code == status
-    assert set(response.get_json()) == {"error"}
+    assert set(response.get_json()) == {"error", "kind"}
+    assert response.get_json()["kind"] == {404: "not_found", 422: "invalid"}[status]
 
 
 def test_quick_scores_are_documented_per_game_and_others_are_not_there(client, doc):

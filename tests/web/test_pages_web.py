@@ -261,7 +261,8 @@ def test_a_name_outside_trusted_hosts_is_refused_with_a_sentence_in_the_phone_la
                         headers={"Host": "evil.example"})
     assert api.status_code == 400
     assert api.get_json() == {"error": "This companion does not answer to the name evil.example. "
-                                       "Open it by the address on its invite or its QR code."}
+                                       "Open it by the address on its invite or its QR code.",
+                              "kind": "forbidden"}
     with app.extensions["engine"].connect() as connection:
         assert connection.exec_driver_sql("SELECT count(*) FROM game_table").scalar() == 0
 

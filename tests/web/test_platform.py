@@ -82,7 +82,8 @@ def test_readiness_asks_the_database_and_says_when_it_cannot_be_reached(make_app
         answer = client.get("/readyz", headers={"Accept-Language": "de"})
         assert answer.status_code == 503
         assert answer.get_json() == {"error": "Die Datenbank ist nicht erreichbar; die Tische "
-                                              "können erst wieder bedient werden, wenn sie zurück ist."}
+                                              "können erst wieder bedient werden, wenn sie zurück ist.",
+                                     "kind": "busy"}
         assert client.get("/healthz").status_code == 200  # the trivial check stays trivial
     finally:
         unready.extensions["live"].close()

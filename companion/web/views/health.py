@@ -39,5 +39,5 @@ def readyz():
             connection.execute(text("SELECT version_num FROM alembic_version")).all()
     except SQLAlchemyError:
         return reply(Error(error=_("The database cannot be reached; the tables cannot be served "
-                                   "until it is back.")), 503)
+                                   "until it is back."), kind="busy"), 503)
     return reply(HEALTHY)

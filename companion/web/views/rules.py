@@ -135,14 +135,14 @@ def api_search():
     try:
         query = RulesQuery.model_validate(request.args.to_dict())
     except ValidationError as exc:
-        return reply(Error(error=say(explain(exc))), 422)
+        return reply(Error(error=say(explain(exc)), kind="invalid"), 422)
     try:
         hits = load_library().search(query.q, game=query.game or None, limit=query.limit,
                                      lang=select_language())
     except UnknownGame as problem:
-        return reply(Error(error=_words(problem)), 404)
+        return reply(Error(error=_words(problem), kind="not_found"), 404)
     except RulesError as problem:
-        return reply(Error(error=_words(problem)), 422)
+        return reply(Error(error=_words(problem), kind="invalid"), 422)
     return reply(RulesHits([RulesHit.model_validate(hit.as_dict()) for hit in hits]))
 
 
@@ -154,7 +154,7 @@ def api_game(game_id: str):
     try:
         sections = load_library().sections(game_id, select_language())
     except UnknownGame as problem:
-        return reply(Error(error=_words(problem)), 404)
+        return reply(Error(error=_words(problem), kind="not_found"), 404)
     return reply(RulesSections([
         RulesSection(section=s.id, title=s.title, tags=list(s.tags), aliases=list(s.aliases),
                      markdown=s.body, html=s.html, url=s.url_path)
