@@ -23,12 +23,7 @@ from urllib.parse import urlsplit
 
 from babel.support import Translations
 
-from flask import Flask
-
 from . import create_app
-from .web import backup
-from .web.backup import BackupProblem
-from .web.app import _instance_path, database_url
 from .web.network import LISTEN_HOST_VARIABLE, LISTEN_PORT_VARIABLE, is_loopback_host, lan_addresses
 from .web.qr import qr_text
 
@@ -228,6 +223,9 @@ def main(argv: list[str] | None = None) -> None:
         url, done = init_db()
         print(f"Database {url}: {done}.")
     elif args.command in ("backup", "restore", "purge"):
+        # Imported here: gunicorn reads this module as its config before its worker patches
+        # the standard library for gevent, and the database drivers must load after that.
+        from .web.backup import BackupProblem
         try:
             print(operate(args))
         except BackupProblem as problem:
@@ -238,6 +236,11 @@ def main(argv: list[str] | None = None) -> None:
 
 def operate(args) -> str:
     """An operator's command; what it did, in a line (BackupProblem: nothing was done)."""
+    from flask import Flask
+
+    from .web import backup
+    from .web.app import _instance_path, database_url
+
     instance = Path(_instance_path() or Flask("companion", instance_relative_config=True)
                     .instance_path)
     url = database_url(None, str(instance))

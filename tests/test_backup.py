@@ -6,6 +6,8 @@ archived tables' logs and phones and keeps the groups' plays."""
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 import threading
 import zipfile
 from datetime import timedelta
@@ -161,3 +163,14 @@ def test_purge_clears_archived_tables_and_keeps_the_groups_plays(instance, capsy
     assert play["players"][0]["score"] == 9
     history = client.get(f"/g/{group['code']}/plays/{play['uid']}").get_data(as_text=True)
     assert "were cleared away with its old table" in history
+
+
+def test_gunicorns_config_module_loads_no_database_driver():
+    """gunicorn reads companion.cli as its config before its worker patches the standard
+    library for gevent: a database driver loaded then waits without yielding (psycopg's wait
+    blocked the whole worker on PostgreSQL), so the operator's commands import theirs late."""
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, companion.cli; "
+         "print(sorted(m for m in ('psycopg', 'sqlalchemy') if m in sys.modules))"],
+        capture_output=True, text=True, check=True).stdout.strip()
+    assert loaded == "[]"
