@@ -241,15 +241,19 @@ def operate(args) -> str:
     from .web import backup
     from .web.app import _instance_path, database_url
 
-    instance = Path(_instance_path() or Flask("companion", instance_relative_config=True)
-                    .instance_path)
-    url = database_url(None, str(instance))
+    # The instance folder and database as create_app finds them, its config.py included.
+    settings = Flask("companion", instance_relative_config=True, instance_path=_instance_path())
+    settings.config.from_pyfile("config.py", silent=True)
+    instance = Path(settings.instance_path)
+    url = database_url(settings.config.get("DATABASE_URL"), str(instance))
     if args.command == "restore":
         manifest = backup.restore(args.file, instance, url)
         restored, done = init_db()  # the schema of this code, as serve would bring it
         return (f"Restored {args.file} (made {manifest['created']}) into {restored}: "
                 f"{sum(manifest['rows'].values())} rows; {done}.")
     if args.command == "backup":
+        if args.file.is_dir() or not args.file.parent.is_dir():
+            raise backup.BackupProblem(f"{args.file} is not a file in a folder that exists.")
         manifest = backup.backup(instance, url, args.file)
         rows = manifest["rows"]
         return (f"Wrote {args.file}: {rows.get('game_table', 0)} tables, "

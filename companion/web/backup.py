@@ -2,9 +2,10 @@
 
 A backup is one zip file: the SQLite database, copied with SQLite's online backup API (a
 consistent copy while the server writes, what is still in its WAL included), the instance's
-secret key (phones' signed cookies and the groups' owner links depend on it) and a manifest.
-A PostgreSQL database is pg_dump's to copy (docs/operating.md); its secret key is still kept
-in the file. A restore brings a backup into an empty instance and brings its schema up to date.
+secret key (phones' signed cookies and the groups' owner links depend on it) and a manifest
+(format, schema revision, time, rows per table). A PostgreSQL database is pg_dump's to copy
+(docs/operating.md). A restore brings a backup into an empty instance; the command line then
+brings its schema up to date.
 """
 
 from __future__ import annotations
@@ -14,12 +15,14 @@ import os
 import sqlite3
 import tempfile
 import zipfile
+import zlib
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from sqlalchemy import Engine, delete, func, select
-from sqlmodel import Session
 
+from ..service.database import writing
+from ..service.migrations import head_revision
 from ..service.models import Device, GameTable, LogEntry, StateCheckpoint
 
 FORMAT = "table-companion-backup/1"
@@ -52,20 +55,37 @@ def backup(instance: Path, url: str, target: Path) -> dict:
         try:
             with into:
                 source.backup(into)  # page by page, consistent while the server writes
-            tables = _counts(into)
+            tables, schema = _counts(into), _schema(into)
         finally:
             source.close()
             into.close()
-        manifest = {"format": FORMAT, "created": datetime.now(timezone.utc).isoformat(),
-                    "rows": tables}
+        manifest = {"format": FORMAT, "schema": schema,
+                    "created": datetime.now(timezone.utc).isoformat(), "rows": tables}
         partial = target.with_name(target.name + ".partial")
-        descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(descriptor, "wb") as raw, zipfile.ZipFile(raw, "w", zipfile.ZIP_DEFLATED) as zipped:
-            zipped.write(copy, DATABASE)
-            zipped.write(key, SECRET)
-            zipped.writestr(MANIFEST, json.dumps(manifest, indent=1))
-        os.replace(partial, target)  # a backup file is whole or not there
+        try:
+            _write_zip(partial, {DATABASE: copy, SECRET: key}, manifest)
+            os.replace(partial, target)  # a backup file is whole or not there
+        except BaseException:
+            partial.unlink(missing_ok=True)  # it holds the secret key
+            raise
     return manifest
+
+
+def _write_zip(path: Path, files: dict[str, Path], manifest: dict) -> None:
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "wb") as raw, \
+            zipfile.ZipFile(raw, "w", zipfile.ZIP_DEFLATED) as zipped:
+        for name, file in files.items():
+            zipped.write(file, name)
+        zipped.writestr(MANIFEST, json.dumps(manifest, indent=1))
+
+
+def _schema(connection: sqlite3.Connection) -> str | None:
+    """The database's Alembic revision (None: made before migrations)."""
+    try:
+        return connection.execute("SELECT version_num FROM alembic_version").fetchone()[0]
+    except (sqlite3.OperationalError, TypeError):
+        return None
 
 
 def _counts(connection: sqlite3.Connection) -> dict[str, int]:
@@ -90,11 +110,18 @@ def restore(source: Path, instance: Path, url: str) -> dict:
             manifest = json.loads(zipped.read(MANIFEST))
             key = zipped.read(SECRET).decode().strip()
             zipped.extract(DATABASE, folder)
-        except (KeyError, ValueError, zipfile.BadZipFile, OSError) as exc:
+        # zlib.error, EOFError: a damaged member; RuntimeError: an encrypted one.
+        except (KeyError, ValueError, zipfile.BadZipFile, OSError, zlib.error, EOFError,
+                RuntimeError, NotImplementedError) as exc:
             raise BackupProblem(f"{source} is not a whole backup of the companion "
                                 f"({exc}).") from None
         if not isinstance(manifest, dict) or manifest.get("format") != FORMAT or not key:
             raise BackupProblem(f"{source} is not a backup of the companion ({FORMAT}).")
+        # Revisions are numbered 0001, 0002, …: a later one is a newer companion's schema.
+        if str(manifest.get("schema") or "") > head_revision():
+            raise BackupProblem(f"{source} was made by a newer companion (schema "
+                                f"{manifest['schema']}, this one knows up to {head_revision()}): "
+                                "install that version, then restore.")
         copy = sqlite3.connect(Path(folder) / DATABASE)
         try:
             healthy = copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
@@ -128,6 +155,8 @@ def _has_tables(database: Path) -> bool:
     try:
         return bool(connection.execute(
             "SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0])
+    except sqlite3.DatabaseError:
+        return True  # a file that is no database: not ours to overwrite either
     finally:
         connection.close()
 
@@ -135,12 +164,15 @@ def _has_tables(database: Path) -> bool:
 def purge(engine: Engine, days: int, archive_days: int) -> dict[str, int]:
     """Remove the logs, checkpoints and phones of tables without activity for ``days`` days
     (archived: no phone can reach them). The tables stay, and their groups' plays with them."""
-    if archive_days and days < archive_days:
+    if not archive_days:
+        raise BackupProblem("Tables are never put away here (ARCHIVE_DAYS=0), so every table "
+                            "may still be in use: purge removes archived tables' logs only.")
+    if days < archive_days:
         raise BackupProblem(f"Tables are put away after {archive_days} days without activity; "
                             f"purge removes only what is older than that (--days {archive_days} "
                             "or more).")
     before = datetime.now(timezone.utc) - timedelta(days=days)
-    with Session(engine) as db:
+    with writing(engine) as db:  # on SQLite, BEGIN IMMEDIATE: the server may write meanwhile
         old = select(GameTable.id).where(GameTable.updated_at < before)
         tables = db.scalar(select(func.count()).select_from(GameTable)
                            .where(GameTable.updated_at < before))
