@@ -87,6 +87,11 @@ WROTE = re.compile(r"^(?P<actor>\S+) wrote (?P<points>-?\d+) points? for (?P<pla
                    r"in round (?P<round>\d+)\.$")
 CHANGED = re.compile(r"^(?P<actor>\S+) changed (?P<player>\S+)'s round (?P<round>\d+) from "
                      r"(?P<before>-?\d+) to (?P<points>-?\d+) points?\.$")
+# A phone writing its own cell (every soak phone does): the log says so in its own words.
+OWN_WROTE = re.compile(r"^(?P<player>\S+) wrote down (?P<points>-?\d+) points? in round "
+                       r"(?P<round>\d+)\.$")
+OWN_CHANGED = re.compile(r"^(?P<player>\S+) changed their round (?P<round>\d+) from "
+                         r"(?P<before>-?\d+) to (?P<points>-?\d+) points?\.$")
 
 
 # -- the server, killed and started again --------------------------------------------------
@@ -472,14 +477,16 @@ class Soak:
             for entry in entries:
                 if entry["kind"] == "admin":
                     continue
-                match = WROTE.match(entry["text"]) or CHANGED.match(entry["text"])
+                match = next((m for m in (pattern.match(entry["text"]) for pattern in
+                                          (WROTE, CHANGED, OWN_WROTE, OWN_CHANGED)) if m), None)
                 if entry["kind"] != "action" or match is None:
                     problem("log entry nobody sent", f"{table.code} #{entry['seq']}: {entry['text']}",
                             table.code)
                     continue
                 player, points = match["player"], int(match["points"])
                 cell = (table.code, player, int(match["round"]))
-                if match["actor"] != player or entry["actor"] != player or cell not in by_cell:
+                actor = match.groupdict().get("actor", player)
+                if actor != player or entry["actor"] != player or cell not in by_cell:
                     problem("log entry nobody sent", f"{table.code} #{entry['seq']}: {entry['text']}",
                             table.code)
                 logged.setdefault(cell, []).append(points)
