@@ -15,7 +15,7 @@ from typing import Annotated, Any, Callable, ClassVar, Literal, Union
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
 from .patterns import unblank_pattern
-from .text import N_, Name, Sentence
+from .text import N_, Name, Sentence, quote
 
 
 class GameError(Exception):
@@ -32,7 +32,7 @@ class GameError(Exception):
 def no_such_player(name) -> GameError:
     """The refusal of a name no seat has, quoting at most 40 characters of what was sent."""
     return GameError(Sentence("There is no player called '%(player)s' at this table.",
-                              player=str(name)[:40]))
+                              player=quote(name, 40)))
 
 
 def _no_bool(value: Any) -> Any:
@@ -80,9 +80,7 @@ def field_label(loc: tuple) -> str:
     label = parts[0]
     for part in parts[1:]:
         label += f"[{part}]" if part.isdigit() else f".{part}"
-    # A field name comes from the caller: quote a short, visible prefix only.
-    label = "".join(char for char in label if char.isprintable())
-    return label if len(label) <= 40 else label[:40] + "…"
+    return quote(label, 40)  # a field name comes from the caller
 
 
 # What pydantic's common error types mean, in words that can be translated (the rest keep
@@ -262,7 +260,7 @@ class Game:
         if kind not in known:
             if isinstance(kind, str) and kind:
                 raise GameError(Sentence("The action type is '%(kind)s'; %(game)s knows: "
-                                         "%(known)s.", kind=kind[:40], game=Name(self.name),
+                                         "%(known)s.", kind=quote(kind, 40), game=Name(self.name),
                                          known=", ".join(known)))
             raise GameError(Sentence("The action type is missing; %(game)s knows: %(known)s.",
                                      game=Name(self.name), known=", ".join(known)))
@@ -300,7 +298,8 @@ class Game:
         move = self._moves.get(kind) if self.moves else None
         if move is None:
             return None if not self.moves else Sentence(
-                "%(game)s has no move called '%(kind)s'.", game=Name(self.name), kind=kind[:40])
+                "%(game)s has no move called '%(kind)s'.", game=Name(self.name),
+                kind=quote(kind, 40))
         if self.is_over(state) and not move.after_end:
             return Sentence("The game is over; undo the last move to change it.")
         if move.phases is not None and self.phase(state) not in move.phases:

@@ -128,6 +128,18 @@ def plural_sentence(singular: str, plural: str, count: int, /, **args: Any) -> S
     return Sentence(singular, plural, count=count, **args)
 
 
+# How much of a value sent a refusal quotes: enough to recognise it, never a whole upload.
+QUOTE = 30
+
+
+def quote(value: Any, limit: int = QUOTE) -> str:
+    """The first ``limit`` characters of a value sent, for the sentence that refuses it:
+    visible ones only (no control, format or bidirectional characters), "…" when cut."""
+    text = str(value)
+    shown = "".join(char for char in text[:limit] if char.isprintable())
+    return shown + ("…" if len(text) > limit else "")
+
+
 def as_sentence(value: str | Sentence) -> Sentence:
     """A plain string (from code not yet speaking both languages) as a fixed sentence."""
     if isinstance(value, Sentence):

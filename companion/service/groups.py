@@ -465,7 +465,7 @@ class _ImportedPlay(BaseModel):
     @classmethod
     def known_game(cls, value: str) -> str:
         if value not in GAMES:
-            raise ValueError(f"there is no game called '{value[:40]}' here")
+            raise ValueError(f"there is no game called '{quote(value, 40)}' here")
         return value
 
     @field_validator("players")

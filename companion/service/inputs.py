@@ -21,14 +21,12 @@ import unicodedata
 from typing import Any
 
 from ..games.patterns import something_left
-from ..games.text import Sentence
+from ..games.text import Sentence, quote
 
 # A person's name: as long as a seat's label on a phone can show.
 NAME_MAX = 24
 # Deeper than any action, option set or import a phone or script sends.
 MAX_DEPTH = 32
-# How much of a bad value an error message quotes.
-QUOTE = 30
 
 
 def _invisible(char: str) -> bool:
@@ -49,12 +47,6 @@ def name_key(name: str) -> str:
     """Two names with the same key are the same name to the players at the table: in any case,
     and in any width (a phone's keyboard may type "Ｂｅｎ" for "Ben")."""
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
-
-
-def quote(text: str) -> str:
-    """A short, safe prefix of a bad value for an error message."""
-    shown = "".join(char for char in text[:QUOTE] if not _invisible(char))
-    return shown + ("…" if len(text) > QUOTE else "")
 
 
 # A NUL or a lone surrogate (U+D800 to U+DFFF): one scan in C, as every field of every tap passes.

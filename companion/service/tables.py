@@ -339,7 +339,7 @@ def _seat_name(table: GameTable, seat: str) -> str:
     for name in table.players:
         if name.casefold() == wanted:
             return name
-    raise Invalid(_("There is no seat called '%(seat)s' at this table.", seat=seat[:30]))
+    raise Invalid(_("There is no seat called '%(seat)s' at this table.", seat=quote(seat)))
 
 
 def _seat_holder(db: Session, table: GameTable, seat: str) -> Device | None:

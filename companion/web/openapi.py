@@ -54,8 +54,9 @@ class Error(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     error: str = Field(description="What is wrong, in a sentence.")
-    kind: ErrorKind = Field(description="The kind of refusal: " + "; ".join(
-        f"{kind}: {meaning}" for kind, meaning in KINDS.items()))
+    kind: ErrorKind = Field(description="The kind of refusal, for a script to act on:\n"
+                            + "".join(f"\n- `{kind}`: {meaning}"
+                                      for kind, meaning in KINDS.items()))
 
 
 class FreeObject(RootModel[dict[str, Any]]):

@@ -83,7 +83,7 @@ def test_a_long_name_comes_back_as_a_short_quote(client, game, move):
     refused = client.post(f"/api/tables/{made['code']}/actions", headers=made["headers"],
                           json={**move, "player": "N" * 20_000})
     assert refused.status_code == 422
-    assert refused.get_json()["error"] == f"There is no player called '{'N' * 40}' at this table."
+    assert refused.get_json()["error"] == f"There is no player called '{'N' * 40}…' at this table."
 
 
 @pytest.mark.parametrize("url", ["/api/tables/AB%00CD", "/j/AB%00CD", "/t/AB%00CD",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Literal
 
 from ..base import GameError, no_such_player
-from ..text import N_, Sentence
+from ..text import N_, Sentence, quote
 
 MAX_SAME_BONUS = 2  # nobody may hold a third token of one kind
 MAX_STOCK = 200
@@ -103,7 +103,7 @@ def find_character(state: dict, character_id: str) -> tuple[dict, dict]:
                 return slot, character
     raise GameError(
         Sentence("There is no character '%(character)s' on an album right now.",
-                 character=character_id)
+                 character=quote(character_id))
     )
 
 

@@ -25,7 +25,7 @@ from .cards import (
     roman_word,
     romans_left,
 )
-from ..text import Sentence, plural_sentence
+from ..text import Sentence, plural_sentence, quote
 from .scoring import working
 
 
@@ -139,7 +139,7 @@ def enter_romans(game, state: dict, action: EnterRomans, actor: str | None) -> S
     except NotAValue as exc:
         raise GameError(Sentence(
             "The Romans' values must be whole numbers separated by commas or spaces; '%(piece)s' is not.",
-            piece=exc.piece,
+            piece=quote(exc.piece),
         )) from None
     others = copy.deepcopy(state)
     others["piles"][action.player]["romans"] = []

@@ -22,7 +22,7 @@ from .cards import (
     romans_left,
     still_in,
 )
-from ..text import N_, Sentence
+from ..text import N_, Sentence, quote
 from .scoring import escape_reason, totals, working
 from ..markers import marker_path  # the same marker shapes as the group charts
 
@@ -253,7 +253,7 @@ def quick_score_payload(form: dict[str, list[str]]) -> dict:
         except NotAValue as exc:
             raise GameError(Sentence(
                 "%(player)s's Romans must be whole numbers separated by commas or spaces; '%(piece)s' is not.",
-                player=name, piece=exc.piece,
+                player=name, piece=quote(exc.piece),
             )) from None
         if choice == "cheapest":
             pirates.append("choice")
@@ -269,7 +269,7 @@ def quick_score_payload(form: dict[str, list[str]]) -> dict:
         if key not in form:
             continue
         if raw and not raw.isdigit():
-            raise GameError(Sentence("%(what)s must be a whole number, not '%(raw)s'.", what=label, raw=raw))
+            raise GameError(Sentence("%(what)s must be a whole number, not '%(raw)s'.", what=label, raw=quote(raw)))
         # An empty rank means "not known" (lets nothing escape); an empty bonus keeps the default.
         if raw or group == "ranks":
             payload.setdefault(group, {})[field] = int(raw) if raw else None

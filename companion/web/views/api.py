@@ -485,7 +485,8 @@ def quick_score(game_id: str):
     """Score a finished game from its final piles, without a table."""
     game = GAMES.get(game_id)
     if game is None or game.quick_score_model is None:
-        raise NotFound(_("There is no quick score for a game called '%(game)s'.", game=game_id))
+        raise NotFound(_("There is no quick score for a game called '%(game)s'.",
+                         game=quote(game_id)))
     try:
         return reply(QuickScoreResult(game.quick_score(body())))
     except GameError as exc:
