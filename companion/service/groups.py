@@ -2,7 +2,8 @@
 
 No accounts: a group is a code (and a QR) like a table. Its players are names; a table can
 belong to a group, each seat linked to one of its players by name, and when such a table ends
-its result becomes a *play* of the group (``sync_play``; undoing the end removes it again).
+its result becomes a *play* of the group (``sync_play``; a result changed at the table after its
+end is marked corrected). An owner may delete a play; that too can be undone.
 Renaming a player or merging two spellings of one person are group changes that can be
 undone. Plays travel between servers as JSON (``export_plays`` / ``import_plays``): an import
 is all or nothing, and importing the same file twice adds nothing (plays keep their ``uid``).
@@ -198,16 +199,23 @@ def merge_players(db: Session, group: PlayerGroup, keep_id: int, drop_id: int) -
     return keep
 
 
+def last_change(db: Session, group: PlayerGroup) -> GroupChange | None:
+    """The change an undo takes back: the group's last one still in effect."""
+    return db.exec(select(GroupChange).where(GroupChange.group_id == group.id,
+                                             GroupChange.undone == False)  # noqa: E712
+                   .order_by(GroupChange.id.desc())).first()
+
+
 def undo_change(db: Session, group: PlayerGroup) -> GroupChange:
     """Take back the group's last rename or merge that is still in effect."""
     hold(db, group)
-    change = db.exec(select(GroupChange).where(GroupChange.group_id == group.id,
-                                               GroupChange.undone == False)  # noqa: E712
-                     .order_by(GroupChange.id.desc())).first()
+    change = last_change(db, group)
     if change is None:
-        raise Invalid(_("There is no renaming or merging to undo."))
+        raise Invalid(_("There is no renaming, merging or deleted play to undo."))
     data = change.payload
-    if change.kind == "rename":
+    if change.kind == "delete":
+        _bring_back(db, group, data)
+    elif change.kind == "rename":
         player = _player(db, group, data["player"])
         if player_named(db, group, data["old"]) not in (None, player):
             raise Invalid(_("%(name)s is the name of another player now.", name=data["old"]))
@@ -230,13 +238,61 @@ def undo_change(db: Session, group: PlayerGroup) -> GroupChange:
                 table.seat_players = {seat: restored.id if seat in seats else player
                                       for seat, player in table.seat_players.items()}
         for earlier in db.exec(select(GroupChange).where(GroupChange.group_id == group.id,
-                                                         GroupChange.kind == "rename")):
-            if earlier.payload.get("player") == data["drop"]:  # its rename, undoable still
-                earlier.payload = {**earlier.payload, "player": restored.id}
+                                                         GroupChange.undone == False)):  # noqa: E712
+            if earlier.kind != "merge":  # its renames and deleted plays, undoable still
+                earlier.payload = _renumbered(earlier.payload, data["drop"], restored.id)
     change.undone = True
     group.version += 1
     db.commit()
     return change
+
+
+def _renumbered(payload: dict, old: int, new: int) -> dict:
+    """A change's payload with group player ``old`` called ``new``."""
+    if "player" in payload:
+        return {**payload, "player": new if payload["player"] == old else payload["player"]}
+    return {**payload,
+            "play": {**payload["play"], "players": [
+                {**entry, "player": new} if entry.get("player") == old else entry
+                for entry in payload["play"]["players"]]},
+            "seats": {seat: new if player == old else player
+                      for seat, player in (payload.get("seats") or {}).items()}}
+
+
+def delete_play(db: Session, group: PlayerGroup, uid: str) -> Play:
+    """Remove one play from the group (undoable). Its table, if still here, stops counting in
+    the group, so that ending it again does not bring the play back."""
+    hold(db, group)
+    play = find_play(db, group, uid)
+    table = db.get(GameTable, play.table_id) if play.table_id else None
+    seats = None
+    if table is not None and table.group_id == group.id:
+        seats, table.group_id, table.seat_players = table.seat_players, None, None
+    kept = {column: getattr(play, column) for column in (
+        "uid", "table_id", "game_id", "players", "cooperative", "result", "facts", "reopened")}
+    for column in ("started_at", "ended_at", "corrected_at"):
+        moment = getattr(play, column)
+        kept[column] = _iso(moment) if moment else None
+    db.add(GroupChange(group_id=group.id, kind="delete", payload={"play": kept, "seats": seats}))
+    db.delete(play)
+    group.version += 1
+    db.commit()
+    return play
+
+
+def _bring_back(db: Session, group: PlayerGroup, data: dict) -> None:
+    """Undo a play's deletion: the play as it was, and its table counting in the group again."""
+    kept = dict(data["play"])
+    if db.exec(select(Play.id).where(Play.group_id == group.id, Play.uid == kept["uid"])).first():
+        raise Invalid(_("The deleted play is back already (imported again)."))
+    for column in ("started_at", "ended_at", "corrected_at"):
+        kept[column] = datetime.fromisoformat(kept[column]) if kept[column] else None
+    table = db.get(GameTable, kept["table_id"]) if kept["table_id"] else None
+    if table is None:
+        kept["table_id"] = None
+    elif table.group_id is None and data.get("seats") is not None:
+        table.group_id, table.seat_players = group.id, data["seats"]
+    db.add(Play(group_id=group.id, **kept))
 
 
 def delete_group(db: Session, group: PlayerGroup, typed_code: str) -> None:
@@ -268,14 +324,16 @@ def link_table(db: Session, table: GameTable, group: PlayerGroup, seats: dict[st
 
 
 def sync_play(db: Session, table: GameTable) -> None:
-    """Keep the group's play of ``table`` in step with it: recorded when it ends, updated if
-    the end changes, removed when the end is undone. No group: nothing to do."""
+    """Keep the group's play of ``table`` in step with it: recorded when it ends, marked
+    reopened if the end is undone (its result stays counted until the table ends again), and
+    marked corrected when the table changes its result after the end. No group: nothing to do."""
     if table.group_id is None:
         return
     recorded = db.exec(select(Play).where(Play.table_id == table.id)).first()
     if not table.finished:
-        if recorded is not None:
-            db.delete(recorded)
+        if recorded is not None and not recorded.reopened:
+            recorded.reopened = True
+            _changed(db, table.group_id)
         return
     game = get_game(table.game_id)
     scores = game.scores(table.state) or {}
@@ -286,14 +344,21 @@ def sync_play(db: Session, table: GameTable) -> None:
     result = ("won" if winners else "lost") if game.cooperative else None
     fields = dict(game_id=table.game_id, started_at=table.created_at, ended_at=now(),
                   players=players, cooperative=game.cooperative, result=result,
-                  facts=facts_of(table.game_id, table.state))
+                  facts=facts_of(table.game_id, table.state), reopened=False)
     if recorded is None:
         db.add(Play(group_id=table.group_id, uid=str(uuid.uuid4()), table_id=table.id, **fields))
     else:
         fields.pop("ended_at")  # the end moved (a score fixed after the end): keep when it was
+        if (recorded.players, recorded.result) != (players, result):
+            fields["corrected_at"] = now()
         for key, value in fields.items():
             setattr(recorded, key, value)
-    group = db.get(PlayerGroup, table.group_id)
+    _changed(db, table.group_id)
+
+
+def _changed(db: Session, group_id: int) -> None:
+    """A play of the group changed: its statistics are computed again."""
+    group = db.get(PlayerGroup, group_id)
     if group is not None:
         group.version += 1
 
@@ -340,6 +405,8 @@ def play_records(db: Session, group: PlayerGroup, plays: list[Play] | None = Non
             "cooperative": play.cooperative,
             "result": play.result,
             "facts": play.facts,
+            "corrected_at": _iso(play.corrected_at) if play.corrected_at else None,
+            "reopened": play.reopened,
             "table": play.table_id,
         })
     return records
@@ -443,10 +510,13 @@ class _ImportedPlay(BaseModel):
     cooperative: bool = False
     result: str | None = None
     facts: dict = Field(default_factory=dict)
+    corrected_at: datetime | None = None
 
-    @field_validator("started_at", "ended_at")
+    @field_validator("started_at", "ended_at", "corrected_at")
     @classmethod
-    def in_utc(cls, value: datetime) -> datetime:
+    def in_utc(cls, value: datetime | None) -> datetime | None:
+        if value is None:
+            return None
         try:
             value = _utc(value)  # a time without a zone is taken as UTC
         except OverflowError:  # e.g. the year 1 east of UTC
@@ -564,7 +634,8 @@ def import_plays(db: Session, group: PlayerGroup, plays: list[_ImportedPlay]) ->
         "players": [seat(entry) for entry in play.players],
         "cooperative": GAMES[play.game].cooperative,
         "result": play.result if GAMES[play.game].cooperative else None,
-        "facts": play.facts} for play in fresh]))
+        "facts": play.facts, "corrected_at": play.corrected_at, "reopened": False}
+        for play in fresh]))
     if fresh:
         group.version += 1
     conflicts = _told_otherwise(db, group, again)

@@ -130,9 +130,9 @@ class GroupChange(SQLModel, table=True):
 
 
 class Play(SQLModel, table=True):
-    """One finished game of a group: recorded when a table of the group ends (and removed
-    again if that end is undone), or imported from another server (``uid`` keeps an import
-    from adding a play twice)."""
+    """One finished game of a group: recorded when a table of the group ends (kept, marked
+    ``reopened``, if that end is undone; ``corrected_at`` once the table changes its result),
+    or imported from another server (``uid`` keeps an import from adding a play twice)."""
 
     __table_args__ = (UniqueConstraint("group_id", "uid"),)
 
@@ -149,3 +149,5 @@ class Play(SQLModel, table=True):
     cooperative: bool = False
     result: str | None = Field(default=None, max_length=10)  # cooperative: "won" or "lost"
     facts: dict = Field(sa_column=Column(JSON, nullable=False))
+    corrected_at: datetime | None = None  # the last time its table changed the result
+    reopened: bool = False  # its table's end was undone: the result may change still

@@ -64,20 +64,111 @@ class Night:
         return self.client.get(f"/api/groups/{self.code}").get_json()
 
 
-def test_a_table_of_the_group_that_ends_becomes_a_play_and_undoing_the_end_removes_it(client):
+def test_a_table_of_the_group_that_ends_becomes_a_play_and_a_later_fix_marks_it_corrected(client):
     night = Night(client)
     code, token = night.play({"Kat": 30, "Ben": 12}, seat_players={"Kat": "Katrin"})
     plays = night.info()["plays"]
     assert len(plays) == 1
-    assert plays[0]["game"] == "scorepad"
-    assert plays[0]["players"] == [{"name": "Katrin", "score": 30, "winner": True},
-                                   {"name": "Ben", "score": 12, "winner": False}]
-    assert plays[0]["cooperative"] is False and plays[0]["result"] is None
+    first = plays[0]
+    assert first["game"] == "scorepad"
+    assert first["players"] == [{"name": "Katrin", "score": 30, "winner": True},
+                                {"name": "Ben", "score": 12, "winner": False}]
+    assert first["cooperative"] is False and first["result"] is None
+    assert first["corrected_at"] is None and first["reopened"] is False
+    # Undoing the end by mistake loses nothing: the play stays, marked, until the table ends again.
     undone = client.post(f"/api/tables/{code}/undo", headers=bearer(token))
     assert undone.status_code == 200 and not undone.get_json()["finished"]
-    assert night.info()["plays"] == []
+    [kept] = night.info()["plays"]
+    assert kept["uid"] == first["uid"] and kept["players"] == first["players"]
+    assert kept["reopened"] is True
     client.post(f"/api/tables/{code}/redo", headers=bearer(token))
-    assert [p["players"][0]["name"] for p in night.info()["plays"]] == ["Katrin"]
+    [same] = night.info()["plays"]
+    assert same == first  # the same result again: nothing was corrected
+    # A real fix: the end undone, Ben's round 1 rewritten (12 → 40), the game ended again.
+    client.post(f"/api/tables/{code}/undo", headers=bearer(token))
+    for payload in ({"type": "enter_score", "player": "Ben", "round": 1, "points": 40},
+                    {"type": "finish_game"}):
+        moved = client.post(f"/api/tables/{code}/actions", headers=bearer(token), json=payload)
+        assert moved.status_code == 200, moved.get_json()
+    [fixed] = night.info()["plays"]
+    assert fixed["uid"] == first["uid"] and fixed["ended_at"] == first["ended_at"]
+    assert fixed["players"] == [{"name": "Katrin", "score": 30, "winner": False},
+                                {"name": "Ben", "score": 40, "winner": True}]
+    assert fixed["corrected_at"] is not None and fixed["reopened"] is False
+    page = html.unescape(client.get(f"/g/{night.code}").get_data(as_text=True))
+    assert "Corrected at its table after the end, on " in page
+
+
+def test_an_owner_deletes_one_play_and_can_bring_it_back(phone):
+    host = phone()
+    night = Night(host.client)
+    code, token = night.play({"Katrin": 5, "Ben": 9})
+    night.play({"Cem": 20, "Ben": 2})
+    gone, stays = night.info()["plays"][1], night.info()["plays"][0]
+
+    visitor = phone("10.0.0.9")
+    page = html.unescape(visitor.get(f"/g/{night.code}").get_data(as_text=True))
+    assert "Delete this play" not in page
+    refused = visitor.post(f"/g/{night.code}/plays/{gone['uid']}/delete", {})
+    assert refused.status_code == 403
+    assert len(night.info()["plays"]) == 2
+
+    assert "Delete this play" in html.unescape(host.get(f"/g/{night.code}").get_data(as_text=True))
+    deleted = host.post(f"/g/{night.code}/plays/{gone['uid']}/delete", {})
+    assert deleted.status_code == 303 and deleted.headers["Location"].endswith("#plays")
+    page = html.unescape(host.get(deleted.headers["Location"]).get_data(as_text=True))
+    assert "The play of Score pad was deleted." in page
+    assert "↶ Bring back the deleted play" in page
+    assert [p["uid"] for p in night.info()["plays"]] == [stays["uid"]]
+    # Its table no longer counts in the group: ending it again brings nothing back.
+    host.client.post(f"/api/tables/{code}/undo", headers=bearer(token))
+    host.client.post(f"/api/tables/{code}/redo", headers=bearer(token))
+    assert [p["uid"] for p in night.info()["plays"]] == [stays["uid"]]
+    missing = host.post(f"/g/{night.code}/plays/no-such-play/delete", {})
+    assert missing.status_code == 404 and "This group has no play no-such-play." in html.unescape(
+        missing.get_data(as_text=True))
+
+    back = host.post(f"/g/{night.code}/undo", {})
+    assert back.status_code == 303 and back.headers["Location"].endswith("#plays")
+    assert "The deleted play is back." in html.unescape(
+        host.get(back.headers["Location"]).get_data(as_text=True))
+    assert night.info()["plays"] == [stays, gone]  # as it was, with its id and times
+    with host.client.application.app_context():
+        table = get_db().exec(select(GameTable).where(GameTable.code == code)).one()
+        assert table.group_id is not None  # counting in the group again
+    nothing = host.post(f"/g/{night.code}/undo", {})
+    assert nothing.status_code == 422
+    assert "There is no renaming, merging or deleted play to undo." in html.unescape(
+        nothing.get_data(as_text=True))
+
+
+def test_a_deleted_play_comes_back_with_its_player_after_a_merge_is_undone(phone):
+    host = phone()
+    night = Night(host.client, players=("Katrin", "Kathrin", "Ben"))
+    night.play({"Kathrin": 15, "Ben": 9})
+    uid = night.info()["plays"][0]["uid"]
+    assert host.post(f"/g/{night.code}/plays/{uid}/delete", {}).status_code == 303
+    ids = _player_ids(host, night.code)
+    host.post(f"/g/{night.code}/merge", {"keep": ids["Katrin"], "drop": ids["Kathrin"]})
+    host.post(f"/g/{night.code}/undo", {})  # the merge: Kathrin is back, under a new id
+    host.post(f"/g/{night.code}/undo", {})  # the deletion
+    [play] = night.info()["plays"]
+    assert [p["name"] for p in play["players"]] == ["Kathrin", "Ben"]
+
+
+def test_the_api_deletes_a_play_with_the_groups_owner_key_only(client):
+    night, other = Night(client), Night(client, name="Other")
+    night.play({"Katrin": 5, "Ben": 9})
+    uid = night.info()["plays"][0]["uid"]
+    for headers in ({}, other.owner, bearer("not-a-key")):
+        refused = client.delete(f"/api/groups/{night.code}/plays/{uid}", headers=headers)
+        assert refused.status_code == 403 and refused.get_json()["kind"] == "forbidden"
+    missing = client.delete(f"/api/groups/{night.code}/plays/nope", headers=night.owner)
+    assert missing.status_code == 404 and missing.get_json()["kind"] == "not_found"
+    assert len(night.info()["plays"]) == 1
+    deleted = client.delete(f"/api/groups/{night.code}/plays/{uid}", headers=night.owner)
+    assert deleted.status_code == 200 and deleted.get_json() == {"deleted": uid, "plays": 0}
+    assert night.info()["plays"] == []
 
 
 def test_a_table_without_a_group_records_nothing_and_an_unknown_group_is_refused(client):

@@ -20,9 +20,9 @@ from ...live.changes import Phone
 from ...service.codes import normalise_code
 from ...service.database import get_db
 from ...service.errors import AlreadyDone, Invalid, NotFound, Unauthorized
-from ...service.groups import (GROUP_NAME_MAX, create_group, export_plays, find_group,
-                               import_plays, is_owner_key, owner_key, play_count, play_records,
-                               players_of, read_export, require_owner)
+from ...service.groups import (GROUP_NAME_MAX, create_group, delete_play, export_plays,
+                               find_group, import_plays, is_owner_key, owner_key, play_count,
+                               play_records, players_of, read_export, require_owner)
 from ...service.metrics import IMPORTS
 from ...service.inputs import NAME_MAX, depth_problem, name_pattern, quote, text_problem, tidy_name
 from ...service.stats import statistics
@@ -242,6 +242,10 @@ class PlayRecord(Answer):
     cooperative: bool = Field(description="Everyone won or lost together.")
     result: Literal["won", "lost"] | None = Field(description="A cooperative game's result.")
     facts: dict[str, Any] = Field(description="What the game's end showed (per game).")
+    corrected_at: str | None = Field(None, json_schema_extra={"format": "date-time"}, description=(
+        "When its table last changed the result after the end; null if it never did."))
+    reopened: bool = Field(False, description="Its table's end was undone: the result may "
+                                              "still change there.")
 
 
 class GroupInfo(Answer):
@@ -279,6 +283,14 @@ class Imported(Answer):
     conflicts: list[str] = Field(description="Ids of plays the group had already with other "
                                              "content (game, times, players, scores, result): "
                                              "left as they were, not overwritten.")
+
+
+class DeletedPlay(Answer):
+    """What deleting a play left."""
+
+    deleted: str = Field(description="The deleted play's id; the group page's undo brings it "
+                                     "back.")
+    plays: int = Field(description="Plays of the group now.")
 
 
 class GroupStats(FreeObject):
@@ -584,6 +596,19 @@ def group_import(code: str):
         group = find_group(db, code)
         done = import_plays(db, group, plays)
     return reply(Imported(added=done.added, plays=play_count(db, group), conflicts=done.conflicts))
+
+
+@bp.delete("/groups/<code>/plays/<uid>")
+@documented(path={"code": GROUP_CODE, "uid": "The play's id."}, bearer=True, responses={
+    200: DeletedPlay, 403: (Error, "Not the group's owner key"),
+    404: (Error, "No group with that code, or no play with that id")})
+def group_delete_play(code: str, uid: str):
+    """Delete one play of the group (with its owner key as the bearer token)."""
+    db = get_db(write=True)
+    group = find_group(db, code)
+    require_owner(group, is_owner_key(group, bearer_token()))
+    delete_play(db, group, uid)
+    return reply(DeletedPlay(deleted=uid, plays=play_count(db, group)))
 
 
 @bp.get("/groups/<code>/stats")

@@ -20,15 +20,16 @@ from flask import (
 )
 from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from ...service.database import get_db
-from ...games.text import Name, Sentence
+from ...games.text import Name, Sentence, say
 from ...games import GAMES
 from ...service.groups import (
     GROUP_NAME_MAX,
     create_group,
     delete_group,
+    delete_play,
     export_csv,
     export_plays,
     find_group,
@@ -42,6 +43,7 @@ from ...service.groups import (
     play_records,
     find_play,
     is_owner_key,
+    last_change,
     owner_key,
     play_count,
     require_owner,
@@ -49,7 +51,7 @@ from ...service.groups import (
     rename_player,
     undo_change,
 )
-from ...service.models import GameTable, GroupChange
+from ...service.models import GameTable
 from ..network import phone_root
 from ..qr import qr_svg
 from ...service.stats import (
@@ -149,15 +151,12 @@ def _page(group, status: int = 200, problem: str | None = None, where: str | Non
     url = group_url(group.code)
     older = request.args.get("older")
     plays = plays_of(db, group, PLAYS_PER_PAGE + 1, find_play(db, group, older) if older else None)
-    changes = db.exec(select(GroupChange).where(GroupChange.group_id == group.id,
-                                                GroupChange.undone == False)  # noqa: E712
-                      .order_by(GroupChange.id.desc())).first()
     html = render_template(
         "groups/show.html", group=group, players=players_of(db, group),
         plays=play_records(db, group, plays[:PLAYS_PER_PAGE]), more=len(plays) > PLAYS_PER_PAGE,
         older=older, total=play_count(db, group), games=GAMES, url=url,
         qr=qr_svg(url, _("QR code of the group's address")),
-        last_change=changes, problem=problem, where=where, form=form or {}, name_max=NAME_MAX,
+        last_change=last_change(db, group), problem=problem, where=where, form=form or {}, name_max=NAME_MAX,
         day=day, owner=owner, shared=shared, recovery=recovery,
         shared_qr=qr_svg(shared, _("QR code of the owner link")) if shared else None)
     return Response(html, status=status)
@@ -271,11 +270,27 @@ def merge(code: str):
 
 @bp.post("/g/<code>/undo")
 def undo(code: str):
+    with Session(current_app.extensions["engine"]) as db:  # the change's own session writes
+        change = last_change(db, find_group(db, code))
+        where = "plays" if change and change.kind == "delete" else "players"  # beside its button
+
     def operation(db, group):
         change = undo_change(db, group)
-        return (_("The renaming was undone.") if change.kind == "rename"
-                else _("The merge was undone."))
-    return _change(code, "players", operation)
+        return {"rename": _("The renaming was undone."), "merge": _("The merge was undone."),
+                "delete": _("The deleted play is back.")}[change.kind]
+    return _change(code, where, operation)
+
+
+@bp.post("/g/<code>/plays/<uid>/delete")
+def delete_one(code: str, uid: str):
+    def operation(db, group):
+        play = delete_play(db, group, uid)
+        return _("The play of %(game)s was deleted.", game=game_name(play.game_id))
+    return _change(code, "plays", operation)
+
+
+def game_name(game_id: str) -> str:
+    return say(GAMES[game_id].name) if game_id in GAMES else game_id
 
 
 @bp.post("/g/<code>/import")
