@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import csv
 import io
-import time
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timezone, tzinfo
@@ -21,26 +20,28 @@ from datetime import datetime, timezone, tzinfo
 from flask import current_app
 from flask_babel import gettext as _
 from itsdangerous import BadSignature, URLSafeSerializer
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
-from sqlalchemy import and_, func, insert, or_
+from sqlalchemy import and_, func, or_
 from sqlmodel import Session, delete, select
 
-from ..games import GAMES, get_game
-from ..games.base import explain
-from ..games.text import N_, say
+from ..games import get_game
 from .codes import GROUP_CODE_LENGTH, normalise_code, random_code
 from .errors import Forbidden, Invalid, NotFound
-from .inputs import NAME_MAX, name_key, quote, stored_id, text_problem, tidy_name
-from .models import GameTable, GroupChange, GroupPlayer, Play, PlayerGroup, now
+from .inputs import NAME_MAX, name_key, quote, stored_id, tidy_name
+from .models import GameTable, GroupChange, GroupPlayer, PendingImport, Play, PlayerGroup, now
 from .stats.facts import facts_of
 
 GROUP_NAME_MAX = 40
-PLAYS_MAX = 5000  # plays in one import: a decade of weekly game nights, and a bound on the work
 # BoardGameGeek's ids of the games, for the export (the score pad is no game of its own).
 BGG_IDS = {"asterix-obelix": None, "kartenspiel": None, "asterix-co": None, "zaubertrank": None}
 
 
 # -- groups and players -----------------------------------------------------------------------
+
+
+def shown(column):
+    """Rows an import is still writing (``imports``) are nobody's yet: the condition that
+    leaves them out."""
+    return or_(column.is_(None), column.not_in(select(PendingImport.key)))
 
 
 def _new_group_code(db: Session) -> str:
@@ -116,7 +117,8 @@ def hold(db: Session, group: PlayerGroup) -> None:
 
 
 def players_of(db: Session, group: PlayerGroup) -> list[GroupPlayer]:
-    return list(db.exec(select(GroupPlayer).where(GroupPlayer.group_id == group.id)
+    return list(db.exec(select(GroupPlayer).where(GroupPlayer.group_id == group.id,
+                                                  shown(GroupPlayer.pending))
                         .order_by(GroupPlayer.name)))
 
 
@@ -367,7 +369,7 @@ def plays_of(db: Session, group: PlayerGroup, limit: int | None = None,
              older_than: Play | None = None) -> list[Play]:
     """The group's plays, newest first; ``older_than``: only those after that play in this
     order (a page's link names its last play, so it shows the same plays however many come)."""
-    query = select(Play).where(Play.group_id == group.id)
+    query = select(Play).where(Play.group_id == group.id, shown(Play.pending))
     if older_than is not None:
         query = query.where(or_(Play.ended_at < older_than.ended_at,
                                 and_(Play.ended_at == older_than.ended_at, Play.id < older_than.id)))
@@ -376,11 +378,13 @@ def plays_of(db: Session, group: PlayerGroup, limit: int | None = None,
 
 
 def play_count(db: Session, group: PlayerGroup) -> int:
-    return db.exec(select(func.count()).select_from(Play).where(Play.group_id == group.id)).one()
+    return db.exec(select(func.count()).select_from(Play).where(Play.group_id == group.id,
+                                                                shown(Play.pending))).one()
 
 
 def find_play(db: Session, group: PlayerGroup, uid: str) -> Play:
-    play = db.exec(select(Play).where(Play.group_id == group.id, Play.uid == uid)).first()
+    play = db.exec(select(Play).where(Play.group_id == group.id, Play.uid == uid,
+                                      shown(Play.pending))).first()
     if play is None:
         raise NotFound(_("This group has no play %(uid)s.", uid=quote(uid)))
     return play
@@ -491,187 +495,3 @@ def export_csv(db: Session, group: PlayerGroup, lang: str = "en", zone: tzinfo |
                 dialect.yes_no[0] if player["winner"] else dialect.yes_no[1],
                 dialect.results.get(record["result"] or "", "")])
     return out.getvalue()
-
-
-class _ImportedPlayer(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-    name: str = Field(min_length=1, max_length=NAME_MAX)
-    score: int | None = Field(None, ge=-10**6, le=10**6)
-    winner: bool = False
-
-
-class _ImportedPlay(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-    uid: str = Field(min_length=1, max_length=40)
-    game: str
-    started_at: datetime
-    ended_at: datetime
-    players: list[_ImportedPlayer] = Field(min_length=1, max_length=12)
-    cooperative: bool = False
-    result: str | None = None
-    facts: dict = Field(default_factory=dict)
-    corrected_at: datetime | None = None
-
-    @field_validator("started_at", "ended_at", "corrected_at")
-    @classmethod
-    def in_utc(cls, value: datetime | None) -> datetime | None:
-        if value is None:
-            return None
-        try:
-            value = _utc(value)  # a time without a zone is taken as UTC
-        except OverflowError:  # e.g. the year 1 east of UTC
-            value = None
-        if value is None or not 1970 <= value.year <= 2999:
-            raise ValueError(N_("a play's time lies between the years 1970 and 2999"))
-        return value
-
-    @model_validator(mode="after")
-    def ends_after_start(self) -> "_ImportedPlay":
-        if self.ended_at < self.started_at:
-            raise ValueError("a play cannot end before it started")
-        return self
-
-    @field_validator("game")
-    @classmethod
-    def known_game(cls, value: str) -> str:
-        if value not in GAMES:
-            raise ValueError(f"there is no game called '{quote(value, 40)}' here")
-        return value
-
-    @field_validator("players")
-    @classmethod
-    def different_names(cls, value: list[_ImportedPlayer]) -> list[_ImportedPlayer]:
-        names = [name_key(tidy_name(p.name)) for p in value]
-        if len(set(names)) < len(names):
-            raise ValueError("two players of one play have the same name")
-        return value
-
-    @field_validator("result")
-    @classmethod
-    def known_result(cls, value: str | None) -> str | None:
-        if value not in (None, "won", "lost"):
-            raise ValueError("a cooperative result is 'won' or 'lost'")
-        return value
-
-
-def read_export(data) -> list[_ImportedPlay]:
-    """An export's plays, checked, before any database work (so that a big file's checks do
-    not hold the database's writer). The first problem is refused with the play and field
-    named. Yields to other requests every few plays: under gevent, checking 5,000 plays takes
-    a while, and the tables' taps must not wait for it."""
-    if not isinstance(data, dict) or not isinstance(data.get("plays"), list):
-        raise Invalid(_("This is not a play export: it needs a list called \"plays\"."))
-    problem = text_problem({key: value for key, value in data.items() if key != "plays"})
-    if problem:  # a NUL or a broken character no database stores (the plays' are below)
-        raise Invalid(say(problem))
-    if len(data["plays"]) > PLAYS_MAX:
-        raise Invalid(_("An import holds at most %(most)d plays; this one has %(count)d.",
-                        most=PLAYS_MAX, count=len(data["plays"])))
-    parsed, first_with = [], {}
-    for number, raw in enumerate(data["plays"], start=1):
-        if number % 50 == 0:
-            time.sleep(0)
-        problem = text_problem(raw)
-        if problem:
-            raise Invalid(_("Play %(number)d: %(problem)s", number=number, problem=say(problem)))
-        try:
-            parsed.append(_ImportedPlay.model_validate(raw))
-        except ValidationError as exc:
-            raise Invalid(_("Play %(number)d: %(problem)s", number=number,
-                            problem=say(explain(exc)))) from None
-        # Two plays of one file with one id: which is the play? Said, not one of them skipped.
-        earlier = first_with.setdefault(parsed[-1].uid, number)
-        if earlier != number:
-            raise Invalid(_("Play %(number)d has the id '%(uid)s' of play %(earlier)d; each play "
-                            "of a file needs an id of its own.", number=number,
-                            uid=quote(parsed[-1].uid), earlier=earlier))
-        for entry in parsed[-1].players:
-            entry.name = clean_name(entry.name)
-    return sorted(parsed, key=lambda p: p.ended_at)  # oldest first, as they were played
-
-
-IMPORT_ROWS = 500  # rows written at a time; other requests of the process run in between
-
-
-@dataclass
-class Imported:
-    added: int  # plays new to the group
-    conflicts: list[str]  # ids the group has already, with other content: left as they are
-
-
-def import_plays(db: Session, group: PlayerGroup, plays: list[_ImportedPlay]) -> Imported:
-    """Add the plays ``read_export`` checked to ``group``: the new ones. A play the group has
-    already (by its id) is left as it is, and named among the conflicts if the file tells it
-    otherwise. All or nothing, in one transaction; rows are written in bulk, a few hundred at a
-    time."""
-    hold(db, group)
-    known = set(db.exec(select(Play.uid).where(Play.group_id == group.id)))
-    fresh, again = [], []
-    for play in plays:
-        (again if play.uid in known else fresh).append(play)
-        known.add(play.uid)
-    # One read and bulk inserts for all names: a lookup and a flush per name grew with their square.
-    players = GroupPlayer.__table__  # rows, not objects: a big group has thousands of players
-    people = {name_key(name): (player_id, name) for player_id, name in db.connection().execute(
-        select(players.c.id, players.c.name).where(players.c.group_id == group.id))}
-    new_names = {}
-    for play in fresh:
-        for entry in play.players:
-            new_names.setdefault(name_key(entry.name), entry.name)
-    rows = [{"group_id": group.id, "name": name, "created_at": now()}
-            for key, name in new_names.items() if key not in people]
-    adding = insert(players).returning(players.c.id, players.c.name, sort_by_parameter_order=True)
-    for made in _in_chunks(db, adding, rows):
-        people.update((name_key(name), (player_id, name)) for player_id, name in made)
-
-    def seat(entry: _ImportedPlayer) -> dict:
-        player_id, name = people[name_key(entry.name)]
-        return {"player": player_id, "seat": name, "score": entry.score, "winner": entry.winner}
-
-    list(_in_chunks(db, insert(Play.__table__), [{
-        "group_id": group.id, "uid": play.uid, "game_id": play.game,
-        "started_at": play.started_at, "ended_at": play.ended_at,
-        "players": [seat(entry) for entry in play.players],
-        "cooperative": GAMES[play.game].cooperative,
-        "result": play.result if GAMES[play.game].cooperative else None,
-        "facts": play.facts, "corrected_at": play.corrected_at, "reopened": False}
-        for play in fresh]))
-    if fresh:
-        group.version += 1
-    conflicts = _told_otherwise(db, group, again)
-    db.commit()
-    return Imported(len(fresh), conflicts)
-
-
-def _told_otherwise(db: Session, group: PlayerGroup, plays: list[_ImportedPlay]) -> list[str]:
-    """The ids of ``plays`` whose game, times, players, scores or result differ from the
-    group's play of that id (to the second, names in any case)."""
-    if not plays:
-        return []
-    names = {player.id: player.name for player in players_of(db, group)}
-    stored = {play.uid: play for play in db.exec(select(Play).where(
-        Play.group_id == group.id, Play.uid.in_([play.uid for play in plays])))}
-
-    def second(moment: datetime) -> datetime:
-        return _utc(moment).replace(microsecond=0)
-
-    def told(play: _ImportedPlay) -> tuple:
-        result = play.result if GAMES[play.game].cooperative else None  # as import_plays keeps it
-        return (play.game, second(play.started_at), second(play.ended_at), result,
-                sorted((name_key(e.name), e.score, e.winner) for e in play.players))
-
-    def kept(play: Play) -> tuple:
-        return (play.game_id, second(play.started_at), second(play.ended_at), play.result,
-                sorted((name_key(names.get(e.get("player")) or e.get("seat") or ""),
-                        e.get("score"), bool(e.get("winner"))) for e in play.players))
-
-    return [play.uid for play in plays if play.uid in stored and told(play) != kept(stored[play.uid])]
-
-
-def _in_chunks(db: Session, statement, rows: list[dict]):
-    """Execute ``statement`` for ``rows``, IMPORT_ROWS at a time, yielding each chunk's result;
-    under gevent the process's other requests run between chunks (sleep(0) switches)."""
-    for first in range(0, len(rows), IMPORT_ROWS):
-        yield db.connection().execute(statement, rows[first:first + IMPORT_ROWS])
-        time.sleep(0)
-

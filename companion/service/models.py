@@ -114,6 +114,7 @@ class GroupPlayer(SQLModel, table=True):
     group_id: int = Field(foreign_key="player_group.id", index=True, ondelete="CASCADE")
     name: str = Field(max_length=24)
     created_at: datetime = Field(default_factory=now)
+    pending: str | None = Field(default=None, max_length=32, index=True)  # see PendingImport
 
 
 class GroupChange(SQLModel, table=True):
@@ -151,3 +152,15 @@ class Play(SQLModel, table=True):
     facts: dict = Field(sa_column=Column(JSON, nullable=False))
     corrected_at: datetime | None = None  # the last time its table changed the result
     reopened: bool = False  # its table's end was undone: the result may change still
+    pending: str | None = Field(default=None, max_length=32, index=True)  # see PendingImport
+
+
+class PendingImport(SQLModel, table=True):
+    """An import still being written: its plays and new players (``pending`` = ``key``) are
+    nobody's until this row is deleted, in one short transaction, when the whole file is in."""
+
+    __tablename__ = "pending_import"
+
+    key: str = Field(primary_key=True, max_length=32)
+    group_id: int = Field(foreign_key="player_group.id", ondelete="CASCADE")
+    started_at: datetime = Field(default_factory=now)

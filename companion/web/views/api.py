@@ -21,8 +21,9 @@ from ...service.codes import normalise_code
 from ...service.database import get_db
 from ...service.errors import AlreadyDone, Invalid, NotFound, Unauthorized
 from ...service.groups import (GROUP_NAME_MAX, create_group, delete_play, export_plays,
-                               find_group, import_plays, is_owner_key, owner_key, play_count,
-                               play_records, players_of, read_export, require_owner)
+                               find_group, is_owner_key, owner_key, play_count, play_records,
+                               players_of, require_owner)
+from ...service.imports import import_plays
 from ...service.metrics import IMPORTS
 from ...service.inputs import NAME_MAX, depth_problem, name_pattern, quote, text_problem, tidy_name
 from ...service.stats import statistics
@@ -583,6 +584,7 @@ def group_export(code: str):
 @bp.post("/groups/<code>/plays")
 @documented(body=PlayExport, path={"code": GROUP_CODE}, bearer=True, responses={
     200: Imported, 403: (Error, "Not the group's owner key"), 404: NO_GROUP,
+    409: (Error, "Another import adds plays of the same ids just now"),
     422: (Error, "Not an export; the play and field named")})
 def group_import(code: str):
     """Import an export into the group (with its owner key as the bearer token): all or
@@ -590,12 +592,13 @@ def group_import(code: str):
     with Session(current_app.extensions["engine"]) as db:  # before the body is read
         group = find_group(db, code)
     require_owner(group, is_owner_key(group, bearer_token()))
+    if not request.is_json:
+        raise Invalid(_("The request body is not valid JSON."))
     with IMPORTS.time():
-        plays = read_export(body())  # checked before the transaction, which then is short
-        db = get_db(write=True)
-        group = find_group(db, code)
-        done = import_plays(db, group, plays)
-    return reply(Imported(added=done.added, plays=play_count(db, group), conflicts=done.conflicts))
+        done = import_plays(current_app.extensions["engine"], code, request.get_data())
+    db = get_db()
+    return reply(Imported(added=done.added, plays=play_count(db, find_group(db, code)),
+                          conflicts=done.conflicts))
 
 
 @bp.delete("/groups/<code>/plays/<uid>")

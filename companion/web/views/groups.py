@@ -25,6 +25,7 @@ from sqlmodel import Session
 from ...service.database import get_db
 from ...games.text import Name, Sentence, say
 from ...games import GAMES
+from ...service.imports import import_plays
 from ...service.groups import (
     GROUP_NAME_MAX,
     create_group,
@@ -33,8 +34,6 @@ from ...service.groups import (
     export_csv,
     export_plays,
     find_group,
-    import_plays,
-    read_export,
     link_table,
     merge_players,
     sync_play,
@@ -295,34 +294,32 @@ def game_name(game_id: str) -> str:
 
 @bp.post("/g/<code>/import")
 def import_view(code: str):
-    def read():
-        upload = request.files.get("file")
-        raw = upload.read(IMPORT_BYTES_MAX + 1) if upload else b""
+    """Import a play export: read and written a few plays at a time (``imports``), so the
+    tables' requests go on meanwhile; a refusal shows beside the form, nothing imported."""
+    refused = _not_an_owner(_group_now(code))
+    if refused:
+        return refused
+    upload = request.files.get("file")
+    raw = upload.read(IMPORT_BYTES_MAX + 1) if upload else b""
+    try:
         if not raw:
             raise_invalid(_("Choose an export file (.json) to import."))
         if len(raw) > IMPORT_BYTES_MAX:
             raise_invalid(_("The file is larger than 5 MB; that is no play export."))
-        try:
-            data = json.loads(raw.decode("utf-8-sig"))
-        except (UnicodeDecodeError, ValueError) as exc:  # JSONDecodeError, or 5,000 digits
-            line = getattr(exc, "lineno", None)
-            raise_invalid(_("The file is not valid JSON (line %(line)s).", line=line)
-                          if line else _("The file is not valid JSON."))
-        return read_export(data)
-
-    def operation(db, group, plays):
-        done = import_plays(db, group, plays)
-        said = ngettext("%(num)d new play imported.", "%(num)d new plays imported.", done.added)
-        if done.conflicts:
-            said += " " + ngettext(
-                "The group had this play already, told otherwise; it was left as it is: "
-                "%(ids)s.", "The group had these plays already, told otherwise; they were left "
-                "as they are: %(ids)s.", len(done.conflicts),
-                ids=", ".join(done.conflicts[:10])  # ids: 40 characters at most
-                + (" …" if len(done.conflicts) > 10 else ""))
-        return said
-    with IMPORTS.time():
-        return _change(code, "import", operation, read)
+        with IMPORTS.time():
+            done = import_plays(current_app.extensions["engine"], code, raw)
+    except TableProblem as problem:
+        return _page(find_group(get_db(), code), problem.status, problem.message, "import")
+    said = ngettext("%(num)d new play imported.", "%(num)d new plays imported.", done.added)
+    if done.conflicts:
+        said += " " + ngettext(
+            "The group had this play already, told otherwise; it was left as it is: "
+            "%(ids)s.", "The group had these plays already, told otherwise; they were left "
+            "as they are: %(ids)s.", len(done.conflicts),
+            ids=", ".join(done.conflicts[:10])  # ids: 40 characters at most
+            + (" …" if len(done.conflicts) > 10 else ""))
+    flash(said, "info")
+    return redirect(url_for("groups.show", code=find_group(get_db(), code).code) + "#import", 303)
 
 
 @bp.post("/g/<code>/delete")
