@@ -2402,6 +2402,8 @@ async def importing(args) -> list[str]:
                 (loaded, loaded_failed), _ = await asyncio.gather(
                     other_tables(server.base, others, sessions, health, args.hammer_requests,
                                  args.hammer_rate), one_import())
+            log(f"import: {IMPORTS_AT_ONCE} imports at once …")
+            crowd = await imports_at_once(server, importer, body)
         finally:
             await asyncio.gather(*(s.close() for s in sessions), health.close(), importer.close())
 
@@ -2440,7 +2442,47 @@ async def importing(args) -> list[str]:
         f"{len(loaded_failed[label])}{by_kind(loaded_failed[label])}" for label in quiet))
     lines += [f"  the server over the loaded stretch ({window.seconds:.0f} s): {window.text()}",
               f"  measuring client {lag.text()}"]
+    answers = ", ".join(f"{status} × {crowd['answers'].count(status)}"
+                        for status in sorted(set(crowd["answers"]), key=str))
+    lines.append(f"  then {IMPORTS_AT_ONCE} connections send the same file at once to a new "
+                 f"group: {answers}; server RSS {mb(crowd['before'])} before, at most "
+                 f"{mb(crowd['most'])} (+{mb(crowd['most'] - crowd['before'])})")
+    lines.append(goal("import", f"{IMPORTS_AT_ONCE} imports at once raise the server's memory "
+                      "by < 50 MB", crowd["most"] - crowd["before"] < 50 * 2**20
+                      and crowd["answers"].count(200) >= 1,
+                      mb(crowd["most"] - crowd["before"])))
     return lines
+
+
+IMPORTS_AT_ONCE = 150
+
+
+async def imports_at_once(server: "Server", session: aiohttp.ClientSession, body: bytes) -> dict:
+    """The server's memory while IMPORTS_AT_ONCE connections send an import at once (one is
+    read, the others are refused before their bodies are)."""
+    async with session.post(f"{server.base}/api/groups", json={"name": "Crowd", "players": []}) as answer:
+        made = await answer.json()
+    headers = {"Content-Type": "application/json", "Authorization": f"Bearer {made['owner_key']}"}
+    found: dict = {"answers": [], "before": rss_bytes([server])}
+    found["most"] = found["before"]
+
+    async def one(client: aiohttp.ClientSession) -> None:
+        try:
+            async with client.post(f"{server.base}/api/groups/{made['code']}/plays", data=body,
+                                   headers=headers) as answer:
+                await answer.read()
+                found["answers"].append(answer.status)
+        except (aiohttp.ClientError, asyncio.TimeoutError) as error:
+            found["answers"].append(type(error).__name__)
+
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0),
+                                     timeout=aiohttp.ClientTimeout(total=120)) as client:
+        sending = asyncio.gather(*(one(client) for _ in range(IMPORTS_AT_ONCE)))
+        while not sending.done():
+            found["most"] = max(found["most"], rss_bytes([server]))
+            await asyncio.sleep(0.05)
+        await sending
+    return found
 
 
 VENUE_ADDRESS = "203.0.113.50"  # the café's one public address, as its router shows it

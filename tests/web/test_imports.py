@@ -18,6 +18,9 @@ from companion.service.models import GroupPlayer, PendingImport, Play, now
 from tests.web.test_groups_web import Night
 
 
+AT_ONCE = max(imports.PLAYS_AT_ONCE.values())  # plays enough for several transactions
+
+
 def export(count: int, first: int = 0, names: int = 3) -> dict:
     return {"plays": [{
         "uid": f"p{first + n}", "game": "scorepad", "started_at": "2026-11-01T19:00:00+00:00",
@@ -34,7 +37,7 @@ def send(client, night, data, raw: bytes | None = None):
 
 def test_nothing_of_an_import_shows_before_the_whole_file_is_in(client, monkeypatch):
     night = Night(client, players=("Ann",))
-    count = 3 * imports.PLAYS_AT_ONCE + 1  # several transactions
+    count = 3 * AT_ONCE + 1  # several transactions
     seen = {}
     publish = imports._publish
 
@@ -65,7 +68,7 @@ def test_an_import_that_fails_half_way_leaves_nothing(app, client, monkeypatch):
 
     monkeypatch.setattr(imports, "_write_some", fail_on_the_third)
     with pytest.raises(RuntimeError):
-        send(client, night, export(5 * imports.PLAYS_AT_ONCE))
+        send(client, night, export(5 * AT_ONCE))
     assert night.info()["plays"] == [] and night.info()["players"] == ["Ann"]
     with app.app_context():
         db = get_db()
@@ -124,11 +127,11 @@ def test_a_file_the_stream_cannot_take_is_refused_in_words(client, raw, words):
 
 
 def test_a_file_of_more_plays_than_an_import_takes_is_refused_whole(client, monkeypatch):
-    monkeypatch.setattr(imports, "PLAYS_MAX", 2 * imports.PLAYS_AT_ONCE)
+    monkeypatch.setattr(imports, "PLAYS_MAX", 2 * AT_ONCE)
     night = Night(client, players=("Ann",))
-    answer = send(client, night, export(2 * imports.PLAYS_AT_ONCE + 1))
+    answer = send(client, night, export(2 * AT_ONCE + 1))
     assert answer.status_code == 422
-    assert f"at most {2 * imports.PLAYS_AT_ONCE} plays" in answer.get_json()["error"]
+    assert f"at most {2 * AT_ONCE} plays" in answer.get_json()["error"]
     assert night.info()["plays"] == [] and night.info()["players"] == ["Ann"]
 
 

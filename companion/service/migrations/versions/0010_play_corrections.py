@@ -19,7 +19,7 @@ depends_on = None
 
 def upgrade() -> None:
     with op.batch_alter_table('play', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('corrected_at', sa.DateTime(), nullable=True))
+        batch_op.add_column(sa.Column('corrected_at', sa.DateTime(timezone=True), nullable=True))
         batch_op.add_column(sa.Column('reopened', sa.Boolean(), nullable=False,
                                       server_default=sa.false()))
 

@@ -22,7 +22,7 @@ def upgrade() -> None:
         'pending_import',
         sa.Column('key', sa.String(length=32), nullable=False),
         sa.Column('group_id', sa.Integer(), nullable=False),
-        sa.Column('started_at', sa.DateTime(), nullable=False),
+        sa.Column('started_at', sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(['group_id'], ['player_group.id'], ondelete='CASCADE'),
         sa.PrimaryKeyConstraint('key'),
     )
