@@ -16,7 +16,8 @@ from markupsafe import Markup
 from sqlalchemy import JSON
 
 from ..service.models import GameTable
-from ..service.tables import can_act, devices, game_of, log_entries, read_entry, read_table
+from ..service.tables import (can_act, devices, follows_rematch, game_of, log_entries, read_entry,
+                              read_table)
 
 # Regions of templates/table.html shared by every game; each game adds its own.
 COMMON_REGIONS = ("status", "me", "seats", "history", "host", "lastmove")
@@ -142,6 +143,7 @@ def viewer_context(shared: dict, device_id: int | None, lang: str | None = None)
         "seat": seat,
         "legal": legal_by_seat[seat],
         "can_act": can_act(device),
+        "follows": follows_rematch(device),
         "is_host": bool(device and device.is_host),
         "read_only": bool(device and device.read_only),
         "seats": [{"name": name, "taken": name in holders,

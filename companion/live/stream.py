@@ -100,10 +100,10 @@ class Stream:
                 if self.have.get(name) != digest]
         self.have.update((name, digest) for name, digest, _html in sent)
         # Phones that had the same regions get the same event: it is put together once.
-        key = tuple((name, digest) for name, digest, _html in sent)
+        follow = self.urls["follow"] if fresh.next_code and viewer["follows"] else None
+        key = (tuple((name, digest) for name, digest, _html in sent), follow)
         if key not in snapshot.events:
             body = "".join(html for _name, _digest, html in sent)
-            follow = self.urls["follow"] if fresh.next_code else None
             snapshot.events[key] = sse("regions",
                                        body + meta(fresh.version, fresh.state_version, follow),
                                        fresh.version)

@@ -444,6 +444,13 @@ def _follow_token(device: Device, new: GameTable) -> str:
     return base64.urlsafe_b64encode(mac.digest()[:24]).decode()
 
 
+def follows_rematch(device: Device | None) -> bool:
+    """Whether this phone goes along to the rematch (and is told its code): a player's or
+    the host's. A watcher is not: whoever learns a finished table's code may watch it, and
+    must not reach, through it, the free seats of the new table."""
+    return device is not None and (device.seat is not None or device.is_host)
+
+
 def follow_rematch(db: Session, table: GameTable, device: Device | None) -> Joined:
     """This phone's place at the rematch of ``table``: the same seat (watching, if someone
     took it meanwhile), and host there if it hosted here."""
@@ -451,6 +458,9 @@ def follow_rematch(db: Session, table: GameTable, device: Device | None) -> Join
         raise Forbidden(_("Join this table first: scan its QR code or type its code."))
     if not table.next_code:
         raise NotFound(_("No rematch of this table has been started."))
+    if not follows_rematch(device):
+        raise Forbidden(_("Only the phones that played go along to the rematch. To watch it, "
+                          "scan the QR code on a player's phone."))
     new = find_table(db, table.next_code, for_update=True)
     token = _follow_token(device, new)
     again = db.exec(select(Device).where(Device.table_id == new.id,

@@ -557,6 +557,31 @@ def test_every_phone_of_the_table_follows_to_its_own_seat_at_the_rematch(phone):
     assert len(seats) == 2
 
 
+def test_a_watcher_is_not_given_the_rematchs_code(phone):
+    """Whoever learns a finished table's code may watch it, but not reach the rematch's free
+    seats through it: the page, its live answer and the follow link keep the new code back."""
+    host = phone()
+    code = host.start(players=("Ann", "Ben"))
+    host.act(type="enter_score", player="Ann", round="1", points="5")
+    host.act(type="finish_game")
+    new = host.post(f"/t/{code}/rematch", {}).headers["Location"].rsplit("/", 1)[-1]
+    joins = len(host.client.get(f"/api/tables/{new}").get_json()["log"])
+    stranger = phone("10.0.0.66")
+    assert stranger.join(code).status_code == 303
+    page = html.unescape(stranger.get(f"/t/{code}").get_data(as_text=True))
+    assert "The players have moved on to a rematch at a new table." in page
+    assert new not in page
+    live = stranger.get(f"/t/{code}/live?v=0", headers={"HX-Request": "true"})  # the poll
+    assert new not in live.get_data(as_text=True) and "data-next=" not in live.get_data(as_text=True)
+    refused = stranger.get(f"/t/{code}/next")
+    assert refused.status_code == 403
+    text = html.unescape(refused.get_data(as_text=True))
+    assert "Only the phones that played go along to the rematch." in text and new not in text
+    assert len(host.client.get(f"/api/tables/{new}").get_json()["log"]) == joins  # nobody came
+    # The host (and each player) still follows.
+    assert host.get(f"/t/{code}/next").headers["Location"].endswith(f"/t/{new}")
+
+
 def test_the_group_page_and_its_refusals_speak_the_phone_language(phone):
     host = phone()
     night = Night(host.client)

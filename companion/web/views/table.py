@@ -84,7 +84,8 @@ def _live_response(code: str, device_id: int | None, status: int = 200,
     body = message + "".join(html for name, digest, html
                              in regions_for(snapshot, region_names(fresh), viewer)
                              if have.get(name) != digest)
-    body += meta(fresh.version, fresh.state_version, _follow_url(fresh))
+    body += meta(fresh.version, fresh.state_version,
+                 _follow_url(fresh) if viewer["follows"] else None)
     return vary(Response(body, status=status))
 
 
