@@ -18,6 +18,7 @@ import os
 import resource
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -106,7 +107,7 @@ def gunicorn_args(host: str, port: int, workers: int, connections: int,
         "--no-control-socket",
         # ACCESS_LOG=1 logs every request to the terminal; without, none is even formatted.
         *(["--access-logfile", "-"] if os.environ.get("ACCESS_LOG") else []),
-        "--config", "python:companion.cli",  # post_worker_init below
+        "--config", "python:companion.cli",  # post_worker_init and child_exit below
         "companion:create_app()",
     ]
 
@@ -126,6 +127,14 @@ def post_worker_init(worker) -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+def child_exit(_server, worker) -> None:
+    """gunicorn's hook, a worker gone: its open streams leave the sum /metrics shows."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)
 
 
 def _raise_open_files_limit() -> None:
@@ -189,6 +198,9 @@ def serve(host: str, port: int, workers: int, connections: int) -> None:
     # The server process inherits it: its invites then know whether phones can reach them.
     os.environ[LISTEN_HOST_VARIABLE] = host
     os.environ[LISTEN_PORT_VARIABLE] = str(port)
+    if workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        # Each worker writes its figures there and /metrics adds them up (prometheus_client).
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="companion-metrics-")
     args = gunicorn_args(host, port, workers, connections, float(keep_alive))
     _raise_open_files_limit()
     os.execv(args[0], args)

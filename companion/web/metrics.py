@@ -3,9 +3,9 @@ live streams, changes written, import durations. Only the server's own machine m
 or whoever sends the bearer METRICS_TOKEN. A 429 or 5xx is also logged, one line each, naming
 the route's pattern and never a table's or group's code or a player's name.
 
-With several server processes, point PROMETHEUS_MULTIPROC_DIR at an empty folder before they
-start: every process writes its figures there and /metrics adds them up (prometheus_client's
-multiprocess mode).
+With several server processes, ``companion serve`` points PROMETHEUS_MULTIPROC_DIR at a fresh
+folder before they start: every process writes its figures there and /metrics adds them up
+(prometheus_client's multiprocess mode).
 """
 
 from __future__ import annotations

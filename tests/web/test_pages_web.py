@@ -4,6 +4,7 @@ terminal banner of `companion serve`, and the wording of counts."""
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -13,7 +14,8 @@ from sqlmodel import Session, select
 from companion import cli
 from companion.web import network
 from companion.service.models import GameTable
-from companion.web.network import LISTEN_HOST_VARIABLE, base_url, unreachable_reason
+from companion.web.network import (LISTEN_HOST_VARIABLE, LISTEN_PORT_VARIABLE, base_url,
+                                    unreachable_reason)
 from tests.conftest import Phone
 
 
@@ -311,6 +313,22 @@ def test_serve_tells_its_workers_where_it_listens(monkeypatch, lan, tmp_path):
     cli.serve("127.0.0.1", 5123, 1, 10)
     assert started["listening"] == "127.0.0.1"
     assert "127.0.0.1:5123" in started["args"]
+
+
+def test_serve_with_several_workers_gives_them_a_folder_to_add_up_metrics(monkeypatch, tmp_path):
+    """prometheus_client's multiprocess mode: each worker writes its figures to the folder,
+    /metrics adds them up; without it, each worker would answer with its own share."""
+    monkeypatch.delenv("PROMETHEUS_MULTIPROC_DIR", raising=False)
+    for name in (LISTEN_HOST_VARIABLE, LISTEN_PORT_VARIABLE):  # serve sets them: undone after
+        monkeypatch.setenv(name, "")
+    monkeypatch.setattr(cli, "init_db", lambda: ("postgresql://x@db/companion", "up to date"))
+    monkeypatch.setattr(cli.os, "execv", lambda path, args: None)
+    cli.serve("127.0.0.1", 5123, 2, 10)
+    folder = os.environ.pop("PROMETHEUS_MULTIPROC_DIR")
+    assert os.path.isdir(folder) and os.listdir(folder) == []
+    os.rmdir(folder)
+    cli.serve("127.0.0.1", 5123, 1, 10)  # one worker: its own figures are the sum
+    assert "PROMETHEUS_MULTIPROC_DIR" not in os.environ
 
 
 # -- wording and numbering ----------------------------------------------------------------
