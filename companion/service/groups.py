@@ -209,7 +209,7 @@ def last_change(db: Session, group: PlayerGroup) -> GroupChange | None:
 
 
 def undo_change(db: Session, group: PlayerGroup) -> GroupChange:
-    """Take back the group's last rename or merge that is still in effect."""
+    """Take back the group's last rename, merge or deleted play that is still in effect."""
     hold(db, group)
     change = last_change(db, group)
     if change is None:
@@ -286,7 +286,7 @@ def _bring_back(db: Session, group: PlayerGroup, data: dict) -> None:
     """Undo a play's deletion: the play as it was, and its table counting in the group again."""
     kept = dict(data["play"])
     if db.exec(select(Play.id).where(Play.group_id == group.id, Play.uid == kept["uid"])).first():
-        raise Invalid(_("The deleted play is back already (imported again)."))
+        return  # an import brought it back already
     for column in ("started_at", "ended_at", "corrected_at"):
         kept[column] = datetime.fromisoformat(kept[column]) if kept[column] else None
     table = db.get(GameTable, kept["table_id"]) if kept["table_id"] else None
@@ -401,7 +401,7 @@ def play_records(db: Session, group: PlayerGroup, plays: list[Play] | None = Non
             "bgg_id": BGG_IDS.get(play.game_id),
             "started_at": _iso(play.started_at),
             "ended_at": _iso(play.ended_at),
-            "duration_minutes": max(0, round((_utc(play.ended_at) - _utc(play.started_at))
+            "duration_minutes": max(0, round((as_utc(play.ended_at) - as_utc(play.started_at))
                                              .total_seconds() / 60)),
             "players": [{"name": names.get(entry.get("player")) or entry.get("seat"),
                          "score": entry.get("score"), "winner": bool(entry.get("winner"))}
@@ -416,12 +416,13 @@ def play_records(db: Session, group: PlayerGroup, plays: list[Play] | None = Non
     return records
 
 
-def _utc(moment: datetime) -> datetime:
+def as_utc(moment: datetime) -> datetime:
+    """A time read back from the database (SQLite keeps no zone) or a file, in UTC."""
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
 def _iso(moment: datetime) -> str:
-    return _utc(moment).isoformat()
+    return as_utc(moment).isoformat()
 
 
 # -- export and import ---------------------------------------------------------------------------

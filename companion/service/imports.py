@@ -29,7 +29,7 @@ from ..games.base import explain
 from ..games.text import N_, say
 from .database import writing
 from .errors import Invalid, NotFound, Stale
-from .groups import _utc, clean_name, find_group, hold, shown
+from .groups import as_utc, clean_name, find_group, hold, shown
 from .inputs import NAME_MAX, name_key, quote, text_problem, tidy_name
 from .models import GroupPlayer, PendingImport, Play, PlayerGroup, now
 
@@ -66,7 +66,7 @@ class _ImportedPlay(BaseModel):
         if value is None:
             return None
         try:
-            value = _utc(value)  # a time without a zone is taken as UTC
+            value = as_utc(value)  # a time without a zone is taken as UTC
         except OverflowError:  # e.g. the year 1 east of UTC
             value = None
         if value is None or not 1970 <= value.year <= 2999:
@@ -110,7 +110,7 @@ class _ImportedPlay(BaseModel):
 
 
 def _second(moment: datetime) -> datetime:
-    return _utc(moment).replace(microsecond=0)
+    return as_utc(moment).replace(microsecond=0)
 
 
 @dataclass

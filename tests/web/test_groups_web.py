@@ -156,6 +156,19 @@ def test_a_deleted_play_comes_back_with_its_player_after_a_merge_is_undone(phone
     assert [p["name"] for p in play["players"]] == ["Kathrin", "Ben"]
 
 
+def test_undoing_a_deletion_after_the_play_was_imported_again_keeps_one(phone):
+    host = phone()
+    night = Night(host.client)
+    night.play({"Katrin": 5, "Ben": 9})
+    export = host.client.get(f"/api/groups/{night.code}/plays").get_json()
+    uid = export["plays"][0]["uid"]
+    assert host.post(f"/g/{night.code}/plays/{uid}/delete", {}).status_code == 303
+    again = host.client.post(f"/api/groups/{night.code}/plays", json=export, headers=night.owner)
+    assert again.get_json()["added"] == 1
+    assert host.post(f"/g/{night.code}/undo", {}).status_code == 303
+    assert [p["uid"] for p in night.info()["plays"]] == [uid]
+
+
 def test_the_api_deletes_a_play_with_the_groups_owner_key_only(client):
     night, other = Night(client), Night(client, name="Other")
     night.play({"Katrin": 5, "Ben": 9})
