@@ -38,7 +38,7 @@ PLAYS_MAX = 5000  # plays in one import: a decade of weekly game nights, and a b
 # PostgreSQL's writers do not wait for each other, and each transaction is a round trip.
 PLAYS_AT_ONCE = {"sqlite": 10, "postgresql": 20}
 GIVE_WAY = 0.005  # seconds the import pauses after each transaction: the tables come first
-STALE_AFTER = timedelta(minutes=10)  # an import this old died with its process
+STALE_AFTER = timedelta(minutes=2)  # an import this old died with its process (one takes seconds)
 
 
 class _ImportedPlayer(BaseModel):
@@ -298,7 +298,7 @@ def _write_some(engine: Engine, group_id: int, key: str, plays: list[_ImportedPl
             db.commit()
     except IntegrityError:
         raise Stale(_("Another import is adding plays with the same ids just now, or the "
-                      "group was deleted; nothing was imported. Try again in a minute.")) from None
+                      "group was deleted; nothing was imported. Try again in two minutes.")) from None
 
 
 def _publish(engine: Engine, group_id: int, key: str, done: Imported) -> None:

@@ -101,6 +101,22 @@ def test_what_a_killed_import_wrote_stays_hidden_and_the_next_import_clears_it(a
     assert sorted(night.info()["players"]) == ["Ann", "N0-0", "N0-1", "N0-2"]
 
 
+def test_an_import_meeting_another_with_the_same_play_ids_is_refused_and_leaves_nothing(app,
+                                                                                      client):
+    night = Night(client, players=("Ann",))
+    with app.app_context():  # another import, under way, writing play p0
+        db = get_db(write=True)
+        group_id = find_group(db, night.code).id
+        db.add(PendingImport(key="o" * 32, group_id=group_id))
+        db.add(Play(group_id=group_id, uid="p0", game_id="scorepad", started_at=now(),
+                    ended_at=now(), players=[], facts={}, pending="o" * 32))
+        db.commit()
+    answer = send(client, night, export(3))
+    assert answer.status_code == 409 and answer.get_json()["kind"] == "conflict"
+    assert "Another import is adding plays with the same ids just now" in answer.get_json()["error"]
+    assert night.info()["plays"] == [] and night.info()["players"] == ["Ann"]
+
+
 PLAY = (b'{"plays": [{"uid": "x", "game": "scorepad", "started_at": "2026-11-01T19:00:00Z", '
         b'"ended_at": "2026-11-01T20:00:00Z", "players": [{"name": "A", "score": 1}], "facts": {}}]}')
 
