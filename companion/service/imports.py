@@ -116,7 +116,8 @@ def _second(moment: datetime) -> datetime:
 @dataclass
 class Imported:
     added: int = 0  # plays new to the group
-    conflicts: list[str] = field(default_factory=list)  # ids it had, told otherwise: left as they are
+    # Ids the group had already, told otherwise by the file: left as they are.
+    conflicts: list[str] = field(default_factory=list)
 
 
 _HIGH = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}")  # an escaped UTF-16 first half
@@ -298,7 +299,8 @@ def _write_some(engine: Engine, group_id: int, key: str, plays: list[_ImportedPl
             db.commit()
     except IntegrityError:
         raise Stale(_("Another import is adding plays with the same ids just now, or the "
-                      "group was deleted; nothing was imported. Try again in two minutes.")) from None
+                      "group was deleted; nothing was imported. Try again in two minutes.")
+                    ) from None
 
 
 def _publish(engine: Engine, group_id: int, key: str, done: Imported) -> None:
@@ -319,7 +321,8 @@ def _publish(engine: Engine, group_id: int, key: str, done: Imported) -> None:
 def _join_twins(db, group_id: int, key: str) -> None:
     """Pending players whose name a player of the group has now: their places in the
     import's plays go to that player (rare: someone added the same newcomer meanwhile)."""
-    if db.scalars(select(GroupPlayer.id).where(GroupPlayer.pending == key).limit(1)).first() is None:
+    made = select(GroupPlayer.id).where(GroupPlayer.pending == key).limit(1)
+    if db.scalars(made).first() is None:
         return  # this import made no new player
     started = db.get(PendingImport, key).started_at
     # Players of the group made by others since this import, or one running beside it, began.

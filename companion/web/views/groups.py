@@ -155,8 +155,8 @@ def _page(group, status: int = 200, problem: str | None = None, where: str | Non
         plays=play_records(db, group, plays[:PLAYS_PER_PAGE]), more=len(plays) > PLAYS_PER_PAGE,
         older=older, total=play_count(db, group), games=GAMES, url=url,
         qr=qr_svg(url, _("QR code of the group's address")),
-        last_change=last_change(db, group), problem=problem, where=where, form=form or {}, name_max=NAME_MAX,
-        day=day, owner=owner, shared=shared, recovery=recovery,
+        last_change=last_change(db, group), problem=problem, where=where, form=form or {},
+        name_max=NAME_MAX, day=day, owner=owner, shared=shared, recovery=recovery,
         shared_qr=qr_svg(shared, _("QR code of the owner link")) if shared else None)
     return Response(html, status=status)
 
@@ -210,23 +210,16 @@ def _not_an_owner(group) -> Response | None:
     return None
 
 
-def _change(code: str, where: str, operation, read=None, owners_only: bool = True):
-    """Run one change to a group; a refusal shows on the group page beside its form. ``read``:
-    what the change needs from the request, checked before its transaction begins (a big file's
-    checks then do not hold the database's writer), handed to ``operation``. A change of the
-    group's history (``owners_only``) needs its owner key."""
+def _change(code: str, where: str, operation, owners_only: bool = True):
+    """Run one change to a group; a refusal shows on the group page beside its form. A change
+    of the group's history (``owners_only``) needs its owner key."""
     refused = _not_an_owner(_group_now(code)) if owners_only else None
     if refused:
         return refused
-    try:
-        given = (read(),) if read else ()
-    except TableProblem as problem:
-        return _page(find_group(get_db(), code), problem.status, problem.message, where,
-                     request.form)
     db = get_db(write=True)
     group = find_group(db, code)
     try:
-        message = operation(db, group, *given)
+        message = operation(db, group)
     except TableProblem as problem:
         db.rollback()
         return _page(find_group(get_db(), code), problem.status, problem.message, where,
