@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 import ijson
 from flask_babel import gettext as _
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
-from sqlalchemy import Engine, insert, or_, select
+from sqlalchemy import Engine, insert, or_, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, delete
 
@@ -282,11 +282,10 @@ def _write_some(engine: Engine, group_id: int, key: str, plays: list[_ImportedPl
                 # Hidden rows need no flush to disk each: the publishing commit flushes them all.
                 db.connection().exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
             if new:
-                made = db.connection().execute(
-                    insert(players).returning(players.c.id, players.c.name),
-                    [{"group_id": group_id, "name": name, "created_at": now(), "pending": key}
-                     for name in new.values()])
-                people.update((name_key(name), player_id) for player_id, name in made)
+                rows = [{"group_id": group_id, "name": name, "created_at": now(), "pending": key}
+                        for name in new.values()]
+                people.update((name_key(name), player_id)
+                              for player_id, name in _add_players(db, rows))
             db.connection().execute(insert(table), [{
                 "group_id": group_id, "uid": play.uid, "game_id": play.game,
                 "started_at": play.started_at, "ended_at": play.ended_at,
@@ -301,6 +300,20 @@ def _write_some(engine: Engine, group_id: int, key: str, plays: list[_ImportedPl
         raise Stale(_("Another import is adding plays with the same ids just now, or the "
                       "group was deleted; nothing was imported. Try again in two minutes.")
                     ) from None
+
+
+def _add_players(db, rows: list[dict]) -> list[tuple[int, str]]:
+    """The new names as players: their ids and names. On PostgreSQL the ids are drawn from the
+    sequence first, as psycopg parses a long INSERT … RETURNING anew each time."""
+    players = GroupPlayer.__table__
+    if db.get_bind().dialect.name != "postgresql":
+        return list(db.connection().execute(insert(players).returning(players.c.id, players.c.name),
+                                            rows))
+    ids = db.scalars(text("SELECT nextval(pg_get_serial_sequence('group_player', 'id')) "
+                          "FROM generate_series(1, :count)"), {"count": len(rows)}).all()
+    db.connection().execute(insert(players), [{"id": player_id, **row}
+                                              for player_id, row in zip(ids, rows)])
+    return [(player_id, row["name"]) for player_id, row in zip(ids, rows)]
 
 
 def _publish(engine: Engine, group_id: int, key: str, done: Imported) -> None:

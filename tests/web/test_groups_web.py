@@ -345,7 +345,8 @@ def test_an_import_reads_as_often_for_fifty_plays_of_new_names_as_for_five(app, 
         engine = app.extensions["engine"]
 
         def record(connection, cursor, statement, *rest):
-            if statement.lstrip().upper().startswith("SELECT"):
+            # PostgreSQL's ids drawn for the new names (one per transaction) are no lookups.
+            if statement.lstrip().upper().startswith("SELECT") and "nextval" not in statement:
                 sent.append(statement)
 
         event.listen(engine, "before_cursor_execute", record)
