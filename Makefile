@@ -9,7 +9,7 @@ HOST    ?= 0.0.0.0
 PORT    ?= 5000
 PG_TEST_URL ?= postgresql://companion:companion@127.0.0.1:5432/companion_test
 
-.PHONY: run test test-pg bench soak setup setup-test clean translations
+.PHONY: run test test-pg bench soak setup setup-test clean translations coach-sentences
 
 CATALOGUES := companion/translations/de/LC_MESSAGES/messages.mo
 
@@ -58,6 +58,11 @@ translations: $(BIN)/.app-installed
 	$(BIN)/python -m companion.web.messages extract companion/translations/messages.pot
 	$(BIN)/pybabel -q update --no-fuzzy-matching --ignore-obsolete -i companion/translations/messages.pot -d companion/translations -l de
 	$(BIN)/python -m companion.web.messages untranslated
+
+# Every sentence of the teaching mode, one file per language (build/coach-sentences.*.md),
+# for a reading by hand against the rulebooks.
+coach-sentences: setup
+	$(BIN)/python -m companion.web.messages coach build
 
 run: setup
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/companion serve

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Callable, ClassVar, Literal, Union
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
+from .coach import Coach, Intro
 from .patterns import unblank_pattern
 from .text import N_, Name, Sentence, quote
 
@@ -415,6 +416,19 @@ class Game:
     def status(self, state: dict) -> str:
         """One line for the top of the table page: whose turn, what happens next, the result."""
         return ""
+
+    @property
+    def teaches(self) -> bool:
+        """Whether this game has the teaching mode (its own ``coach`` and ``intro``)."""
+        return type(self).coach is not Game.coach
+
+    def coach(self, state: dict) -> Coach:
+        """What the table does now, for the teaching mode (``games/coach.py``)."""
+        raise NotImplementedError
+
+    def intro(self, state: dict) -> Intro:
+        """How a first game of this game opens: its goal, what everyone needs, who starts."""
+        raise NotImplementedError
 
     def view(self, state: dict) -> dict:
         """Extra template context derived from the state (totals, odds, layouts)."""

@@ -79,12 +79,14 @@ def undo_or_redo(code: str, phone: Phone, kind: str, expected: int | None,
 
 def host_power(code: str, phone: Phone, power: str, seat: str = "",
                device_id: int = -1) -> Changed:
-    """The host's powers: "lock", "unlock", "free" (``seat``), "read-only" and "read-write"
-    (the phone ``device_id``)."""
+    """The host's powers: "lock", "unlock", "coach-on", "coach-off" (teaching mode), "free"
+    (``seat``), "read-only" and "read-write" (the phone ``device_id``)."""
     with _writing() as db:
         table, device = _locked(db, code, phone)
         if power in ("lock", "unlock"):
             tables.set_locked(db, table, device, power == "lock")
+        elif power in ("coach-on", "coach-off"):
+            tables.set_coach(db, table, device, power == "coach-on")
         elif power == "free":
             tables.free_seat(db, table, device, seat)
         else:
@@ -137,13 +139,15 @@ def delete(code: str, phone: Phone) -> None:
 
 def create_table(game_id: str, players: list, options: dict | None,
                  group_code: str | None = None, new_group: str | None = None,
-                 seat_players: dict[str, str] | None = None, my_row: int | None = None) -> Changed:
+                 seat_players: dict[str, str] | None = None, my_row: int | None = None,
+                 coach: bool = False) -> Changed:
     """A new table (its creating phone hosts it), counting in a group known by ``group_code``
     or a ``new_group`` of that name, each seat the group player ``seat_players`` names (default:
-    the seat's own name); ``my_row``: the seat the creating phone takes. All or nothing."""
+    the seat's own name); ``my_row``: the seat the creating phone takes; ``coach``: teaching
+    mode on. All or nothing."""
     with _writing() as db:
         group = groups.find_group(db, group_code) if group_code else None
-        joined = tables.create_table(db, game_id, players, options)
+        joined = tables.create_table(db, game_id, players, options, coach)
         table = joined.table
         if new_group is not None:
             group = groups.create_group(db, new_group)

@@ -16,11 +16,12 @@ from markupsafe import Markup
 from sqlalchemy import JSON
 
 from ..service.models import GameTable
-from ..service.tables import (can_act, devices, follows_rematch, game_of, log_entries, read_entry,
-                              read_table)
+from ..games.coach import SHORT_AFTER
+from ..service.tables import (can_act, devices, follows_rematch, game_of, log_entries, moves_made,
+                              read_entry, read_table)
 
 # Regions of templates/table.html shared by every game; each game adds its own.
-COMMON_REGIONS = ("status", "me", "seats", "history", "host", "lastmove")
+COMMON_REGIONS = ("coach", "status", "me", "seats", "history", "host", "lastmove")
 # Of those, the ones drawn from the phones and the lock alone: a move leaves their renders valid.
 PHONE_REGIONS = ("me", "seats", "host")
 LOG_SHOWN = 40
@@ -113,7 +114,29 @@ def _shared(table, joined: list, newest_log: list, previous: dict | None) -> dic
         "expected_version": table.state_version,
         "act_url": url_for("table.act_view", code=table.code),
         "oob": False,
+        **_coaching(table, game, newest_log, previous),
     }
+
+
+def _coaching(table, game, newest_log: list, previous: dict | None) -> dict:
+    """The teaching mode's card (games/coach.py), and the players it shortens for: those who
+    have made the move it names SHORT_AFTER times (counted from the log, on from the version
+    before when there is one)."""
+    if not table.coach:
+        return {"coach": None, "intro": None, "coach_short_for": (), "moves_made": None}
+    made = previous.get("moves_made") if previous is not None else None
+    if made is None or len(newest_log) >= LOG_SHOWN:
+        made = moves_made(current_app.extensions["engine"], table.id)
+    else:
+        made = dict(made)
+        for entry in newest_log:
+            if entry.kind == "action":
+                key = (entry.actor, entry.payload.get("type"))
+                made[key] = made.get(key, 0) + 1
+    coach = game.coach(table.state)
+    short_for = (coach.player,) if made.get((coach.player, coach.control), 0) >= SHORT_AFTER else ()
+    return {"coach": coach, "intro": game.intro(table.state), "coach_short_for": short_for,
+            "moves_made": made}
 
 
 def _last_move(table, log: list):
@@ -160,7 +183,7 @@ def table_context(db, table: GameTable, device) -> dict:
 
 def _phones_key(shared: dict) -> tuple:
     table = shared["table"]
-    return (table.locked, tuple(table.players),
+    return (table.locked, table.coach, tuple(table.players),
             tuple((d.id, d.seat, d.is_host, d.read_only) for d in shared["devices"]))
 
 

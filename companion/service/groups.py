@@ -377,6 +377,15 @@ def plays_of(db: Session, group: PlayerGroup, limit: int | None = None,
     return list(db.exec(query.limit(limit) if limit else query))
 
 
+def players_who_played(db: Session, group: PlayerGroup, game_id: str) -> list[str]:
+    """The names of the group's players with a play of this game: the others are new to it."""
+    ids = {entry["player"] for players in db.exec(
+        select(Play.players).where(Play.group_id == group.id, Play.game_id == game_id,
+                                   shown(Play.pending)))
+           for entry in players}
+    return [player.name for player in players_of(db, group) if player.id in ids]
+
+
 def play_count(db: Session, group: PlayerGroup) -> int:
     return db.exec(select(func.count()).select_from(Play).where(Play.group_id == group.id,
                                                                 shown(Play.pending))).one()

@@ -39,6 +39,7 @@ class GameTable(SQLModel, table=True):
                                  ondelete="SET NULL")
     seat_players: dict | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     next_code: str | None = Field(default=None, max_length=6)  # the rematch's table, once started
+    coach: bool = False  # teaching mode ("Our first game"): the coach card on every phone
 
 
 class Device(SQLModel, table=True):

@@ -20,7 +20,7 @@ from datetime import timedelta, timezone
 
 from flask import current_app, has_app_context
 from flask_babel import gettext as _
-from sqlalchemy import Engine, Row, bindparam, delete
+from sqlalchemy import Engine, Row, bindparam, delete, func
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, select
 
@@ -230,6 +230,14 @@ def read_table(engine: Engine, code: str, log_limit: int, log_after: int | None 
     return table, list(joined), list(entries)
 
 
+def moves_made(engine: Engine, table_id: int) -> dict[tuple[str | None, str], int]:
+    """How often each seat made each kind of move at a table (undone ones too), by
+    (seat, action type): the teaching mode shortens its card for a seat that knows a step."""
+    with engine.connect() as connection:
+        return {(actor, kind): count for actor, kind, count in
+                connection.execute(_MOVES_MADE, {"table_id": table_id})}
+
+
 def read_entry(engine: Engine, table_id: int, seq: int) -> Row | None:
     """One log entry of a table as a plain row (for display), or None."""
     with engine.connect() as connection:
@@ -241,6 +249,11 @@ _READ_PHONES = (sa_select(Device.__table__).where(Device.__table__.c.table_id ==
                 .order_by(Device.__table__.c.id))
 _READ_ENTRY = sa_select(LogEntry.__table__).where(LogEntry.__table__.c.table_id == bindparam("table_id"),
                                                   LogEntry.__table__.c.seq == bindparam("seq"))
+_MOVE_TYPE = LogEntry.__table__.c.payload["type"].as_string()
+_MOVES_MADE = (sa_select(LogEntry.__table__.c.actor, _MOVE_TYPE, func.count())
+               .where(LogEntry.__table__.c.table_id == bindparam("table_id"),
+                      LogEntry.__table__.c.kind == "action")
+               .group_by(LogEntry.__table__.c.actor, _MOVE_TYPE))
 _READ_LOG = (sa_select(LogEntry.__table__)
              .where(LogEntry.__table__.c.table_id == bindparam("table_id"),
                     LogEntry.__table__.c.seq > bindparam("after"),
@@ -284,8 +297,9 @@ def _log(db: Session, table: GameTable, kind: str, sentence: str | Sentence,
     return entry
 
 
-def create_table(db: Session, game_id: str, players: list, options: dict | None) -> Joined:
-    """Start a table; the creating device becomes its host."""
+def create_table(db: Session, game_id: str, players: list, options: dict | None,
+                 coach: bool = False) -> Joined:
+    """Start a table (``coach``: in teaching mode); the creating device becomes its host."""
     game = get_game(game_id) if isinstance(game_id, str) else None
     if game is None:
         raise Invalid(_("There is no game called '%(game)s' here.", game=quote(str(game_id))))
@@ -295,6 +309,8 @@ def create_table(db: Session, game_id: str, players: list, options: dict | None)
         raise Invalid(say(problem))
     if options is not None and not isinstance(options, dict):
         raise Invalid(_("Options must be an object of option names and values."))
+    if coach and not game.teaches:
+        raise Invalid(_no_coach(game))
     try:
         parsed = game.parse_options(options)
         state = game.initial_state(names, parsed)
@@ -302,7 +318,7 @@ def create_table(db: Session, game_id: str, players: list, options: dict | None)
         raise Invalid(say(exc.sentence)) from None
     table = GameTable(code=new_code(db), game_id=game.id, players=names,
                       options=parsed.model_dump(mode="json"), state=state,
-                      finished=game.is_over(state))
+                      finished=game.is_over(state), coach=bool(coach))
     db.add(table)
     db.flush()
     device, token = _new_device(table, is_host=True, label="Host")
@@ -416,6 +432,7 @@ def rematch(db: Session, table: GameTable, device: Device | None, rotate: bool) 
     state = game.initial_state(players, game.parse_options(table.options))
     new = GameTable(code=new_code(db), game_id=game.id, players=players, options=table.options,
                     state=state, finished=game.is_over(state), group_id=table.group_id,
+                    coach=table.coach and game.teaches,
                     seat_players=dict(table.seat_players) if table.seat_players else None)
     db.add(new)
     db.flush()
@@ -495,6 +512,22 @@ def set_locked(db: Session, table: GameTable, device: Device | None, locked: boo
     _log(db, table, "admin",
          Sentence("The host locked the table against new phones.") if locked
          else Sentence("The host opened the table to new phones."), None)
+
+
+def _no_coach(game: Game) -> str:
+    return _("%(game)s has no \"Our first game\" coach yet.", game=say(game.name))
+
+
+def set_coach(db: Session, table: GameTable, device: Device | None, on: bool) -> None:
+    require_host(device)
+    if on and not game_of(table).teaches:
+        raise Invalid(_no_coach(game_of(table)))
+    if table.coach == on:
+        return
+    table.coach = on
+    _log(db, table, "admin",
+         Sentence("The host switched the teaching mode on.") if on
+         else Sentence("The host switched the teaching mode off."), None)
 
 
 def free_seat(db: Session, table: GameTable, device: Device | None, seat: str) -> None:
@@ -834,6 +867,7 @@ def snapshot(db: Session, table: GameTable, log_limit: int = LOG_PAGE,
         "winners": game.winners(table.state),
         "status": say(game.status(table.state)),
         "locked": table.locked,
+        "coach": table.coach,
         "can_undo": table.undo_depth > 0,
         "can_redo": table.redo_depth > 0,
         "log": [

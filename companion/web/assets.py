@@ -136,7 +136,7 @@ class Assets:
             return None
         files = list(CORE_FILES[kind])
         if name != "core":
-            files += ["invite.js"] if kind == ".js" else []
+            files += ["invite.js", "coach.js"] if kind == ".js" else []
             own = f"games/{name}{kind}"
             if os.path.exists(os.path.join(self.folder, own)):
                 files.append(own)

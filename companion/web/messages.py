@@ -3,15 +3,17 @@ message of the sources, and list the German ones still untranslated.
 
     python -m companion.web.messages extract companion/translations/messages.pot
     python -m companion.web.messages untranslated
+    python -m companion.web.messages coach build/   (make coach-sentences)
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
-from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir, extract_from_file
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po, write_po
 
@@ -46,6 +48,44 @@ def untranslated(path: Path = CATALOGUE) -> list[str]:
             missing.append(message.id if isinstance(message.id, str) else message.id[0])
     return missing
 
+
+def coach_sentences(folder: Path) -> list[Path]:
+    """Every sentence of the teaching mode (``games/*/coach.py``), game by game in the order
+    the code has them, one file per language, for a reading by hand: a field shows as
+    ‹field›, the player as Lena."""
+    with open(CATALOGUE, "rb") as handle:
+        german = read_po(handle)
+    keywords = {key: KEYWORDS[key] for key in ("Sentence", "plural_sentence")}
+    lines = {"en": ["# The coach's sentences (English)"], "de": ["# Die Sätze des Coachs (Deutsch)"]}
+    for source in sorted((ROOT / "companion" / "games").glob("*/coach.py")):
+        for words in lines.values():
+            words.append(f"\n## {source.parent.name}\n")
+        for _line, message, _comments, _context in extract_from_file(
+                "python", str(source), keywords=keywords):
+            english = message if isinstance(message, str) else message[0]
+            found = german.get(english)
+            translated = found.string if found is not None else ""
+            if isinstance(translated, (list, tuple)):
+                translated = translated[0]
+            lines["en"].append(f"- {_example(english)}")
+            lines["de"].append(f"- {_example(translated) if translated else '(MISSING) ' + english}")
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for language, words in lines.items():
+        path = folder / f"coach-sentences.{language}.md"
+        path.write_text("\n".join(words) + "\n", encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def _example(text: str) -> str:
+    return re.sub(r"%\((\w+)\)[sd]", lambda found: "Lena" if found.group(1) == "player"
+                  else f"‹{found.group(1)}›", text)
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["coach"]:
+    for path in coach_sentences(Path(sys.argv[2] if len(sys.argv) > 2 else "build")):
+        print(f"wrote {path}")
 
 if __name__ == "__main__" and sys.argv[1:2] == ["extract"]:
     with open(sys.argv[2], "wb") as out:

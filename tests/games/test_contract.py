@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 from companion.games import GAMES, GameError
 from companion.games.text import Sentence, as_sentence
 from companion.service.history import replay
+from tests.games.languages import english, german
 
 settings.register_profile("ci", max_examples=12, derandomize=True, deadline=None,
                           suppress_health_check=list(HealthCheck))
@@ -99,6 +100,26 @@ def check_state(game, state: dict) -> None:
     assert isinstance(status, (str, Sentence)) and str(status)
     game.scores(state)
     game.winners(state)
+    if game.teaches:
+        check_coach(game, state)
+
+
+def check_coach(game, state: dict) -> None:
+    """The teaching mode has words for every reachable state (its introduction may be read
+    again at any time), in both languages; they name the player who acts, and the control
+    they highlight is one that player may use now."""
+    coach, intro = game.coach(state), game.intro(state)
+    for sentence in (intro.goal, intro.need, intro.start, coach.say, coach.short, coach.scoring,
+                     coach.after, coach.hint):
+        if sentence is not None:
+            assert english(sentence) and german(sentence) != english(sentence), english(sentence)
+    players = game.players_of(state)
+    assert coach.player is None or coach.player in players
+    if coach.player is not None:
+        assert coach.player in english(coach.say) and coach.player in german(coach.say)
+    if coach.control is not None:
+        assert game.legal_actions(state, coach.player).get(coach.control) is None, (
+            f"the coach points {coach.player} to {coach.control}, not legal now: {english(coach.say)}")
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))

@@ -486,11 +486,13 @@ MOVES = {
 }
 
 
-@pytest.mark.parametrize("game", sorted(MOVES))
-def test_a_snapshot_made_from_the_writer_is_the_one_read_back_from_the_database(phone, app, game):
+@pytest.mark.parametrize("game,coach", [(game, coach) for game in sorted(MOVES)
+                                        for coach in (False, True) if GAMES[game].teaches or not coach])
+def test_a_snapshot_made_from_the_writer_is_the_one_read_back_from_the_database(phone, app, game, coach):
     """The streams of the writing process take a move's table and log entry from the writer
     (live.changes → Hub.changed) instead of reading them back: every region a phone is sent must be
-    what the database's copy draws, after moves, an undo and a redo."""
+    what the database's copy draws, after moves, an undo and a redo (the coach card too, and
+    its count of each seat's moves goes on without a read)."""
     from sqlalchemy import event
 
     from companion.live.regions import regions_for
@@ -498,7 +500,7 @@ def test_a_snapshot_made_from_the_writer_is_the_one_read_back_from_the_database(
 
     players, moves = MOVES[game]
     client = app.test_client()
-    made = api_table(client, game, players)
+    made = api_table(client, game, players, coach=coach)
     code, headers = made["code"], made["headers"]
     ann = phone("10.0.0.3")
     ann.join(code, players[0])

@@ -25,6 +25,7 @@ from ..text import N_, Sentence
 from . import moves as turn
 from . import powers
 from .board import BONUS_KINDS, HELMET_KINDS, MAX_STOCK, pending_sentence
+from .coach import coach, intro
 from .scoring import WINNING_SESTERCES, sesterces, sesterces_of
 from .view import table_view
 
@@ -207,6 +208,12 @@ class AsterixCo(Game):
 
     def view(self, state: dict) -> dict:
         return table_view(state)
+
+    def coach(self, state: dict):
+        return coach(state)
+
+    def intro(self, state: dict):
+        return intro(state)
 
     # -- for tests that play random games -----------------------------------------------------
 

@@ -8,6 +8,7 @@ from pydantic import Field
 
 from ..base import Game, Move, Options
 from ..text import N_, Sentence
+from .coach import coach, intro
 from .moves import (MAX_ROUNDS, EnterScore, FinishGame, TakeBack, can_finish, enter_score,
                     finish_game, has_own_entry, take_back)
 
@@ -76,6 +77,12 @@ class ScorePad(Game):
         if not state["finished"]:
             return []
         return self.best(self.totals(state), highest=state["winning"] == "highest")
+
+    def coach(self, state: dict):
+        return coach(state)
+
+    def intro(self, state: dict):
+        return intro(state)
 
     def status(self, state: dict) -> Sentence:
         winners = self.winners(state)

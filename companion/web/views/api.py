@@ -66,6 +66,8 @@ class CreateTableFields(BaseModel):
     seat_players: dict[str, name_text(NAME_MAX, least=0)] | None = Field(
         None, description="With a group: the group player's name per seat (default: the "
                           "seat's own name; empty: the seat is no group player).")
+    coach: bool = Field(False, strict=True, description="Teaching mode (\"Our first game\"): "
+                        "every phone shows what to do now; the host may switch it later.")
 
 
 def _create_model(game: Game) -> type[CreateTableFields]:
@@ -205,6 +207,7 @@ class Snapshot(Answer):
     winners: list[str]
     status: str = Field(description="One line: whose turn, what happens next, the result.")
     locked: bool = Field(description="The host closed the table to new phones.")
+    coach: bool = Field(description="Teaching mode: every phone shows what to do now.")
     can_undo: bool
     can_redo: bool
     log: list[LogLine] = Field(description="The newest entries (50, or as many as ?log= asks).")
@@ -422,7 +425,8 @@ def create():
     request_body = parse_create(data)
     joined = changes.create_table(request_body.game, request_body.players, data.get("options"),
                                   group_code=request_body.group,
-                                  seat_players=request_body.seat_players)
+                                  seat_players=request_body.seat_players,
+                                  coach=request_body.coach)
     return reply(Created(code=joined.table.code, url=join_url(joined.table.code),
                          token=joined.token, version=joined.table.version), 201)
 

@@ -11,7 +11,8 @@ from ...live import changes
 from ...service.codes import code_problem, normalise_code
 from ...service.database import get_db
 from ...service.errors import Forbidden, Invalid, NotFound
-from ...service.groups import GROUP_NAME_MAX, clean_name, find_group, players_of
+from ...service.groups import (GROUP_NAME_MAX, clean_name, find_group, players_of,
+                               players_who_played)
 from ...service.tables import devices, find_table, seat_barred
 from ..i18n import LANGUAGES, select_language, unknown_language
 from ..phone import find_phone, phone_at, remember_device
@@ -88,8 +89,8 @@ def new_table(game_id: str):
     fields = _option_fields(game)
     if request.method == "GET":
         return render_template("new.html", game=game, fields=fields, players=[],
-                               values={}, me="0", groups=_my_groups(get_db()),
-                               group=request.args.get("group", ""), group_name="")
+                               values={}, me="0", groups=_my_groups(get_db(), game.id),
+                               group=request.args.get("group", ""), group_name="", coach=False)
     players = [name for name in request.form.getlist("player")]
     # Blank rows at the end of the form are just unused slots, not empty names.
     while players and not players[-1].strip():
@@ -100,6 +101,7 @@ def new_table(game_id: str):
     # The game night it belongs to: none, a group this phone knows, or a new one (named here).
     group_choice = request.form.get("group", "")
     group_name = request.form.get("group_name", "")
+    coach = request.form.get("coach") == "1"  # "Our first game"
     try:
         my_row = _my_row(me, players)
         if group_choice == "new":
@@ -108,21 +110,22 @@ def new_table(game_id: str):
         joined = changes.create_table(game.id, players, options,
                                       group_code=group_choice if group_choice != "new" else None,
                                       new_group=group_name if group_choice == "new" else None,
-                                      my_row=my_row)
+                                      my_row=my_row, coach=coach)
     except (Invalid, NotFound) as exc:
         return render_template("new.html", game=game, fields=fields, players=players,
                                values=options, me=me, error=exc.message,
-                               groups=_my_groups(get_db()), group=group_choice,
-                               group_name=group_name), exc.status
+                               groups=_my_groups(get_db(), game.id), group=group_choice,
+                               group_name=group_name, coach=coach), exc.status
     if group_choice == "new":
         remember_group(joined.group.code)
     remember_device(joined.table.code, joined.device.id)
     return redirect(url_for("table.show", code=joined.table.code), 303)
 
 
-def _my_groups(db) -> list[dict]:
+def _my_groups(db, game_id: str | None = None) -> list[dict]:
     """The groups this phone opened (newest first), with their players' names for the
-    suggestions of the set-up form; a group deleted meanwhile is left out."""
+    suggestions of the set-up form (and, for ``game_id``, those who have played it: the form
+    offers the teaching mode when a seat is new to it); a group deleted meanwhile is left out."""
     found = []
     for code in remembered_groups():
         try:
@@ -130,7 +133,8 @@ def _my_groups(db) -> list[dict]:
         except NotFound:
             continue
         found.append({"code": group.code, "name": group.name,
-                      "players": [p.name for p in players_of(db, group)]})
+                      "players": [p.name for p in players_of(db, group)],
+                      "played": players_who_played(db, group, game_id) if game_id else []})
     return found
 
 

@@ -228,7 +228,7 @@ def undo_redo(code: str, kind: str):
         code, phone, kind, _expected(), _request_key()))
 
 
-@bp.post("/<code>/host/<any(lock, unlock, free, \"read-only\", \"read-write\"):power>")
+@bp.post("/<code>/host/<any(lock, unlock, \"coach-on\", \"coach-off\", free, \"read-only\", \"read-write\"):power>")
 def host(code: str, power: str):
     """The host's powers over the table and the phones joined to it."""
     target = request.form.get("device", type=int)

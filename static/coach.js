@@ -1,0 +1,101 @@
+// Teaching mode ("Our first game"): the coach card's control highlighted, and this phone's own
+// choices about it, kept in localStorage: "I've got it" hides the card for this game, and the
+// tips can be switched off. The card itself comes with the table's live regions.
+(function () {
+  "use strict";
+
+  const HIDDEN = "coach-hidden:";  // + the game's id
+  const NO_TIPS = "coach-tips-off";
+
+  function stored(key) {
+    try { return localStorage.getItem(key) === "1"; } catch (e) { return false; }
+  }
+
+  function store(key, on) {
+    try {
+      if (on) localStorage.setItem(key, "1");
+      else localStorage.removeItem(key);
+    } catch (e) { /* this page only */ }
+  }
+
+  // The control the card names, where this phone may use it now: a form of that move whose
+  // controls are not disabled (another player's phone shows it greyed, and unmarked).
+  function mark() {
+    const card = document.getElementById("coach");
+    document.querySelectorAll(".coach-target").forEach((element) => {
+      element.classList.remove("coach-target");
+      element.removeAttribute("data-coach-label");
+      element.removeAttribute("data-coach-for");
+    });
+    const root = document.documentElement;
+    if (!card) return;
+    const hidden = stored(HIDDEN + card.dataset.game);
+    root.classList.toggle("coach-hidden", hidden);
+    root.classList.toggle("coach-tips-off", stored(NO_TIPS));
+    card.querySelectorAll("[data-coach-hints]").forEach((button) => {
+      button.textContent = stored(NO_TIPS) ? button.dataset.off : button.dataset.on;
+      button.setAttribute("aria-pressed", stored(NO_TIPS) ? "false" : "true");
+    });
+    // Read aloud where the browser can speak: the introduction is said to the whole table.
+    card.querySelectorAll("[data-coach-read]").forEach((button) => { button.hidden = !("speechSynthesis" in window); });
+    const control = card.dataset.control;
+    if (card.hidden || hidden || !control) return;
+    const target = (element) => {
+      element.classList.add("coach-target");
+      element.dataset.coachLabel = card.dataset.tapLabel;
+      element.dataset.coachFor = control;
+    };
+    document.querySelectorAll(`form[data-action="${CSS.escape(control)}"]`).forEach((form) => {
+      const fieldset = form.querySelector("fieldset");
+      if (fieldset && fieldset.disabled) return;
+      target(form);
+      // A form in a closed dialog is reached through what opens the dialog: mark that too.
+      const dialog = form.closest("dialog");
+      if (dialog && dialog.id && !dialog.open) {
+        document.querySelectorAll(`a[href="#${CSS.escape(dialog.id)}"], [data-open-dialog="${CSS.escape(dialog.id)}"]`)
+          .forEach((opener) => { if (!opener.disabled) target(opener); });
+      }
+    });
+  }
+
+  document.addEventListener("click", (event) => {
+    const card = document.getElementById("coach");
+    if (!card) return;
+    if (event.target.closest("[data-coach-hide]")) store(HIDDEN + card.dataset.game, true);
+    else if (event.target.closest("[data-coach-show]")) store(HIDDEN + card.dataset.game, false);
+    else if (event.target.closest("[data-coach-hints]")) store(NO_TIPS, !stored(NO_TIPS));
+    else if (event.target.closest("[data-coach-read]")) {
+      const text = Array.from(card.querySelectorAll(".coach-intro [data-coach-words]"), (part) => part.textContent);
+      const words = new SpeechSynthesisUtterance(text.join(" "));
+      words.lang = document.documentElement.lang;
+      speechSynthesis.cancel();
+      speechSynthesis.speak(words);
+      return;
+    } else return;
+    mark();
+  });
+  // The set-up form: the chosen group remembers who has played this game; a seat new to it
+  // is named beside "Our first game".
+  function newcomers() {
+    const note = document.querySelector(".coach-newcomers");
+    const group = document.querySelector('input[name="group"]:checked[data-played]');
+    if (!note) return;
+    const played = new Set(JSON.parse(group ? group.dataset.played : "[]").map((name) => name.trim().toLowerCase()));
+    const names = Array.from(document.querySelectorAll('input[name="player"]'))
+      .map((input) => input.value.trim()).filter((name) => name && !played.has(name.toLowerCase()));
+    note.hidden = !group || names.length === 0;
+    note.textContent = note.hidden ? "" : note.dataset.text.replace("{names}", names.join(", "));
+  }
+
+  document.addEventListener("input", (event) => {
+    if (event.target.closest(".setup-form")) newcomers();
+  });
+  document.addEventListener("change", (event) => {
+    if (event.target.closest(".setup-form")) newcomers();
+  });
+  document.addEventListener("DOMContentLoaded", newcomers);
+  document.addEventListener("DOMContentLoaded", mark);
+  // After every region the stream or a tap's answer swaps in: the card or the control may be new.
+  document.addEventListener("htmx:oobAfterSwap", mark);
+  document.addEventListener("htmx:afterSwap", mark);
+})();

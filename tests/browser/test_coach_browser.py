@@ -1,0 +1,66 @@
+"""Teaching mode in a real browser: the control the coach card names is the one highlighted,
+on the phone that may tap it; "I've got it" hides the card on that phone only."""
+
+from playwright.sync_api import expect
+
+from tests.browser.conftest import api, create_table, join, settle
+
+GERMAN = "de-DE"
+
+
+def highlighted(page) -> list[str]:
+    """The moves of the highlighted controls (forms, and what opens a form's dialog)."""
+    return page.eval_on_selector_all(".coach-target", "marked => marked.map(m => m.dataset.coachFor)")
+
+
+def test_the_highlighted_control_is_the_one_the_card_names(live_server, new_phone):
+    table = create_table(live_server, "asterix-co", ["Ann", "Ben"], coach=True)
+    code = table["code"]
+    ann, ben = new_phone(locale=GERMAN), new_phone(locale=GERMAN)
+    join(ann, live_server, code, "Ann")
+    join(ben, live_server, code, "Ben")
+    for acting, other, name in ((ann, ben, "Ann"), (ben, ann, "Ben")):
+        settle(acting, live_server, code)
+        settle(other, live_server, code)
+        card = acting.locator("#coach")
+        control = card.get_attribute("data-control")
+        assert control == "play_character"
+        expect(card.locator(".coach-say")).to_contain_text(name)
+        # The move's form is in a dialog: what opens it is marked, on the acting phone only.
+        expect(acting.locator(f'.coach-target[data-coach-for="{control}"]:visible').first).to_be_visible()
+        assert set(highlighted(acting)) == {control}
+        assert highlighted(other) == [], "the other phone's greyed controls are not marked"
+        assert "Hier tippen" in acting.locator(".coach-target:visible").first.evaluate(
+            "f => getComputedStyle(f, '::before').content")
+        acting.screenshot(path=f"/tmp/coach-co-{name}.png", full_page=True)
+        api(live_server, "POST", f"/api/tables/{code}/actions", {
+            "type": "play_character", "player": name, "album": 1, "strength": 3,
+            "character_type": "Legionary", "colour": "Roman" if name == "Ben" else "Gaul"},
+            token=table["token"])
+
+
+def test_ive_got_it_hides_the_card_on_this_phone_only(live_server, new_phone):
+    table = create_table(live_server, "scorepad", ["Ann", "Ben"], coach=True)
+    code = table["code"]
+    ann, ben = new_phone(locale=GERMAN), new_phone(locale=GERMAN)
+    join(ann, live_server, code, "Ann")
+    join(ben, live_server, code, "Ben")
+    expect(ann.locator("#coach .coach-say")).to_contain_text("Nach der ersten Runde")
+    assert highlighted(ann), "the score boxes are marked"
+    ann.screenshot(path="/tmp/coach-scorepad-de-360.png", full_page=True)
+
+    ann.get_by_role("button", name="Ich kann's").click()
+    expect(ann.locator("#coach .coach-say")).to_be_hidden()
+    assert highlighted(ann) == []
+    expect(ben.locator("#coach .coach-say")).to_be_visible()
+    ann.reload()
+    expect(ann.locator("#coach .coach-say")).to_be_hidden()
+    # Ben's entry reaches Ann's page; her card stays folded, Ben's follows the table.
+    form = ben.locator("form.score-entry")
+    form.locator("select[name=player]").select_option("Ben")
+    form.locator("input[name=points]").fill("7")
+    form.locator("button[type=submit]").click()
+    expect(ben.locator("#coach .coach-say")).to_contain_text("fehlen noch die Punkte von Ann")
+    expect(ann.locator("#coach .coach-say")).to_be_hidden()
+    ann.get_by_role("button", name="Erklärungen zeigen").click()
+    expect(ann.locator("#coach .coach-say")).to_contain_text("fehlen noch die Punkte von Ann")
