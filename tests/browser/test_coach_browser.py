@@ -1,9 +1,12 @@
 """Teaching mode in a real browser: the control the coach card names is the one highlighted,
 on the phone that may tap it; "I've got it" hides the card on that phone only."""
 
+import pytest
 from playwright.sync_api import expect
 
+from tests.browser import ux
 from tests.browser.conftest import api, create_table, join, settle
+from tests.browser.test_pages_browser import checks
 
 GERMAN = "de-DE"
 
@@ -64,3 +67,15 @@ def test_ive_got_it_hides_the_card_on_this_phone_only(live_server, new_phone):
     expect(ann.locator("#coach .coach-say")).to_be_hidden()
     ann.get_by_role("button", name="Erklärungen zeigen").click()
     expect(ann.locator("#coach .coach-say")).to_contain_text("fehlen noch die Punkte von Ann")
+
+
+@pytest.mark.parametrize("size", ["390x844", "320x568"])
+@pytest.mark.parametrize("game,players", [("scorepad", ["Ann", "Ben"]), ("asterix-co", ["Ann", "Ben", "Cem"])])
+def test_the_coach_card_has_big_targets_readable_text_no_overflow_and_no_axe_violations(
+        live_server, new_phone, game, players, size):
+    table = create_table(live_server, game, players, coach=True)
+    page = new_phone(viewport=ux.SIZES[size], locale=GERMAN)
+    join(page, live_server, table["code"], "Ann")
+    expect(page.locator("#coach .coach-say")).to_contain_text("Ann" if game != "scorepad" else "Runde")
+    assert checks(page) == {"small targets": [], "small text": [], "overflowing": [], "axe": []}
+    page.locator("#coach .coach-say").screenshot(path=f"/tmp/coach-{game}-{size}.png")
