@@ -40,21 +40,33 @@
     card.querySelectorAll("[data-coach-read]").forEach((button) => { button.hidden = !("speechSynthesis" in window); });
     const control = card.dataset.control;
     if (card.hidden || hidden || !control) return;
-    const target = (element) => {
+    const target = (element, label) => {
       element.classList.add("coach-target");
-      element.dataset.coachLabel = card.dataset.tapLabel;
+      if (label) element.dataset.coachLabel = card.dataset.tapLabel;
       element.dataset.coachFor = control;
     };
     document.querySelectorAll(`form[data-action="${CSS.escape(control)}"]`).forEach((form) => {
       const fieldset = form.querySelector("fieldset");
       if (fieldset && fieldset.disabled) return;
-      target(form);
+      // A form laid out in its parent's grid (display: contents) has no box: its boxes are
+      // outlined, without "Tap here" above each arrow or colour.
+      if (getComputedStyle(form).display === "contents") inner(form).forEach((box) => target(box, false));
+      else target(form, true);
       // A form in a closed dialog is reached through what opens the dialog: mark that too.
       const dialog = form.closest("dialog");
       if (dialog && dialog.id && !dialog.open) {
         document.querySelectorAll(`a[href="#${CSS.escape(dialog.id)}"], [data-open-dialog="${CSS.escape(dialog.id)}"]`)
-          .forEach((opener) => { if (!opener.disabled) target(opener); });
+          .forEach((opener) => { if (!opener.disabled) target(opener, true); });
       }
+    });
+  }
+
+  // The visible boxes inside an element with display: contents.
+  function inner(element) {
+    return Array.from(element.children).flatMap((child) => {
+      const display = getComputedStyle(child).display;
+      if (display === "contents") return inner(child);
+      return display !== "none" && child.offsetHeight ? [child] : [];
     });
   }
 

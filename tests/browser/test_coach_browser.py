@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import ux
-from tests.browser.conftest import api, create_table, join, settle
+from tests.browser.conftest import api, create_table, seated, settle
 from tests.browser.test_pages_browser import checks
 
 GERMAN = "de-DE"
@@ -19,9 +19,7 @@ def highlighted(page) -> list[str]:
 def test_the_highlighted_control_is_the_one_the_card_names(live_server, new_phone):
     table = create_table(live_server, "asterix-co", ["Ann", "Ben"], coach=True)
     code = table["code"]
-    ann, ben = new_phone(locale=GERMAN), new_phone(locale=GERMAN)
-    join(ann, live_server, code, "Ann")
-    join(ben, live_server, code, "Ben")
+    ann, ben = (seated(new_phone, live_server, code, name, locale=GERMAN) for name in ("Ann", "Ben"))
     for acting, other, name in ((ann, ben, "Ann"), (ben, ann, "Ben")):
         settle(acting, live_server, code)
         settle(other, live_server, code)
@@ -42,12 +40,40 @@ def test_the_highlighted_control_is_the_one_the_card_names(live_server, new_phon
             token=table["token"])
 
 
+def test_an_asterix_obelix_attack_followed_by_tapping_what_the_card_highlights(live_server,
+                                                                               new_phone):
+    table = create_table(live_server, "asterix-obelix", ["Lena", "Ben"], coach=True)
+    code = table["code"]
+    lena, ben = (seated(new_phone, live_server, code, name, locale=GERMAN) for name in ("Lena", "Ben"))
+    # Set-up is the whole table's: both phones are shown who-attacks-first.
+    expect(lena.locator("#coach .coach-say")).to_contain_text("wer zuerst angreift")
+    assert set(highlighted(lena)) == set(highlighted(ben)) == {"start_game"}
+    lena.locator(".coach-target").get_by_role("button", name="Lena greift zuerst an").click()
+
+    # The arrows around the tortoise are outlined on Lena's phone, each one, and not labelled
+    # one by one; Ben's phone marks nothing.
+    expect(lena.locator("#coach .coach-say")).to_contain_text("Lena: du greifst zuerst an")
+    settle(ben, live_server, code)
+    assert highlighted(lena) == ["choose_line"] * 16
+    assert highlighted(ben) == []
+    assert lena.locator(".coach-target").first.evaluate(
+        "b => getComputedStyle(b, '::before').content") == "none"
+    lena.locator(".coach-target").first.click()
+
+    expect(lena.locator("#coach .coach-say")).to_contain_text("deck die erste Karte von Spalte 1")
+    assert set(highlighted(lena)) == {"reveal_card"}
+    lena.locator(".coach-target").get_by_role("button", name="Pirat", exact=True).click()
+    expect(lena.locator("#coach .coach-say")).to_contain_text("Lena: ein Pirat!")
+    expect(ben.locator("#coach .coach-say")).to_contain_text("Lena: ein Pirat!")
+    settle(ben, live_server, code)
+    assert highlighted(ben) == []
+    lena.screenshot(path="/tmp/coach-ao-lena.png", full_page=True)
+
+
 def test_ive_got_it_hides_the_card_on_this_phone_only(live_server, new_phone):
     table = create_table(live_server, "scorepad", ["Ann", "Ben"], coach=True)
     code = table["code"]
-    ann, ben = new_phone(locale=GERMAN), new_phone(locale=GERMAN)
-    join(ann, live_server, code, "Ann")
-    join(ben, live_server, code, "Ben")
+    ann, ben = (seated(new_phone, live_server, code, name, locale=GERMAN) for name in ("Ann", "Ben"))
     expect(ann.locator("#coach .coach-say")).to_contain_text("Nach der ersten Runde")
     assert highlighted(ann), "the score boxes are marked"
     ann.screenshot(path="/tmp/coach-scorepad-de-360.png", full_page=True)
@@ -70,12 +96,13 @@ def test_ive_got_it_hides_the_card_on_this_phone_only(live_server, new_phone):
 
 
 @pytest.mark.parametrize("size", ["390x844", "320x568"])
-@pytest.mark.parametrize("game,players", [("scorepad", ["Ann", "Ben"]), ("asterix-co", ["Ann", "Ben", "Cem"])])
+@pytest.mark.parametrize("game,players,words", [
+    ("scorepad", ["Ann", "Ben"], "Runde"), ("asterix-co", ["Ann", "Ben", "Cem"], "Ann"),
+    ("asterix-obelix", ["Ann", "Ben"], "wer zuerst angreift")])
 def test_the_coach_card_has_big_targets_readable_text_no_overflow_and_no_axe_violations(
-        live_server, new_phone, game, players, size):
+        live_server, new_phone, game, players, words, size):
     table = create_table(live_server, game, players, coach=True)
-    page = new_phone(viewport=ux.SIZES[size], locale=GERMAN)
-    join(page, live_server, table["code"], "Ann")
-    expect(page.locator("#coach .coach-say")).to_contain_text("Ann" if game != "scorepad" else "Runde")
+    page = seated(new_phone, live_server, table["code"], "Ann", ux.SIZES[size], GERMAN)
+    expect(page.locator("#coach .coach-say")).to_contain_text(words)
     assert checks(page) == {"small targets": [], "small text": [], "overflowing": [], "axe": []}
     page.locator("#coach .coach-say").screenshot(path=f"/tmp/coach-{game}-{size}.png")

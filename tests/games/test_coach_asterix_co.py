@@ -1,61 +1,25 @@
 """Asterix & Co. in teaching mode: a whole game walked move by move, and what the coach card
 says at every point, in English and in German."""
 
-import re
-from pathlib import Path
-
 import pytest
 
 from companion.games.asterix_co import AsterixCo
+from tests.games import coaching
+from tests.games.coaching import Coached, says
 from tests.games.languages import english, german
 
 GAME = AsterixCo()
-ROOT = Path(__file__).resolve().parents[2]
-RULE_IDS = [
-    set(re.findall(r"^id: (\S+)$", (ROOT / path).read_text(encoding="utf-8"), re.M))
-    for path in ("companion/rules/content/asterix-co.md",
-                 "companion/rules/content/de/asterix-co.md")
-]
-TEMPLATE = (ROOT / "templates/games/asterix-co/table.html").read_text(encoding="utf-8")
+COACH = Coached(GAME)
 
 
-class Table:
-    """A table played by real moves; ``coach`` checks what every card must keep."""
+class Table(coaching.Table):
+    """A table of this game; ``coach`` checks what every card must keep."""
 
-    def __init__(self, players, **options):
-        self.state = GAME.initial_state(players, GAME.parse_options(options))
-
-    def __call__(self, actor=None, **payload):
-        self.state = GAME.apply(self.state, GAME.parse_action(payload), actor)
-        return self.coach()
+    coached = COACH
 
     def play(self, player, album, strength, character_type, colour, name=None):
         return self(type="play_character", player=player, album=album, strength=strength,
                     character_type=character_type, colour=colour, name=name)
-
-    def coach(self):
-        card = GAME.coach(self.state)
-        assert card.rule in RULE_IDS[0] and card.rule in RULE_IDS[1]
-        if card.player is not None:
-            assert card.player in english(card.say) and card.player in german(card.say)
-            assert card.player in english(card.short) and card.player in german(card.short)
-            assert len(english(card.short)) <= 70
-        if card.control is not None:
-            assert GAME.legal_actions(self.state, card.player)[card.control] is None
-            assert f"action_form(\"{card.control}\"" in TEMPLATE
-        if card.see is not None:
-            assert f'id="{card.see}"' in TEMPLATE
-        for sentence in (card.say, card.short, card.scoring, card.after, card.hint):
-            if sentence is not None:
-                assert german(sentence) != english(sentence), english(sentence)
-        return card
-
-
-def says(sentence, *words):
-    """Each pair of words (English, German) is in the sentence as each language reads it."""
-    for en, de in words:
-        assert en in english(sentence), (en, english(sentence))
-        assert de in german(sentence), (de, german(sentence))
 
 
 def test_a_whole_game_of_two_walked_by_the_coach():

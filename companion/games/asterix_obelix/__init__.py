@@ -22,6 +22,7 @@ from .attack import (ChooseLine, EndAttack, FurtherAttack, LookAtLastCard, NoMat
                      can_end, can_fail, can_further_attack, can_look, can_reveal, choose_line, end_attack,
                      further_attack, look_at_last_card, no_matching_card, reveal_card)
 from .cards import GRID_SIZE, SUPPLY_AT_START, empty_pile
+from .coach import coach, intro
 from .formation import feast_total, formation_broken, holes, line_label, next_in_line, opponent
 from .moves import (BlockLine, CorrectFeasts, CorrectPile, FillHole, SkipBlock, StartGame, block_line,
                     correct_feasts, correct_pile, fill_hole, skip_block, start_game)
@@ -188,6 +189,12 @@ class AsterixObelix(Game):
 
     def view(self, state: dict) -> dict:
         return board_view(self, state)
+
+    def coach(self, state: dict):
+        return coach(state)
+
+    def intro(self, state: dict):
+        return intro(state)
 
     def quick_score(self, payload: dict) -> dict:
         """Score two piles entered by hand (see quick.py)."""

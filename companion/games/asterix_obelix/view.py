@@ -103,7 +103,7 @@ def _attack(state: dict, hidden: dict) -> dict | None:
     }
 
 
-def _odds(hidden: dict) -> list[dict]:
+def odds(hidden: dict) -> list[dict]:
     total = sum(hidden.values())
     if not total:
         return []
@@ -179,7 +179,7 @@ def board_view(game, state: dict) -> dict:
             "pirates": hidden["pirate"], "traitor": hidden["traitor"], "boar": hidden["boar"],
             "feasts": hidden["feast"], "total": sum(hidden.values()),
         },
-        "odds": _odds(hidden),
+        "odds": odds(hidden),
         "scoring": score,
     }
 
