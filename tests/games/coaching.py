@@ -32,6 +32,8 @@ class Coached:
         if card.player is not None:
             assert card.player in english(card.say) and card.player in german(card.say)
             assert card.player in english(card.short) and card.player in german(card.short)
+        else:
+            assert card.hint is None  # a hint shows only on the acting player's phone
         if card.short is not None:
             assert len(english(card.short)) <= 70, english(card.short)
         if card.control is not None:

@@ -38,6 +38,7 @@ from .cards import (
     still_in,
 )
 from ..text import N_, Sentence, plural_sentence
+from .coach import coach, intro
 from .options import KartenspielOptions
 from .piles import (
     AddPirate,
@@ -236,6 +237,13 @@ class Kartenspiel(Game):
 
     def view(self, state: dict) -> dict:
         return table_view(state, self.phase(state), self.winners(state))
+
+    # -- teaching mode ("Our first game", games/coach.py) --------------------------------
+    def coach(self, state: dict):
+        return coach(state)
+
+    def intro(self, state: dict):
+        return intro(state)
 
     # -- quick score (page and JSON) ---------------------------------------------------
     def quick_score(self, payload: dict) -> dict:
