@@ -284,6 +284,9 @@ def test_the_last_draws_stop_when_the_deck_runs_out():
         act("player_out", player="Cid"),
         act("last_player", player="Ann", cards_left=5),
     ]
+    state = play(entries[:-1], players=("Ann", "Ben", "Cid"))
+    assert GAME.describe(state, GAME.parse_action(entries[-1]["payload"]), "Ann") == (
+        "Ann was the last with cards (5 cards) and takes 2 cards from the deck.")
     state = play(entries, players=("Ann", "Ben", "Cid"))
     assert state["draws_left"] == 2
     entries += [act("win_roman", player="Ann", value=7), act("win_pirate", player="Ann", kind="general")]

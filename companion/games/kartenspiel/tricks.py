@@ -167,8 +167,8 @@ def last_player(game, state: dict, action: LastPlayer, actor: str | None) -> Sen
     if not action.idefix_among and action.cards_left > HAND_GAULS:
         raise GameError(Sentence("Without %(dog)s a hand holds at most %(most)s cards.",
                                  dog=dog(state), most=HAND_GAULS))
-    draws = draws_for(action)
-    state["draws_left"] = min(draws, deck_left(state))
+    draws = min(draws_for(action), deck_left(state))  # an emptier deck gives what it has
+    state["draws_left"] = draws
     state["hands"][action.player] = {"gauls": 0, "idefix": False, "out": True}
     state["last_player"] = action.player
     state["phase"] = "drawing"
