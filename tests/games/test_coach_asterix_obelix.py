@@ -74,6 +74,8 @@ def test_an_attack_card_by_card_and_how_attacks_end():
     says(card.say, ("Lena: red legionary! Beat it with a red fight card",
                     "Lena: roter Legionär! Schlag ihn mit einer roten Kampfkarte"),
          ('tap "the attack fails"', "tipp „Angriff scheitert“"))
+    says(card.short, ("Lena: red legionary, with a red fight card",
+                      "Lena: roter Legionär, mit einer roten Kampfkarte"))
     says(card.hint, ("3 of 5 fight cards. Lost if the attack fails: 1 beaten card",
                      "3 von 5 Kampfkarten. Weg, wenn der Angriff scheitert: 1 geschlagene Karte"),
          ("Red 5", "Rot 5"), ("(of 39)", "(von 39)"))
@@ -84,6 +86,8 @@ def test_an_attack_card_by_card_and_how_attacks_end():
 
     card = table.turn("traitor")
     assert card.rule == "traitor"
+    # The one line for a player who has turned cards before still names the card's rule.
+    says(card.short, ("Lena: traitor, two of one colour", "Lena: Verräter, zwei einer Farbe"))
     says(card.say, ("the traitor! Discard two fight cards of one colour",
                     "der Verräter! Wirf zwei Kampfkarten einer Farbe"))
     says(card.hint, ("0 of 5 fight cards. Lost if the attack fails: 3 beaten cards",

@@ -78,6 +78,7 @@ def test_a_whole_game_of_three_walked_by_the_coach():
     assert (card.player, card.rule) == (None, "idefix")
     says(card.say, ("Cid holds one Gaul and Dogmatix: Dogmatix alone is discarded",
                     "Cid hat noch einen Gallier und Idefix: allein wird Idefix abgeworfen"))
+    assert card.short == card.say.args["note"]  # the one line keeps the warning
     says(card.scoring, ("Cid 212 points", "Cid 212 Punkte"))  # 4 + 8 + 100 + 100
 
     # Cid's last Gaul wins a 3 (Cid is out); Ben runs out: only Ann still holds cards.

@@ -90,7 +90,7 @@ def _attack(state: dict) -> Coach:
     return Coach(
         say=_card_sentence(state, player, last["card"]), player=player, control="reveal_card",
         rule=_card_rule(last["card"]),
-        short=Sentence("%(player)s: turn the next card, or end the attack.", player=player),
+        short=_card_short(state, player, last["card"]),
         scoring=_before_scoring(state), hint=_risk_hint(state))
 
 
@@ -184,6 +184,21 @@ def _card_sentence(state: dict, player: str, card: dict) -> Sentence:
     return Sentence("%(player)s: %(card)s! Beat it with a %(fight_card)s and turn the next card, "
                     "or stop. Without one, tap \"the attack fails\".", player=player,
                     card=card_title(card), fight_card=FIGHT_CARDS[card["colour"]])
+
+
+def _card_short(state: dict, player: str, card: dict) -> Sentence:
+    """One line that still names what the card asks for: the card's rule is the lesson."""
+    kind = card["kind"]
+    if kind == "feast":
+        return Sentence("%(player)s: feast %(feasts)s of 5, no fight card. Next card or stop.",
+                        player=player, feasts=feast_total(state))
+    if kind == "pirate":
+        return Sentence("%(player)s: pirate, any fight card. Next card or stop.", player=player)
+    if kind == "traitor":
+        return Sentence("%(player)s: traitor, two of one colour. Next card or stop.",
+                        player=player)
+    return Sentence("%(player)s: %(card)s, with a %(fight_card)s. Next card or stop.",
+                    player=player, card=card_title(card), fight_card=FIGHT_CARDS[card["colour"]])
 
 
 def _card_rule(card: dict) -> str:

@@ -77,23 +77,28 @@ def _new_round(state: dict) -> Coach:
 
 
 def _trick(state: dict) -> Coach:
-    note, rule = _trick_note(state)
+    warning = _dogmatix_alone(state)
+    note, rule = (warning, "idefix") if warning else _reminder(state)
     return Coach(
         say=Sentence("Everyone: turn up the next card, all play one face down, reveal; tap "
                      "value and winner. %(note)s", note=note),
         control=_trick_control(state), rule=rule,
-        short=Sentence("Everyone: next card, play face down, tap the winner."),
+        short=warning or Sentence("Everyone: next card, play face down, tap the winner."),
         scoring=_before_scoring(state))
 
 
-def _trick_note(state: dict) -> tuple[Sentence, str]:
-    """The second sentence of a trick: a player whose Dogmatix is about to be lost first, else
-    the special cards in turn (pirate, Dogmatix, a tie), by the cards taken so far."""
+def _dogmatix_alone(state: dict) -> Sentence | None:
+    """A player whose last Gaul would leave Dogmatix alone, to be discarded."""
     for name in still_in(state):
         hand = state["hands"][name]
         if hand["idefix"] and hand["gauls"] == 1:
             return Sentence("%(player)s holds one Gaul and %(dog)s: %(dog)s alone is discarded.",
-                            player=name, dog=dog(state)), "idefix"
+                            player=name, dog=dog(state))
+    return None
+
+
+def _reminder(state: dict) -> tuple[Sentence, str]:
+    """The special cards in turn (a tie, a pirate, Dogmatix), by the cards taken so far."""
     notes = [(Sentence("Equal Gauls on top: more flasks win; equal flasks: as you agreed."), "ties-flasks")]
     if pirates_in_deck(None, state) is None:
         notes.append((Sentence("A pirate? Tap ☠: its winner keeps the Gaul, the others lose "
