@@ -106,7 +106,7 @@ def test_a_whole_game_of_three_walked_by_the_coach():
     card = table(type="win_pirate", player="Ann", kind="choice")
     assert (card.player, card.control, card.rule) == ("Ann", "choose_escape", "pirates")
     says(card.say, ("Ann: your pirate of choice lets one Roman escape",
-                    "Ann: dein beliebiger Pirat lässt einen Römer entkommen"),
+                    "Ann: dein Pirat „Beliebiger“ lässt einen Römer entkommen"),
          ("takes the cheapest", "nimmt den billigsten"))
     says(card.hint, ("the 10 costs 30, the 14 costs 14", "die 10 kostet 30, die 14 kostet 14"))
     says(card.scoring, ("Ann 40 points, Ben 0 points, Cid 215 points",
