@@ -99,7 +99,8 @@ def test_ive_got_it_hides_the_card_on_this_phone_only(live_server, new_phone):
 @pytest.mark.parametrize("game,players,words", [
     ("scorepad", ["Ann", "Ben"], "Runde"), ("asterix-co", ["Ann", "Ben", "Cem"], "Ann"),
     ("asterix-obelix", ["Ann", "Ben"], "wer zuerst angreift"),
-    ("kartenspiel", ["Ann", "Ben", "Cem"], "Alle: nehmt")])
+    ("kartenspiel", ["Ann", "Ben", "Cem"], "Alle: nehmt"),
+    ("zaubertrank", ["Ann", "Ben"], "sechs Orte")])
 def test_the_coach_card_has_big_targets_readable_text_no_overflow_and_no_axe_violations(
         live_server, new_phone, game, players, words, size):
     table = create_table(live_server, game, players, coach=True)

@@ -23,6 +23,7 @@ from pydantic import Field, StringConstraints, create_model, model_validator
 from ..base import Game, GameError, Move, Options, Whole, unblank
 from ..text import N_, Sentence, plural_sentence
 from . import mishaps, samples, scoring, setup_moves, taps, turn
+from .coach import coach, intro
 from .board import legal_spaces, spaces_to_camp, who
 from .components import (
     ACTIONS_PER_TURN, CHARACTERS, DEFAULT_LOCATIONS, HELPER_CARDS_PER_CHARACTER, INGREDIENTS,
@@ -302,6 +303,12 @@ class Zaubertrank(Game):
 
     def view(self, state: dict) -> dict:
         return table_view(state)
+
+    def coach(self, state: dict):
+        return coach(state)
+
+    def intro(self, state: dict):
+        return intro(state)
 
     def sample_payloads(self, state: dict, kind: str) -> list[dict]:
         """For tests that play random games: payloads that fit the table as it lies."""
