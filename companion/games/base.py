@@ -417,11 +417,6 @@ class Game:
         """One line for the top of the table page: whose turn, what happens next, the result."""
         return ""
 
-    @property
-    def teaches(self) -> bool:
-        """Whether this game has the teaching mode (its own ``coach`` and ``intro``)."""
-        return type(self).coach is not Game.coach
-
     def coach(self, state: dict) -> Coach:
         """What the table does now, for the teaching mode (``games/coach.py``)."""
         raise NotImplementedError

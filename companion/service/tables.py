@@ -309,8 +309,6 @@ def create_table(db: Session, game_id: str, players: list, options: dict | None,
         raise Invalid(say(problem))
     if options is not None and not isinstance(options, dict):
         raise Invalid(_("Options must be an object of option names and values."))
-    if coach and not game.teaches:
-        raise Invalid(_no_coach(game))
     try:
         parsed = game.parse_options(options)
         state = game.initial_state(names, parsed)
@@ -432,7 +430,7 @@ def rematch(db: Session, table: GameTable, device: Device | None, rotate: bool) 
     state = game.initial_state(players, game.parse_options(table.options))
     new = GameTable(code=new_code(db), game_id=game.id, players=players, options=table.options,
                     state=state, finished=game.is_over(state), group_id=table.group_id,
-                    coach=table.coach and game.teaches,
+                    coach=table.coach,
                     seat_players=dict(table.seat_players) if table.seat_players else None)
     db.add(new)
     db.flush()
@@ -514,14 +512,8 @@ def set_locked(db: Session, table: GameTable, device: Device | None, locked: boo
          else Sentence("The host opened the table to new phones."), None)
 
 
-def _no_coach(game: Game) -> str:
-    return _("%(game)s has no \"Our first game\" coach yet.", game=say(game.name))
-
-
 def set_coach(db: Session, table: GameTable, device: Device | None, on: bool) -> None:
     require_host(device)
-    if on and not game_of(table).teaches:
-        raise Invalid(_no_coach(game_of(table)))
     if table.coach == on:
         return
     table.coach = on

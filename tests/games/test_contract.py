@@ -100,8 +100,7 @@ def check_state(game, state: dict) -> None:
     assert isinstance(status, (str, Sentence)) and str(status)
     game.scores(state)
     game.winners(state)
-    if game.teaches:
-        check_coach(game, state)
+    check_coach(game, state)
 
 
 def check_coach(game, state: dict) -> None:

@@ -50,14 +50,6 @@ def test_a_first_game_opens_with_the_introduction_and_says_what_to_do(phone):
     assert "So geht das Spiel" in card
 
 
-@pytest.mark.parametrize("game", sorted(game.id for game in GAMES.values() if not game.teaches))
-def test_a_game_without_a_coach_yet_does_not_offer_it(client, game):
-    page = text(client.get(f"/new/{game}"))
-    assert 'name="coach"' not in page
-    refused = client.post("/api/tables", json={"game": game, "players": ["Ann", "Ben"], "coach": True})
-    assert refused.status_code == 422 and 'has no "Our first game" coach yet' in refused.get_json()["error"]
-
-
 def test_a_table_without_it_shows_no_card(phone):
     host = phone()
     code = host.start(players=("Ann", "Ben"), me="0")
@@ -122,7 +114,7 @@ def test_the_set_up_form_knows_who_in_the_group_has_played_the_game(client):
 
 def test_make_coach_sentences_prints_every_games_sentences_in_both_languages(tmp_path):
     english, german = coach_sentences(tmp_path)
-    for game in (game for game in GAMES.values() if game.teaches):
+    for game in GAMES.values():
         package = game.id.replace("-", "_")
         assert f"## {package}" in english.read_text() and f"## {package}" in german.read_text()
     assert "(MISSING)" not in german.read_text()

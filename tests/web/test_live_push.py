@@ -487,7 +487,7 @@ MOVES = {
 
 
 @pytest.mark.parametrize("game,coach", [(game, coach) for game in sorted(MOVES)
-                                        for coach in (False, True) if GAMES[game].teaches or not coach])
+                                        for coach in (False, True)])
 def test_a_snapshot_made_from_the_writer_is_the_one_read_back_from_the_database(phone, app, game, coach):
     """The streams of the writing process take a move's table and log entry from the writer
     (live.changes → Hub.changed) instead of reading them back: every region a phone is sent must be
