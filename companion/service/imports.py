@@ -277,7 +277,7 @@ def _write_some(engine: Engine, group_id: int, key: str, plays: list[_ImportedPl
         for entry, name in zip(play.players, keys):
             if name not in people:
                 new.setdefault(name, entry.name)
-    players, table = GroupPlayer.__table__, Play.__table__
+    table = Play.__table__
     try:
         with writing(engine) as db:
             if engine.dialect.name == "postgresql":

@@ -6,7 +6,7 @@ import pytest
 from companion.games.asterix_co import AsterixCo
 from tests.games import coaching
 from tests.games.coaching import Coached, says
-from tests.games.languages import english, german
+from tests.games.languages import english
 
 GAME = AsterixCo()
 COACH = Coached(GAME)

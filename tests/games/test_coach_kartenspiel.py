@@ -4,7 +4,7 @@ coach card says at every point, in English and in German."""
 from companion.games.kartenspiel import Kartenspiel
 from tests.games import coaching
 from tests.games.coaching import Coached, says
-from tests.games.languages import english, german
+from tests.games.languages import english
 
 GAME = Kartenspiel()
 COACH = Coached(GAME)

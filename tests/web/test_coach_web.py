@@ -7,8 +7,6 @@ import json
 import re
 from html import unescape
 
-import pytest
-
 from companion.games import GAMES
 from companion.web.messages import coach_sentences
 from tests.conftest import api_table, bearer

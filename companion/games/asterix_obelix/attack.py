@@ -270,7 +270,6 @@ def start_line(state: dict, line: str, number: int, start: str | None, attack_nu
                                      side=SIDES[start]))
         raise GameError(Sentence("A column is attacked from the top or bottom, not from the %(side)s.",
                                  side=SIDES[start]))
-    label = line_label(line, number)
     if is_blocked(state, line, number):
         raise GameError(Sentence("%(line)s is blocked for %(player)s's attack; choose another line.",
                                  line=line_title(line, number), player=state["attacker"]))
