@@ -43,7 +43,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
     os.makedirs(app.instance_path, exist_ok=True)
-    if os.stat(app.instance_path).st_uid == os.getuid():
+    if not hasattr(os, "getuid") or os.stat(app.instance_path).st_uid == os.getuid():
         os.chmod(app.instance_path, 0o700)  # its database and secret key are the owner's alone
     app.config["SECRET_KEY"] = app.config.get("SECRET_KEY") or _secret_key(app.instance_path)
     app.config["DATABASE_URL"] = database_url(app.config["DATABASE_URL"], app.instance_path)
