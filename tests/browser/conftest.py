@@ -62,18 +62,19 @@ def wait_until_up(url: str, process: subprocess.Popen, log: Path, seconds: float
     raise RuntimeError("the server did not answer /healthz in time")
 
 
-# `companion serve` as on Windows: gunicorn and the rest hidden, so it chooses gevent's server.
-AS_ON_WINDOWS = Path(__file__).resolve().parent.parent / "as_on_windows.py"
+# `companion` as on Windows: gunicorn and the rest hidden, so `serve` chooses gevent's server.
+AS_ON_WINDOWS = [sys.executable, str(Path(__file__).resolve().parent.parent / "as_on_windows.py")]
 
 
 class Server:
-    """`companion serve` (gunicorn; ``as_on_windows``: gevent's server, chosen by itself where
-    gunicorn cannot run) on a fresh database; can be stopped and restarted."""
+    """`companion serve` on a fresh database (``command``: another `companion`, e.g.
+    AS_ON_WINDOWS or an installed wheel's, run in ``cwd``); can be stopped and restarted."""
 
     def __init__(self, instance: Path, host: str = "127.0.0.1", env: dict | None = None,
-                 as_on_windows: bool = False):
+                 command: list[str] | None = None, cwd: Path | None = None):
         self.instance, self.host, self.env = instance, host, env or {}
-        self.as_on_windows = as_on_windows
+        self.command = command or [str(Path(sys.executable).with_name("companion"))]
+        self.cwd = cwd
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
@@ -85,15 +86,13 @@ class Server:
         env.pop("DATABASE_URL", None)
         if PG_URL:
             env["DATABASE_URL"] = PG_URL
-        companion = ([sys.executable, str(AS_ON_WINDOWS)] if self.as_on_windows
-                     else [str(Path(sys.executable).with_name("companion"))])
         # The server's output goes to a file: a pipe nobody reads would fill up and stall it.
         self.instance.mkdir(parents=True, exist_ok=True)
         self.log = self.instance / f"server-{self.port}.log"
         with open(self.log, "a") as output:
             self.process = subprocess.Popen(
-                [*companion, "serve", "--host", self.host, "--port", str(self.port)],
-                env=env, stdout=output, stderr=subprocess.STDOUT, text=True,
+                [*self.command, "serve", "--host", self.host, "--port", str(self.port)],
+                env=env, cwd=self.cwd, stdout=output, stderr=subprocess.STDOUT, text=True,
             )
         wait_until_up(self.url, self.process, self.log)
 

@@ -10,13 +10,13 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import Server, api, create_table, join, settle
+from tests.browser.conftest import AS_ON_WINDOWS, Server, api, create_table, join, settle
 
 
 @pytest.fixture(scope="module", params=["gunicorn", "gevent-as-on-windows"])
 def server(request, tmp_path_factory):
     with Server(tmp_path_factory.mktemp("live-push-instance"),
-                as_on_windows=request.param == "gevent-as-on-windows") as srv:
+                command=AS_ON_WINDOWS if request.param == "gevent-as-on-windows" else None) as srv:
         yield srv
 
 

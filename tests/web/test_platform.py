@@ -228,7 +228,8 @@ def test_serve_refuses_what_gevents_server_cannot_do_with_a_sentence(monkeypatch
     assert cli.server_problem("gevent", 2) == (
         "--workers 2: gevent's server is one process; several need gunicorn (Linux, macOS) and "
         "PostgreSQL.")
-    assert cli.server_problem("waitress", 1) == "SERVER must be gunicorn or gevent (it is 'waitress')."
+    assert cli.server_problem("waitress", 1) == (
+        "SERVER must be gunicorn or gevent (it is 'waitress').")
     monkeypatch.setenv("SERVER", "waitress")
     with pytest.raises(SystemExit, match="SERVER must be gunicorn or gevent"):
         cli.serve("127.0.0.1", 5123, 1, 10)
@@ -269,10 +270,10 @@ def test_gevents_server_as_on_windows_closes_quiet_connections_and_slow_headers_
     tests/as_on_windows.py) chooses gevent's server, which keeps gunicorn's --keep-alive: a
     connection quiet for KEEP_ALIVE_SECONDS is closed, headers not whole by then are refused;
     a live stream stays open past it and brings the next change."""
-    from tests.browser.conftest import Server, create_table
+    from tests.browser.conftest import AS_ON_WINDOWS, Server, create_table
 
     with Server(tmp_path / "instance", env={"KEEP_ALIVE_SECONDS": "1"},
-                as_on_windows=True) as server:
+                command=AS_ON_WINDOWS) as server:
         address = ("127.0.0.1", server.port)
         with socket.create_connection(address, timeout=30) as quiet:
             assert quiet.recv(100) == b""  # closed without a word
