@@ -60,12 +60,17 @@ def make_server(app, host: str, port: int, connections: int, keep_alive: float) 
 
 
 def run(app, host: str, port: int, connections: int, keep_alive: float) -> None:
-    """Serve until SIGTERM (a service manager's stop) or Ctrl-C; the open requests and streams
+    """Serve until Ctrl+C or SIGTERM (a service manager's stop); the open requests and streams
     then get GRACE_SECONDS to end."""
     server = make_server(app, host, port, connections, keep_alive)
-    if os.name == "posix":  # Windows stops a console program by Ctrl-C alone
-        gevent.signal_handler(signal.SIGTERM, server.stop, GRACE_SECONDS)
-    try:
-        server.serve_forever(stop_timeout=GRACE_SECONDS)
-    except KeyboardInterrupt:
-        server.stop(timeout=GRACE_SECONDS)
+
+    def stop(*_signal) -> None:
+        gevent.spawn(server.stop, GRACE_SECONDS)
+
+    # A stop in a greenlet of its own, not a KeyboardInterrupt inside whichever request ran.
+    if os.name == "posix":
+        for number in (signal.SIGINT, signal.SIGTERM):
+            gevent.signal_handler(number, stop)
+    else:  # Windows: Ctrl+C alone, through Python's own handler (gevent offers none there)
+        signal.signal(signal.SIGINT, stop)
+    server.serve_forever(stop_timeout=GRACE_SECONDS)

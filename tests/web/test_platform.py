@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import socket
 import sys
 import time
@@ -292,4 +293,8 @@ def test_gevents_server_as_on_windows_closes_quiet_connections_and_slow_headers_
             headers={"Content-Type": "application/json", **table["headers"]})
         urllib.request.urlopen(request, timeout=30).close()
         assert b"event: regions" in stream.read1(100_000)
+        # Ctrl+C with the stream still open: a quiet stop, no traceback.
+        server.process.send_signal(signal.SIGINT)
+        assert server.process.wait(timeout=60) == 0
         stream.close()
+    assert "Traceback" not in server.log.read_text()
