@@ -346,20 +346,18 @@ class Game:
         """The state after ``action`` and its log sentence, computed once; ``state`` is left
         as it was. ``actor`` is the seat that made it (None: the host or a script).
 
-        ``replaying``: the move is read back from the log, where it was accepted once; the
-        turn is not checked again (a log written before turns were checked replays as it
-        was played at the real table)."""
+        ``replaying``: the move is read back from the log, where it was accepted once; when it
+        is legal is not checked again (a log written before a turn, a check or a seat check was
+        added replays as it was played at the real table)."""
         if not self.moves:  # a game written before declared moves
             return self.apply(state, action, actor), self.describe(state, action, actor)
         move = self._moves[action.type]
         player = None
-        if replaying:
-            pass
-        elif move.turn == "actor":
+        if move.turn == "actor":
             player = actor
         elif move.turn:
             player = getattr(action, move.turn, None) or actor
-        reason = self.why_not(state, action.type, player, actor)
+        reason = None if replaying else self.why_not(state, action.type, player, actor)
         if reason:
             raise GameError(reason)
         new = copy.deepcopy(state)
