@@ -49,8 +49,9 @@ def test_a_whole_game_of_three_walked_by_the_coach():
           "legt jeder einen Gallier verdeckt hin, dann deckt ihr gleichzeitig auf"),
          ("the highest Gaul wins the Roman and is discarded",
           "Der höchste Gallier gewinnt den Römer und wird abgeworfen"),
-         ("the other Gauls go back into their owners' hands",
-          "die anderen Gallier nehmt ihr wieder auf die Hand"))
+         ("the other Gauls go back into their owners' hands (for a pirate it is the other way "
+          "round)", "die anderen Gallier nehmt ihr wieder auf die Hand (bei einem Piraten ist es "
+          "umgekehrt)"), ("a pirate under ☠", "einen Piraten unter ☠"))
     says(card.scoring, ("pirates first let Romans escape", "zuerst die Piraten Römer entkommen"),
          ("plus 20, 50 or 100", "dazu 20, 50 oder 100"),
          ("Ann 0 points, Ben 0 points, Cid 0 points", "Ann 0 Punkte, Ben 0 Punkte, Cid 0 Punkte"))
@@ -71,7 +72,8 @@ def test_a_whole_game_of_three_walked_by_the_coach():
     says(card.say, ("you look at the top card of the deck", "siehst dir aber die oberste Karte des Stapels an"),
          ("keep it and Dogmatix is discarded, give it to another player and Dogmatix comes back",
           "Behältst du sie, wird Idefix abgeworfen; gibst du sie einem anderen, bekommst du Idefix zurück"),
-         ("open “Dogmatix looked at the top card”", "öffnet „Idefix schaut nach“"))
+         ("a Dogmatix played under “Dogmatix looked at the top card”",
+          "einen gespielten Idefix unter „Idefix schaut nach“"))
     says(card.scoring, ("Ann 40 points", "Ann 40 Punkte"))  # a pair of 10s: 20 + 20
     card = table(type="win_roman", player="Ann", value=9)
     assert card.rule == "idefix"

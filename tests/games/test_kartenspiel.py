@@ -687,7 +687,8 @@ def test_checks_refuse_what_the_deck_or_the_piles_cannot_give():
     # Someone else's pirate of choice: the owner is named in the refusal, on a seat's phone as
     # on the host's.
     assert refused(state, {"type": "choose_escape", "player": "Ann"}) == (
-        "It is Ben's choice which Roman escapes: Ben taps it on their own phone.")
+        "It is Ben's choice which Roman escapes: Ben taps it on their own phone, or the host "
+        "does.")
     with pytest.raises(GameError) as caught:
         GAME.apply(state, GAME.parse_action({"type": "choose_escape", "player": "Ann"}), None)
     assert caught.value.message == "Ann does not hold the pirate of choice."

@@ -72,13 +72,25 @@ def test_the_pirate_of_choice_is_chosen_on_its_owners_phone(phone):
     assert host.snapshot()["scores"] == {"Mama": 4, "Papa": 0, "Lena": 40}
 
 
-def test_the_hosts_phone_without_a_seat_may_name_the_escape(phone):
-    host, code, phones = family(phone)
-    host.act(type="enter_romans", player="Mama", values="2 9", round=1)
-    host.act(type="enter_romans", player="Lena", values="", round=1)
-    host.act(type="add_pirate", player="Mama", kind="choice", round=1)
-    assert host.act(type="choose_escape", player="Mama", value=9).status_code == 200
-    assert host.snapshot()["state"]["piles"]["Mama"]["choice"] == 9
+def test_the_host_names_the_escape_for_a_player_without_a_phone(phone):
+    # Mama hosts at her own seat; Ben has no phone, Lena has hers.
+    host = phone()
+    code = host.start(game="kartenspiel", players=("Mama", "Ben", "Lena"), me="0", coach="1")
+    lena = phone("10.0.0.5")
+    lena.join(code, "Lena")
+    for name, values in (("Mama", "4"), ("Ben", "2 9"), ("Lena", "")):
+        host.act(type="enter_romans", player=name, values=values, round=1)
+    host.act(type="add_pirate", player="Ben", kind="choice", round=1)
+    # The card names Ben; the form is open on the host's phone, greyed on Lena's.
+    assert "Ben:" in coach_say(host, code)
+    mine = text(host.get(f"/t/{code}", headers=GERMAN))
+    assert "<fieldset>" in re.search(r'<form[^>]*data-action="choose_escape".*?</form>', mine, re.S).group(0)
+    hers = text(lena.get(f"/t/{code}", headers=GERMAN))
+    form = re.search(r'<form[^>]*data-action="choose_escape".*?</form>', hers, re.S).group(0)
+    assert "<fieldset disabled>" in form and "entscheidet Ben" in form and "oder der Gastgeber" in form
+    assert lena.act(type="choose_escape", player="Ben", value=2).status_code == 422
+    assert host.act(type="choose_escape", player="Ben", value=9).status_code == 200
+    assert host.snapshot()["state"]["piles"]["Ben"]["choice"] == 9
 
 
 def test_one_typed_pile_is_not_the_end_of_the_tricks(phone):

@@ -135,7 +135,7 @@ class Kartenspiel(Game):
         Move(AddPirate, add_pirate, check=pirates_in_deck, scope=_pile),
         Move(RemovePirate, remove_pirate, check=piles_hold_pirates, scope=_pile),
         Move(ChooseEscape, choose_escape, check=choice_pirate_held, seat_check=owns_choice,
-             scope=_pile),
+             host_too=True, scope=_pile),
         Move(CloseRound, close_round, phases=("scoring",), check=escapes_chosen),
     )
     regions = ("deck", "piles", "scoring", "totals", "entry")

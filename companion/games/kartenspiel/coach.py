@@ -66,7 +66,8 @@ def _setup(state: dict) -> Coach:
                      "%(cards)s cards of the Roman deck (pirates included) face down and turn up "
                      "the top one. Each trick: all lay one Gaul face down and reveal together; the "
                      "highest Gaul wins the Roman and is discarded, the other Gauls go back into "
-                     "their owners' hands. Tap the Roman's value, then the winner.",
+                     "their owners' hands (for a pirate it is the other way round). Tap the "
+                     "Roman's value, then the winner; a pirate under ☠.",
                      dog=dog(state), cards=deck_left(state)),
         control=_trick_control(state), rule="setup",
         short=Sentence("Everyone: set up and turn up the first card."),
@@ -97,8 +98,9 @@ def _trick(state: dict) -> Coach:
             "Everyone: next card, play face down, tap the winner.")
     return Coach(
         say=Sentence("Everyone: turn up the next card, each lay one Gaul face down and reveal "
-                     "together. Tap the value and the winner: the winning Gaul is discarded, the "
-                     "others go back into your hands. %(note)s", note=note),
+                     "together. Tap the value and the winner (a pirate under ☠, a %(dog)s played "
+                     "under “%(dog)s looked at the top card”): the winning Gaul is discarded, the "
+                     "others go back into your hands. %(note)s", note=note, dog=dog(state)),
         control=_trick_control(state), rule=rule, short=short,
         scoring=_before_scoring(state))
 
@@ -127,9 +129,8 @@ def _reminder(state: dict) -> tuple[Sentence, str]:
         notes.append((Sentence("Play %(dog)s instead of a Gaul and you cannot win this Roman, "
                                "but you look at the top card of the deck: keep it and %(dog)s is "
                                "discarded, give it to another player and %(dog)s comes back to "
-                               "you (for a pirate, the other way round). Tap the trick's winner "
-                               "as usual, then open “%(dog)s looked at the top card” and tap "
-                               "what it saw.", dog=dog(state)), "idefix"))
+                               "you (for a pirate, the other way round).", dog=dog(state)),
+                      "idefix"))
     if len(dogs) >= 2:
         notes.append((Sentence("Two or more %(dog)s cards in one trick: nobody looks, and each "
                                "%(dog)s goes back into its owner's hand.", dog=dog(state)),
@@ -162,12 +163,12 @@ def _drawing(state: dict, player: str) -> Coach:
     control = "win_roman" if romans_in_deck(None, state) is None else "win_pirate"
     return Coach(
         say=plural_sentence(
-            "%(player)s: take the top card of the deck and tap it (%(count)s card still to "
-            "take, this one included). A pirate drawn now stays in your pile and counts as one "
-            "of your cards.",
-            "%(player)s: take the top card of the deck and tap it (%(count)s cards still to "
-            "take, this one included). A pirate drawn now stays in your pile and counts as one "
-            "of your cards.",
+            "%(player)s: take the top card of the deck and tap its value, a pirate under ☠ "
+            "(%(count)s card still to take, this one included). A pirate drawn now stays in "
+            "your pile and counts as one of your cards.",
+            "%(player)s: take the top card of the deck and tap its value, a pirate under ☠ "
+            "(%(count)s cards still to take, this one included). A pirate drawn now stays in "
+            "your pile and counts as one of your cards.",
             state["draws_left"], player=player),
         player=player, control=control, rule="end-of-round",
         # The draw's taps are the tricks' too: a player who tapped tricks has seen no draw, so

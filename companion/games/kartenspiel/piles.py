@@ -280,12 +280,13 @@ def choice_pirate_held(game, state: dict) -> Sentence | None:
 
 
 def owns_choice(game, state: dict, seat: str | None) -> Sentence | None:
-    """The escape is its owner's choice: made on the owner's phone or a host's without a seat."""
+    """The escape is its owner's choice: made on the owner's phone (or the host's, for a player
+    without one: ``host_too``)."""
     owner = choice_owner(state)
     if seat is None or owner is None or seat == owner:
         return None
     return Sentence("It is %(player)s's choice which Roman escapes: %(player)s taps it on their "
-                    "own phone.", player=owner)
+                    "own phone, or the host does.", player=owner)
 
 
 def escapes_chosen(game, state: dict) -> Sentence | None:
