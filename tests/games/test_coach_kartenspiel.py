@@ -51,7 +51,10 @@ def test_a_whole_game_of_three_walked_by_the_coach():
           "Der höchste Gallier gewinnt den Römer und wird abgeworfen"),
          ("the other Gauls go back into their owners' hands (for a pirate it is the other way "
           "round)", "die anderen Gallier nehmt ihr wieder auf die Hand (bei einem Piraten ist es "
-          "umgekehrt)"), ("a pirate under ☠", "einen Piraten unter ☠"))
+          "umgekehrt)"), ("a pirate under ☠", "einen Piraten unter ☠"),
+         ("Equal Gauls: the one with more magic-potion flasks wins; equal flasks too: agree "
+          "between you who gets it", "Bei gleich hohen Galliern gewinnt der mit mehr "
+          "Zaubertrankflaschen; sind auch die Flaschen gleich, einigt euch, wer ihn bekommt"))
     says(card.scoring, ("pirates first let Romans escape", "zuerst die Piraten Römer entkommen"),
          ("plus 20, 50 or 100", "dazu 20, 50 oder 100"),
          ("Ann 0 points, Ben 0 points, Cid 0 points", "Ann 0 Punkte, Ben 0 Punkte, Cid 0 Punkte"))
@@ -131,8 +134,8 @@ def test_a_whole_game_of_three_walked_by_the_coach():
          ("A pirate drawn now stays in your pile and counts as one of your cards",
           "Einen Piraten, den du jetzt ziehst, musst du behalten; er zählt als eine deiner Karten"))
     # The one line a player who tapped tricks before reads keeps the pirate's rule.
-    says(card.short, ("Ann: draw and tap; a pirate drawn now is yours to keep",
-                      "Ann: zieh und tipp an; einen Piraten musst du jetzt behalten"))
+    says(card.short, ("Ann: draw and tap; a pirate (☠) drawn now is yours to keep",
+                      "Ann: zieh und tipp an; einen Piraten (☠) musst du jetzt behalten"))
     card = table(type="win_roman", player="Ann", value=14)
     says(card.say, ("1 card still to take, this one included", "noch 1 Karte, diese mitgezählt"))
 

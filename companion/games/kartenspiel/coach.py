@@ -66,8 +66,9 @@ def _setup(state: dict) -> Coach:
                      "%(cards)s cards of the Roman deck (pirates included) face down and turn up "
                      "the top one. Each trick: all lay one Gaul face down and reveal together; the "
                      "highest Gaul wins the Roman and is discarded, the other Gauls go back into "
-                     "their owners' hands (for a pirate it is the other way round). Tap the "
-                     "Roman's value, then the winner; a pirate under ☠.",
+                     "their owners' hands (for a pirate it is the other way round). Equal Gauls: "
+                     "the one with more magic-potion flasks wins; equal flasks too: agree between "
+                     "you who gets it. Tap the Roman's value, then the winner; a pirate under ☠.",
                      dog=dog(state), cards=deck_left(state)),
         control=_trick_control(state), rule="setup",
         short=Sentence("Everyone: set up and turn up the first card."),
@@ -77,7 +78,9 @@ def _setup(state: dict) -> Coach:
 def _new_round(state: dict) -> Coach:
     return Coach(
         say=Sentence("Round %(round)s: everyone takes all ten Gauls and %(dog)s back into hand. "
-                     "Shuffle all %(cards)s Roman cards again and turn up the top one.",
+                     "Shuffle all %(cards)s Roman cards again, turn up the top one and play the "
+                     "trick as before; tap the value and the winner (a pirate under ☠, a %(dog)s "
+                     "played under “%(dog)s looked at the top card”).",
                      round=state["round"], dog=dog(state), cards=deck_left(state)),
         control=_trick_control(state), rule="turn",
         short=Sentence("Everyone: new round, turn up the first card."),
@@ -173,7 +176,7 @@ def _drawing(state: dict, player: str) -> Coach:
         player=player, control=control, rule="end-of-round",
         # The draw's taps are the tricks' too: a player who tapped tricks has seen no draw, so
         # the one line keeps the pirate's rule.
-        short=Sentence("%(player)s: draw and tap; a pirate drawn now is yours to keep.",
+        short=Sentence("%(player)s: draw and tap; a pirate (☠) drawn now is yours to keep.",
                        player=player),
         scoring=_before_scoring(state))
 
