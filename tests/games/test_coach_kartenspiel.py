@@ -190,12 +190,12 @@ def test_a_whole_game_of_three_walked_by_the_coach():
     card = table(type="enter_romans", player="Ben", values="5 5", round=2)
     assert (card.player, card.control, card.rule) == (None, "enter_romans", "scoring")
     says(card.say, ("the Romans of Ben are in", "die Römer von Ben sind eingetragen"),
-         ("Type in those of Ann and Cid too (no Romans: save the field empty)",
-          "Tragt auch die von Ann und Cid ein (keine Römer: Feld leer speichern)"))
+         ("Type in those of Ann and Cid too (no Romans: type 0)",
+          "Tragt auch die von Ann und Cid ein (keine Römer: 0 eintragen)"))
     assert "tricks are over" not in english(card.say) and "Stiche sind vorbei" not in german(card.say)
     says(card.scoring, ("Ann 0 points, Ben 30 points, Cid 0 points",
                         "Ann 0 Punkte, Ben 30 Punkte, Cid 0 Punkte"))
-    table(type="enter_romans", player="Ann", values="", round=2)
+    table(type="enter_romans", player="Ann", values="0", round=2)
     card = table(type="enter_romans", player="Cid", values="", round=2)
     assert card.control == "close_round"
     says(card.say, ("then close the last round", "schließt dann die letzte Runde ab"))

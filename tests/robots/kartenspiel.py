@@ -246,7 +246,8 @@ class CardNight(Physical):
         for name in self.players:
             for kind in self.piles[name].pirates:
                 self.queue.append(("type pirate", name, kind))
-            self.queue.append(("type romans", name, " ".join(map(str, self.piles[name].romans))))
+            typed = " ".join(map(str, self.piles[name].romans)) or "0"  # 0: no Romans
+            self.queue.append(("type romans", name, typed))
 
     def need(self, fact: str) -> None:
         if fact not in self.learned and not self.untapped:

@@ -411,7 +411,7 @@ def test_a_closed_round_leaves_every_phone_an_empty_form_that_refuses_last_round
         entry = region_of(page, "entry")
         assert "Type in round 2's piles" in entry and 'name="round" value="2"' in entry
         assert re.findall(r'<input [^>]*name="values"[^>]*>', entry) and all(
-            "value=" not in field
+            "value=" not in field and "required" in field
             for field in re.findall(r'<input [^>]*name="values"[^>]*>', entry))
     # A page that still shows round 1's form cannot save its values into round 2.
     stale = ben.act(type="enter_romans", player="Ann", values="10 10 7", round="1")

@@ -210,12 +210,12 @@ def _typing(state: dict, missing: list[str]) -> Coach:
     typed = [name for name in state["players"] if name not in missing]
     if typed:
         say = Sentence("Everyone: the Romans of %(typed)s are in. Type in those of %(missing)s "
-                       "too (no Romans: save the field empty) and add each pirate to its pile.",
+                       "too (no Romans: type 0) and add each pirate to its pile.",
                        typed=and_list(typed), missing=and_list(missing))
     else:
         say = Sentence("Everyone: the tricks are not tapped any more this round. When it ends at "
-                       "the table, type in the Romans of %(missing)s (no Romans: save the field "
-                       "empty) and add each pirate to its pile.", missing=and_list(missing))
+                       "the table, type in the Romans of %(missing)s (no Romans: type 0) and add "
+                       "each pirate to its pile.", missing=and_list(missing))
     return Coach(say=say, control="enter_romans", rule="scoring",
                  short=Sentence("Everyone: type in the missing piles."),
                  scoring=_before_scoring(state))

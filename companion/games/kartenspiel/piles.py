@@ -142,6 +142,8 @@ def enter_romans(game, state: dict, action: EnterRomans, actor: str | None) -> S
             "The Romans' values must be whole numbers separated by commas or spaces; '%(piece)s' is not.",
             piece=quote(exc.piece),
         )) from None
+    if values == [0]:  # "0": this player took no Romans (an empty field is not sent)
+        values = []
     others = copy.deepcopy(state)
     others["piles"][action.player]["romans"] = []
     left = romans_left(others)
