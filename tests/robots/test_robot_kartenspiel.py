@@ -35,11 +35,6 @@ def test_a_family_following_the_coach_plays_four_rounds_to_the_right_totals(app,
 
 
 @pytest.mark.browser
-# Passed before main's b5408f9 merge; since then coach.js's "↓ Tap here" link shows and hides
-# itself in a loop while the marked control sits at the edge of the screen, the page moves by
-# 19 px every few frames and Playwright finds no stable control to tap. Strict: it fails as
-# soon as that is fixed, and this mark goes.
-@pytest.mark.xfail(strict=True, reason="coach.js's 'Tap here' link toggles in a loop and the page never settles")
 def test_the_same_evening_in_chromium_on_a_390_and_a_320_px_phone(new_phone, live_server):
     night = evening(1)
     robot = browser_table(new_phone, live_server, night, (PHONE_390, PHONE_320))
