@@ -1282,6 +1282,8 @@ class PgConnections:
 
 NGINX = "/usr/sbin/nginx"
 README_UPSTREAMS = ("127.0.0.1:5001", "127.0.0.1:5002")
+# The README block's HTTPS lines (its port and certificate), left out where plain HTTP is run.
+PLAIN_HTTP_ONLY = re.compile(r"^\s*(listen 443 |ssl_certificate).*\n", re.M)
 
 
 def readme_nginx_block() -> str:
@@ -1314,6 +1316,7 @@ class Nginx:
         if not re.search(r"\blisten 80;", block):
             raise SystemExit("README.md's nginx block no longer says `listen 80;`")
         block = re.sub(r"\blisten 80;", f"listen 127.0.0.1:{self.port};", block)
+        block = PLAIN_HTTP_ONLY.sub("", block)  # the bench measures plain HTTP: no certificate
         temp = "".join(f"    {kind}_temp_path {self.dir / kind};\n"
                        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
         return (f"worker_processes 1;\nworker_rlimit_nofile 20000;\npid {self.dir / 'nginx.pid'};\n"
