@@ -17,7 +17,7 @@ const STATIC = new URL("./", location.href).pathname;  // this file's folder: th
 const PAGES_KEPT = 30;
 // A page whose server has not answered by then is shown from its copy (the Wi-Fi is up but
 // leads nowhere); without a copy the phone goes on waiting for the network.
-const WAIT_MS = 5000;
+const WAIT_MS = 10000;
 
 self.addEventListener("install", () => self.skipWaiting());
 

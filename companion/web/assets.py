@@ -15,6 +15,10 @@ the game's style sheet repeats app.css's): a table page's first load is 2.2 KB s
 gzip. The bundles (``bundle_files``): ``core`` for the pages outside a table; one per game
 for its table, join, set-up and quick-score pages, with the game's own files and the
 invite's script.
+
+``worker.js`` is the service worker (``offline.js``, in every bundle, registers it where the
+page is a secure context): served from here with ``Service-Worker-Allowed``, registered at an
+address carrying ``release``, a hash of every bundle and of itself, which names its cache.
 """
 
 from __future__ import annotations
