@@ -185,6 +185,7 @@ def test_a_table_reloaded_without_the_network_shows_its_last_state_and_sends_the
     page.context.set_offline(False)
     expect(cell(page, "Ann", 2)).to_contain_text("6", timeout=15_000)
     expect(cell(page, "Ann", 1)).to_contain_text("5")
+    expect(page.locator(f"{SCORE_FORM} .form-error")).to_have_text("Sent.")
     expect(banner).to_be_hidden(timeout=10_000)
     expect(page.locator("#offline-copy")).to_be_hidden()
     settle(page, server, table["code"])
