@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.caddy import CADDY, CERTUTIL, SITE, Caddy, stop_process, trusting_home
+from tests.browser.proxies import CADDY, CERTUTIL, SITE, Caddy, stop_process, trusting_home
 from tests.conftest import PG_URL, bearer
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -149,7 +149,7 @@ def needed(program: str, package: str) -> None:
 
 
 class HttpsSite(Caddy):
-    """Caddy over HTTPS in front of ``server`` (see tests/browser/caddy.py)."""
+    """Caddy over HTTPS in front of ``server`` (see tests/browser/proxies.py)."""
 
     def __init__(self, folder: Path, server: Server):
         super().__init__(folder, server.url.removeprefix("http://"))
@@ -188,7 +188,7 @@ def https_home(https_site, tmp_path_factory) -> Path:
     return trusting_home(tmp_path_factory.mktemp("chromium-home"), https_site.root)
 
 
-# Chromium finds the site's name at ::1, where Caddy listens (see tests/browser/caddy.py).
+# Chromium finds the site's name at ::1, where Caddy listens (see tests/browser/proxies.py).
 HTTPS_RULE = f"MAP {SITE} [::1]"
 HTTPS_ARGS = [*CHROMIUM_ARGS, f"--host-resolver-rules={HTTPS_RULE}"]
 

@@ -1,5 +1,5 @@
 """The companion over HTTPS, behind Caddy as docs/operating.md configures it, in a Chromium that
-trusts Caddy's local authority (tests/browser/caddy.py): a secure context, with live streams,
+trusts Caddy's local authority (tests/browser/proxies.py): a secure context, with live streams,
 `Secure` cookies and the rate limits counting the client Caddy passed on; the service worker
 keeps the table for a reload without the network, and the taps made meanwhile are sent once;
 Chromium finds the app installable; the invite's button shares or copies the link. The same
@@ -16,11 +16,10 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError, expect
 
 from tests.browser import ux
-from tests.browser.caddy import SITE, free_port6, stop_process
+from tests.browser.proxies import NGINX, SITE, free_port6, nginx_conf, stop_process
 from tests.browser.conftest import (CHROMIUM, CHROMIUM_ARGS, HTTPS_RULE, LAN_HOST, Server, api,
                                     create_table, free_port, https_site_of, join, needed, phones_of,
                                     settle, wait_until_up)
-from tests.browser.test_several_servers_browser import NGINX, nginx_conf
 
 SCORE_FORM = "form.score-entry"
 

@@ -14,46 +14,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.caddy import DOCUMENTED_SITE, SITE
 from tests.browser.conftest import Server, api, create_table, free_port, join, settle, wait_until_up
+from tests.browser.proxies import NGINX, nginx_conf, stop_process
 
-NGINX = "/usr/sbin/nginx"
-README = Path(__file__).resolve().parents[2] / "README.md"
-# The README block's HTTPS lines (its port and certificate), left out where plain HTTP is run.
-PLAIN_HTTP_ONLY = re.compile(r"^\s*(listen 443 |ssl_certificate).*\n", re.M)
 
 pytestmark = pytest.mark.skipif(not os.environ.get("TEST_DATABASE_URL"),
                                 reason="several server processes need PostgreSQL (make test-pg)")
-
-
-def nginx_conf(prefix: Path, port: int, upstreams: list[str],
-               tls: tuple[int, Path, Path] | None = None) -> str:
-    """README's nginx block with the two servers' addresses and ``port``, in a minimal nginx.conf;
-    with ``tls`` (a port on ::1, a certificate and its key for tests.browser.caddy.SITE) its
-    HTTPS part too, else only plain HTTP."""
-    found = re.search(r"```nginx\n(.*?)```", README.read_text(), re.S)
-    assert found, "README.md has no ```nginx block"
-    block = found.group(1)
-    for theirs, ours in (("127.0.0.1:5001", upstreams[0]), ("127.0.0.1:5002", upstreams[1]),
-                         ("listen 80;", f"listen 127.0.0.1:{port};")):
-        assert theirs in block, f"README's nginx block no longer says {theirs!r}"
-        block = block.replace(theirs, ours)
-    if tls is None:
-        block = PLAIN_HTTP_ONLY.sub("", block)
-    else:
-        site = f"/etc/letsencrypt/live/{DOCUMENTED_SITE}/"
-        for theirs, ours in (("listen 443 ssl http2;", f"listen [::1]:{tls[0]} ssl http2;"),
-                             (f"{site}fullchain.pem", str(tls[1])), (f"{site}privkey.pem", str(tls[2])),
-                             (f"server_name {DOCUMENTED_SITE};", f"server_name {SITE};")):
-            assert theirs in block, f"README's nginx block no longer says {theirs!r}"
-            block = block.replace(theirs, ours)
-    temp = "\n".join(f"    {kind}_temp_path {prefix / kind};"
-                     for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
-    # As root, nginx's workers would run as nobody, who cannot enter pytest's private tmp dirs.
-    user = "user root;\n" if os.geteuid() == 0 else ""
-    return (f"{user}worker_processes 1;\npid {prefix / 'nginx.pid'};\n"
-            f"error_log {prefix / 'error.log'} info;\nevents {{}}\n"
-            f"http {{\n    access_log off;\n{temp}\n{block}}}\n")
 
 
 class Servers:
@@ -101,13 +67,7 @@ def servers(tmp_path):
         wait_until_up(f"http://127.0.0.1:{port}", nginx, prefix / "error.log")
         yield Servers(f"http://127.0.0.1:{port}", pair, prefix / "error.log")
     finally:
-        if nginx and nginx.poll() is None:
-            nginx.terminate()
-            try:
-                nginx.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                nginx.kill()
-                nginx.wait()
+        stop_process(nginx)
         for server in pair:
             server.stop()
 

@@ -1,5 +1,6 @@
-"""Caddy in front of the companion over HTTPS, run from docs/operating.md's own Caddyfile, and
-a home for Chromium whose certificate store trusts Caddy's local certificate authority.
+"""The proxies in front of the companion, run from the documents' own configurations: Caddy
+over HTTPS (docs/operating.md's Caddyfile), nginx (README's block, plain HTTP or with its TLS
+part too), and a home for Chromium whose certificate store trusts Caddy's local authority.
 
 Caddy (Debian's ``caddy``) issues the site's certificate from its internal authority
 (``local_certs``) instead of Let's Encrypt, keeps its data under the test's tmp directory
@@ -24,6 +25,10 @@ from pathlib import Path
 CADDY = shutil.which("caddy") or "/usr/bin/caddy"
 CERTUTIL = shutil.which("certutil") or "/usr/bin/certutil"
 OPERATING = Path(__file__).resolve().parents[2] / "docs" / "operating.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
+NGINX = "/usr/sbin/nginx"
+# The README block's HTTPS lines (its port and certificate), left out where plain HTTP is run.
+PLAIN_HTTP_ONLY = re.compile(r"^\s*(listen 443 |ssl_certificate).*\n", re.M)
 SITE = "companion.test"  # the name Chromium resolves to ::1 (--host-resolver-rules)
 DOCUMENTED_SITE, DOCUMENTED_UPSTREAM = "games.example.org", "127.0.0.1:5000"
 
@@ -138,3 +143,33 @@ def trusting_home(folder: Path, root: Path) -> Path:
     subprocess.run([CERTUTIL, "-d", f"sql:{nssdb}", "-A", "-t", "C,,", "-n", "caddy-local",
                     "-i", str(root)], check=True, capture_output=True)
     return folder
+
+
+def nginx_conf(prefix: Path, port: int, upstreams: list[str],
+               tls: tuple[int, Path, Path] | None = None) -> str:
+    """README's nginx block with the two servers' addresses and ``port``, in a minimal nginx.conf;
+    with ``tls`` (a port on ::1, a certificate and its key for SITE) its
+    HTTPS part too, else only plain HTTP."""
+    found = re.search(r"```nginx\n(.*?)```", README.read_text(), re.S)
+    assert found, "README.md has no ```nginx block"
+    block = found.group(1)
+    for theirs, ours in (("127.0.0.1:5001", upstreams[0]), ("127.0.0.1:5002", upstreams[1]),
+                         ("listen 80;", f"listen 127.0.0.1:{port};")):
+        assert theirs in block, f"README's nginx block no longer says {theirs!r}"
+        block = block.replace(theirs, ours)
+    if tls is None:
+        block = PLAIN_HTTP_ONLY.sub("", block)
+    else:
+        site = f"/etc/letsencrypt/live/{DOCUMENTED_SITE}/"
+        for theirs, ours in (("listen 443 ssl http2;", f"listen [::1]:{tls[0]} ssl http2;"),
+                             (f"{site}fullchain.pem", str(tls[1])), (f"{site}privkey.pem", str(tls[2])),
+                             (f"server_name {DOCUMENTED_SITE};", f"server_name {SITE};")):
+            assert theirs in block, f"README's nginx block no longer says {theirs!r}"
+            block = block.replace(theirs, ours)
+    temp = "\n".join(f"    {kind}_temp_path {prefix / kind};"
+                     for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    # As root, nginx's workers would run as nobody, who cannot enter pytest's private tmp dirs.
+    user = "user root;\n" if os.geteuid() == 0 else ""
+    return (f"{user}worker_processes 1;\npid {prefix / 'nginx.pid'};\n"
+            f"error_log {prefix / 'error.log'} info;\nevents {{}}\n"
+            f"http {{\n    access_log off;\n{temp}\n{block}}}\n")
