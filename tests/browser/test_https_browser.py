@@ -8,6 +8,7 @@ behaviour from before."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import urllib.error
 import urllib.request
@@ -93,8 +94,10 @@ def plays_a_table_over_https(make, site: str, server: str, invite: str):
     assert {cookie["name"]: cookie["secure"] for cookie in page.context.cookies()} == {
         "session": True, "lang": True}
     expect(page.locator("#invite .join-url a")).to_have_text(f"{invite}/j/{table['code']}")
-    # No NoSleep.js: the browser's own wake lock is there.
+    # The browser's own wake lock keeps the screen on; NoSleep.js is never fetched.
     assert page.evaluate("'wakeLock' in navigator") is True
+    page.locator("#keep-awake").click()
+    expect(page.locator("#keep-awake")).to_have_class(re.compile(r"\bheld\b"))
     assert page.evaluate("performance.getEntriesByType('resource').some(r => r.name.includes('NoSleep'))") is False
     return page
 
