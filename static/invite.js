@@ -4,7 +4,7 @@
 (function () {
   "use strict";
 
-  function text(key) {
+  function words(key) {
     const holder = document.getElementById("app-texts");
     return (holder && holder.dataset[key]) || "";
   }
@@ -46,7 +46,7 @@
 
   function copyAndSay(button, url) {
     copy(url).then((copied) => {
-      say(button, text(copied ? "copied" : "copyRefused"));
+      say(button, words(copied ? "copied" : "copyRefused"));
     });
   }
 
@@ -56,7 +56,7 @@
     const url = button.dataset.shareUrl;
     if (navigator.share) {
       navigator.share({ title: button.dataset.shareTitle, text: button.dataset.shareTitle, url: url })
-        .then(() => say(button, text("shared")))
+        .then(() => say(button, words("shared")))
         .catch((error) => {
           // Closing the share sheet is a choice, not a failure; anything else: copy instead.
           if (error && error.name === "AbortError") return;
