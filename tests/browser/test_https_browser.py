@@ -177,7 +177,7 @@ def test_a_table_reloaded_without_the_network_shows_its_last_state_and_sends_the
     banner = page.locator("#connection")
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("No connection")
-    expect(banner).to_contain_text("This is the page as this phone last saw it.")
+    expect(banner).to_contain_text("The page as this phone last saw it.")
     expect(banner).to_contain_text("1 move waits to be sent.")
     expect(cell(page, "Ben", 1)).to_contain_text("9")
     # A score entered on the copy waits too.
