@@ -579,8 +579,8 @@ def test_fifty_sesterces_at_a_resolution_wins_with_the_breakdown_on_every_phone(
         resolution = region(page, "resolution")
         assert "Game over" in resolution
         assert "Matthew reaches 50 sesterces and wins the game!" in resolution
-        assert ("Matthew 50 3 albums × 15 = 45 · 1 centurion helmet × 3 = 3 · "
-                "2 legionary helmets × 1 = 2") in resolution
+        assert ("Matthew 50 3 albums × 15 = 45 1 centurion helmet × 3 = 3 "
+                "2 legionary helmets × 1 = 2") in resolution  # a line each
         assert "Laura 1 0 albums × 15 = 0" in resolution
         assert 'name="type" value="play_character"' not in page  # nothing left to play
     assert t.refused("Laura", type="reinforce_hand", player="Laura") == (
@@ -1054,8 +1054,8 @@ def test_a_players_choice_is_theirs_and_every_other_phone_says_whose_it_is(table
     mine, theirs = german_page(t, matthew), german_page(t, laura)
     assert controls(mine)["end_power"] is None and controls(mine)["knock_out"] is None
     whose = "Matthew trägt die Fähigkeit von Asterix auf dem eigenen Handy ein."
-    assert controls(theirs)["end_power"] == whose and controls(theirs)["gain_helmet"] == whose
-    assert whose in region(theirs, "resolution")
+    assert "end_power" not in controls(theirs) and controls(theirs)["gain_helmet"] == whose
+    assert whose in region(theirs, "resolution")  # in one line, where the quiet line stands
     assert "Matthew hat Asterix gespielt: die Fähigkeit" in region(mine, "resolution")
     assert coach_say(mine).startswith("Matthew: trag jetzt die Fähigkeit von Asterix ein.")
     shown = re.sub(r'<span class="ac-nojs">.*?</span>', "", region_html(mine, "albums"))
