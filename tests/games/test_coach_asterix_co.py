@@ -284,6 +284,7 @@ def test_the_player_who_played_a_character_is_told_where_to_enter_its_power():
     says(card.say, ("Mama: enter the power of Asterix now", "Mama: trag jetzt die Fähigkeit von Asterix ein"),
          ("tap the character it hits", "Tipp die Figur an, die sie trifft"),
          ("⋯ beside a player", "⋯ neben einem Spieler"), ("“Power done”", "„Fähigkeit erledigt“"),
+         ("or you pass on it", "oder du sie nicht nutzt"),
          ("Papa plays next", "danach ist Papa dran"))
     says(card.hint, ("Album 1 stands at 6 for you and 0 for Papa", "Album 1 steht bei 6 für dich und 0 für Papa"))
     # Papa's phone may play his turn, but Mama's power is hers to enter.
@@ -341,7 +342,8 @@ def test_the_fall_of_an_album_says_what_happens_to_its_cards():
     card = table.coach()
     says(card.after, ("Ann takes the album card and the helmets", "Ann nimmt die Albumkarte und die Helme"),
          ("K.O.'d characters go back to their owners' hands", "k.o. geschlagenen Figuren gehen zurück auf die Hand"),
-         ("discard pile", "Ablagestapel"))
+         ("discard pile", "Ablagestapel"),
+         ("their Potions back to the stockpile", "ihre Zaubertränke zurück in den Vorrat"))
     card = table(type="take_consolation", bonus="potion")
     assert "discard pile" not in english(card.after)  # said once, when it is done
 

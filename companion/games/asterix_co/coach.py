@@ -67,7 +67,8 @@ def _power(state: dict, power: dict) -> Coach:
     else:
         say = Sentence("%(player)s: enter the power of %(character)s now: tap the character it "
                        "hits, or ⋯ beside a player for a helmet or a token. Then tap “Power "
-                       "done” (also if it has no target); %(next)s plays next.", **fields)
+                       "done” (also when it has no target, or you pass on it); %(next)s plays "
+                       "next.", **fields)
     return Coach(
         say=say, player=player, control="end_power", rule="powers",
         short=Sentence("%(player)s: enter the power, then tap “Power done”.", player=player),
@@ -181,7 +182,8 @@ def _after_album(state: dict) -> Sentence:
     if first_card:
         comfort = Sentence("%(winner)s takes the album card and the helmets; the K.O.'d "
                            "characters go back to their owners' hands, the others onto the "
-                           "discard pile. %(comfort)s", winner=last["winner"], comfort=comfort)
+                           "discard pile and their Potions back to the stockpile. %(comfort)s",
+                           winner=last["winner"], comfort=comfort)
     fields = dict(winner=last["winner"], album=last["album"], won=last["totals"][last["faction"]],
                   lost=sum(last["totals"].values()) - last["totals"][last["faction"]],
                   sesterces=last["sesterces"], comfort=comfort)
