@@ -79,7 +79,7 @@ def test_an_album_battle_on_two_phones(live_server, new_phone):
     matthew.locator("#ac-moves").get_by_role("button", name="Close").click()
     # Laura reinforces her hand from her powers dialog: Matthew's turn.
     laura.locator('#ledger [data-ac-powers="Laura"]').click()
-    laura.locator("#ac-powers").get_by_role("button", name="Laura reinforces (ends the turn)").click()
+    laura.locator("#ac-powers").get_by_role("button", name="Reinforce", exact=True).click()
     expect(laura.locator("#ac-powers")).to_be_hidden()
 
     # A Potion and a strength 4 Rebel take the album: 12 + 4 = 16.

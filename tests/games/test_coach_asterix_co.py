@@ -192,8 +192,10 @@ def test_a_player_without_tokens_is_offered_the_two_other_kinds_of_turn():
     card = table(type="reinforce_hand", player="Ann")
     assert (card.player, card.control, card.rule) == ("Bob", "play_character", "turn")
     says(card.say, ("Bob: your turn", "Bob: du bist dran"),
-         ("or discard as many cards as you like and draw back up to 5. You have no bonus token left",
-          "oder wirf beliebig viele Karten ab und zieh wieder auf 5 nach. Du hast kein Bonusplättchen mehr"))
+         ("or discard as many cards as you like, draw back up to 5 and tap “Reinforce” under ⋯ "
+          "beside your name. You have no bonus token left",
+          "oder wirf beliebig viele Karten ab, zieh wieder auf 5 nach und tipp unter ⋯ neben "
+          "deinem Namen auf „Verstärken“. Du hast kein Bonusplättchen mehr"))
     assert "use a bonus token" not in english(card.say)
     # The one line keeps the warning: Bob has not been told before that his tokens are gone.
     says(card.short, ("you have no bonus token", "du hast kein Bonusplättchen"))
@@ -333,8 +335,10 @@ def test_a_hint_counts_only_the_sides_that_are_close_to_15():
 def test_a_turn_says_what_each_kind_of_turn_draws():
     table = Plain(["Ann", "Bob", "Cid"])
     card = table(type="hand_turn", player="Bob")
-    says(card.say, ("use a bonus token and draw a card", "setz ein Bonusplättchen ein und zieh eine Karte"),
-         ("draw back up to 5", "zieh wieder auf 5 nach"))
+    says(card.say, ("use a bonus token (tap the character it goes on) and draw a card",
+                    "setz ein Bonusplättchen ein (tipp die Figur an, auf die es kommt) und zieh eine Karte"),
+         ("draw back up to 5", "zieh wieder auf 5 nach"),
+         ("tap “Reinforce” under ⋯ beside your name", "tipp unter ⋯ neben deinem Namen auf „Verstärken“"))
 
 
 def test_the_fall_of_an_album_says_what_happens_to_its_cards():

@@ -122,6 +122,11 @@ class Physical:
         """Who acts when the card speaks to the whole table (None: the host)."""
         return None
 
+    def choice_of(self, card: Card) -> str | None:
+        """Whose own choice the card's control is (None: not one player's): no other phone
+        but that player's and the host's may show it marked."""
+        return None
+
     def over(self) -> bool:
         """The physical game has ended."""
         raise NotImplementedError
@@ -228,6 +233,7 @@ class Robot:
                         [form for form in page.forms if form.enabled], page)
             if not turn.marked:
                 raise Lost(self._why(f"the card marks nothing on {seat}'s phone: {card.say!r}"))
+            self._only_the_choosers(card, host_seat)
             tap = self.physical.tap(turn)
             self.steps.append(f"{seat}: {card.say} → {tap.form.action} {tap.values}")
             refused = phone.send(tap)
@@ -235,6 +241,18 @@ class Robot:
                 raise Lost(self._why(f"the server refused what the card marked ({tap.form.action} "
                                      f"{tap.values}): {refused!r}"))
         raise Lost(self._why(f"the game stalled: {self.MOST_STEPS} taps and no end"))
+
+    def _only_the_choosers(self, card: Card, host_seat: str) -> None:
+        """A player's own choice is marked on no other phone but theirs and the host's."""
+        chooser = self.physical.choice_of(card)
+        if chooser is None:
+            return
+        for other, phone in self.phones.items():
+            if other not in (chooser, host_seat):
+                page = phone.read()
+                if page.card is not None and phone.marked(page.card, page.forms):
+                    raise Lost(self._why(f"{chooser}'s choice ({card.control}) is marked on "
+                                         f"{other}'s phone: {page.card.say!r}"))
 
     def _why(self, problem: str) -> str:
         return problem + "\n  the last steps:\n  " + "\n  ".join(self.steps[-8:])
@@ -328,8 +346,10 @@ class BrowserPhone:
             opener.first.click()
         form.scroll_into_view_if_needed()
         before = self._version()
+        # What the form holds now: opening it may have filled fields (a dialog's script).
+        now = form.evaluate("form => Object.fromEntries(new FormData(form))")
         for name, value in tap.values.items():
-            if tap.form.fields.get(name) != value:  # a hand leaves a field that already says it
+            if now.get(name) != value:  # a hand leaves a field that already says it
                 self._enter(form, name, value)
         button = (form.locator(f'button[name="{tap.button.name}"][value="{tap.button.value}"]')
                   if tap.button is not None and tap.button.name else form.locator('button[type="submit"], button:not([type])').first)

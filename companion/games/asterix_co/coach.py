@@ -83,14 +83,15 @@ def _turn(state: dict) -> Coach:
     if any(state["ledger"][player]["bonuses"].values()):
         say = Sentence("%(player)s: your turn. Play a character on the %(first_side)s of album "
                        "%(first)s or the %(second_side)s of album %(second)s; or use a bonus "
-                       "token and draw a card; or discard as many cards as you like and draw "
-                       "back up to 5.", player=player, **albums)
+                       "token (tap the character it goes on) and draw a card; or discard as "
+                       "many cards as you like, draw back up to 5 and tap “Reinforce” under ⋯ "
+                       "beside your name.", player=player, **albums)
         short = Sentence("%(player)s: play, use a token, or reinforce.", player=player)
     else:
         say = Sentence("%(player)s: your turn. Play a character on the %(first_side)s of album "
                        "%(first)s or the %(second_side)s of album %(second)s; or discard as many "
-                       "cards as you like and draw back up to 5. You have no bonus token left.",
-                       player=player, **albums)
+                       "cards as you like, draw back up to 5 and tap “Reinforce” under ⋯ beside "
+                       "your name. You have no bonus token left.", player=player, **albums)
         short = Sentence("%(player)s: play or reinforce; you have no bonus token.", player=player)
     return Coach(
         say=say, player=player, control="play_character", rule="turn", short=short,
