@@ -203,6 +203,7 @@ class Robot:
         self.physical = physical
         self.phones = phones  # seat → HttpPhone or BrowserPhone
         self.steps: list[str] = []  # what happened, for the failure's message
+        self._checked: tuple | None = None  # the last choice looked for on the other phones
 
     def acting_seat(self, card: Card) -> str:
         """The phone the card speaks to: the named player's, else (the whole table, or a
@@ -245,14 +246,13 @@ class Robot:
     def _only_the_choosers(self, card: Card, host_seat: str) -> None:
         """A player's own choice is marked on no other phone but theirs and the host's."""
         chooser = self.physical.choice_of(card)
-        if chooser is None:
-            return
+        if chooser is None or (card.control, chooser, card.say) == self._checked:
+            return  # (a choice of several taps is looked at once)
+        self._checked = (card.control, chooser, card.say)
         for other, phone in self.phones.items():
-            if other not in (chooser, host_seat):
-                page = phone.read()
-                if page.card is not None and phone.marked(page.card, page.forms):
-                    raise Lost(self._why(f"{chooser}'s choice ({card.control}) is marked on "
-                                         f"{other}'s phone: {page.card.say!r}"))
+            if other not in (chooser, host_seat) and phone.marks(card.control):
+                raise Lost(self._why(f"{chooser}'s choice ({card.control}) is marked on "
+                                     f"{other}'s phone: {card.say!r}"))
 
     def _why(self, problem: str) -> str:
         return problem + "\n  the last steps:\n  " + "\n  ".join(self.steps[-8:])
@@ -272,6 +272,13 @@ class HttpPhone:
 
     def marked(self, card: Card, forms: list[Form]) -> list[Form]:
         return marked(card, forms)
+
+    def marks(self, control: str) -> bool:
+        """Whether the page marks a form of ``control`` now (one enabled), read quickly."""
+        response = self.phone.get(f"/t/{self.phone.code}", headers=GERMAN)
+        forms = re.findall(rf'<form\b[^>]*data-action="{re.escape(control)}"[^>]*>(.*?)</form>',
+                           response.get_data(as_text=True), re.S)
+        return any(not re.search(r"<fieldset\b[^>]*\bdisabled", body) for body in forms)
 
     def send(self, tap: Tap) -> str | None:
         """Posts the tap as the page's form would; the refusal's sentence, or None."""
@@ -334,6 +341,13 @@ class BrowserPhone:
                    || !!(form.closest('details, dialog') && document.querySelector('.coach-target:not(form)'))])
                  .filter(([, on]) => on).map(([i]) => i)""", card.control or "")
         return [form for form in marked(card, forms) if form.index in indices]
+
+    def marks(self, control: str) -> bool:
+        """Whether coach.js marked a form of ``control`` on this page."""
+        self._settle()
+        return self.page.evaluate(
+            """control => !!document.querySelector(`form[data-action="${control}"].coach-target,
+                 form[data-action="${control}"] .coach-target`)""", control)
 
     def send(self, tap: Tap) -> str | None:
         page = self.page
