@@ -1050,7 +1050,7 @@ def test_legal_actions_say_whose_turn_it_is_for_each_seat():
     assert bob["play_character"] is None and bob["reinforce_hand"] is None
     assert cid["play_character"] == "It is Bob's turn."
     # The power of Ann's character is hers to enter (or the host's).
-    assert str(cid["knock_out"]) == "Ann enters the power of the strength 4 Gaul Rebel on their own phone."
+    assert str(cid["knock_out"]) == "Ann enters the power of the strength 4 Gaul Rebel on their own phone or the host's."
     assert GAME.legal_actions(state, "Ann")["knock_out"] is None
     assert GAME.legal_actions(state, "Cid", host=True)["gain_helmet"] is None
     assert str(cid["take_consolation"]).startswith("Not now: Bob plays a character")

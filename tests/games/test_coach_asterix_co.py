@@ -293,8 +293,8 @@ def test_the_player_who_played_a_character_is_told_where_to_enter_its_power():
     assert GAME.legal_actions(table.state, "Papa")["play_character"] is None
     for kind in ("knock_out", "gain_helmet", "gain_bonus", "call_on", "end_power"):
         says(GAME.legal_actions(table.state, "Papa")[kind],
-             ("Mama enters the power of Asterix on their own phone",
-              "Mama trägt die Fähigkeit von Asterix auf dem eigenen Handy ein"))
+             ("Mama enters the power of Asterix on their own phone or the host's",
+              "Mama trägt die Fähigkeit von Asterix auf dem eigenen Handy ein oder auf dem des Gastgebers"))
         assert GAME.legal_actions(table.state, "Mama")[kind] is None, kind
     card = table("Mama", type="gain_bonus", player="Mama", bonus="potion")
     assert (card.player, card.control) == ("Mama", "end_power")  # done only when she says so

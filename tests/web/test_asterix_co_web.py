@@ -1053,7 +1053,7 @@ def test_a_players_choice_is_theirs_and_every_other_phone_says_whose_it_is(table
     t.play("Matthew", 1, 6, "Hero", "Gaul", "Asterix")
     mine, theirs = german_page(t, matthew), german_page(t, laura)
     assert controls(mine)["end_power"] is None and controls(mine)["knock_out"] is None
-    whose = "Matthew trägt die Fähigkeit von Asterix auf dem eigenen Handy ein."
+    whose = "Matthew trägt die Fähigkeit von Asterix auf dem eigenen Handy ein oder auf dem des Gastgebers."
     assert "end_power" not in controls(theirs) and controls(theirs)["gain_helmet"] == whose
     assert whose in region(theirs, "resolution")  # in one line, where the quiet line stands
     assert "Matthew hat Asterix gespielt: die Fähigkeit" in region(mine, "resolution")
@@ -1061,7 +1061,7 @@ def test_a_players_choice_is_theirs_and_every_other_phone_says_whose_it_is(table
     shown = re.sub(r'<span class="ac-nojs">.*?</span>', "", region_html(mine, "albums"))
     assert re.search(r"\bc\d+\b", text(shown)) is None  # no internal id (but without script)
     assert t.refused("Laura", type="gain_helmet", player="Laura", helmet="legionary") == (
-        "Matthew enters the power of Asterix on their own phone.")
+        "Matthew enters the power of Asterix on their own phone or the host's.")
     assert controls(theirs)["play_character"] is None  # Laura may still make her turn
     t.act("Matthew", type="end_power")
     assert coach_say(german_page(t, laura)).startswith("Laura: du bist dran.")
@@ -1073,13 +1073,13 @@ def test_a_players_choice_is_theirs_and_every_other_phone_says_whose_it_is(table
     t.play("Matthew", 1, 2, "Rebel", "Gaul")
     mine, theirs = german_page(t, laura), german_page(t, matthew)
     assert controls(mine)["take_consolation"] is None
-    whose = "Das Trostplättchen wählt Laura selbst, auf dem eigenen Handy."
+    whose = "Das Trostplättchen wählt Laura selbst, auf dem eigenen Handy oder dem des Gastgebers."
     assert controls(theirs)["take_consolation"] == whose and whose in region(theirs, "resolution")
     assert coach_say(theirs).startswith("Laura: du hast Album 1 verloren.")
     assert t.refused("Matthew", type="take_consolation", bonus="fish") == (
-        "The consolation token is Laura's choice: Laura takes it on their own phone.")
+        "The consolation token is Laura's choice: Laura takes it on their own phone or the host's.")
     t.act("Laura", type="take_consolation", bonus="fish")
-    whose = "Die Seite des neuen Albums wählt Laura selbst, auf dem eigenen Handy."
+    whose = "Die Seite des neuen Albums wählt Laura selbst, auf dem eigenen Handy oder dem des Gastgebers."
     assert controls(german_page(t, matthew))["orient_album"] == whose
     assert t.refused("Matthew", type="orient_album", faction="gaul").startswith(
         "The side of the new album is Laura's choice")

@@ -300,9 +300,9 @@ class SetAlbumNote(Action):
 # Whose choice the loser's step is, for any other phone: one whole sentence per step.
 LOSERS_CHOICE = {
     "consolation": Sentence("The consolation token is %(player)s's choice: %(player)s takes it "
-                            "on their own phone."),
+                            "on their own phone or the host's."),
     "orientation": Sentence("The side of the new album is %(player)s's choice: %(player)s "
-                            "picks it on their own phone."),
+                            "picks it on their own phone or the host's."),
 }
 
 

@@ -118,7 +118,8 @@ def powers_choice(game, state: dict, seat: str | None) -> Sentence | None:
     power = state.get("power")
     if not power or seat is None or seat == power["player"]:
         return None
-    return Sentence("%(player)s enters the power of %(character)s on their own phone.",
+    return Sentence("%(player)s enters the power of %(character)s on their own phone or the "
+                    "host's.",
                     player=power["player"], character=label(waiting_character(state, power)))
 
 
