@@ -33,7 +33,7 @@ __all__ = ["AsterixCo", "AsterixCoOptions", "sesterces"]
 
 PLAY, CONSOLATION, ORIENTATION, OVER = "play", "consolation", "orientation", "over"
 # A power waiting to be entered is its player's choice (or the host's).
-POWERS_CHOICE = dict(seat_check=powers.powers_choice, host_passes=True)
+POWERS_CHOICE = dict(seat_check=powers.powers_choice, host_too=True)
 
 
 def _stock_field(title: str, description: str):
@@ -114,9 +114,9 @@ class AsterixCo(Game):
              check=powers.can_destroy_helmet),
         # After an album falls, its loser's two choices, in this order, on the loser's phone.
         Move(turn.TakeConsolation, turn.take_consolation, phases=(CONSOLATION,),
-             seat_check=turn.losers_choice, host_passes=True),
+             seat_check=turn.losers_choice, host_too=True),
         Move(turn.OrientAlbum, turn.orient_album, phases=(ORIENTATION,),
-             seat_check=turn.losers_choice, host_passes=True),
+             seat_check=turn.losers_choice, host_too=True),
         # A reminder of an album's printed effect, at any moment of the game.
         Move(turn.SetAlbumNote, turn.set_album_note,
              scope=lambda action: frozenset({("note", action.album)})),
@@ -227,7 +227,7 @@ class AsterixCo(Game):
         """What a phone may do: the turn's moves for ``acting`` (its seat, or the player
         without a phone whose turn it enters), every choice as its own ``seat`` (or the host's)."""
         return {kind: self.why_not(state, kind, acting if move.turn else None,
-                                   None if host and move.host_passes else seat)
+                                   None if host and move.host_too else seat)
                 for kind, move in self._moves.items()}
 
     def coach(self, state: dict):
