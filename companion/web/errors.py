@@ -16,6 +16,7 @@ from werkzeug.exceptions import SecurityError
 
 from ..service.errors import TableProblem
 from ..service.inputs import quote
+from .guards import BrokenChunks
 from .phone import is_fragment_request
 
 
@@ -65,6 +66,12 @@ def too_slow(_error):
     return answer(408, message, _("Too slow"), kind="too_slow", headers={"Connection": "close"})
 
 
+def broken_chunks(_error):
+    return answer(400, _("The request body's chunks could not be read (a chunk's size is not a "
+                         "number, or a chunk has no end); nothing was read or changed."),
+                  _("Change not made"), kind="invalid")
+
+
 def csrf_refused(_error: CSRFError):
     return answer(400, _("This page was open too long or came from elsewhere, so the change was "
                          "not made. Reload the page and try again."), _("Change not made"),
@@ -111,7 +118,8 @@ def server_error(_error):
 
 def init_errors(app: Flask) -> None:
     for error, handler in ((SecurityError, untrusted_host), (RateLimitExceeded, too_many),
-                           (413, too_large), (408, too_slow), (CSRFError, csrf_refused),
+                           (413, too_large), (408, too_slow), (BrokenChunks, broken_chunks),
+                           (CSRFError, csrf_refused),
                            (TableProblem, table_problem), (404, not_found),
                            (405, wrong_method), (PoolTimeout, busy), (500, server_error)):
         app.register_error_handler(error, handler)

@@ -4,12 +4,13 @@ problem (``errors``) and nothing is read further or changed."""
 
 from __future__ import annotations
 
+import io
 import threading
 
 import gevent
 from flask import Flask, current_app, g, request
 from flask_babel import gettext as _
-from werkzeug.exceptions import RequestTimeout
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, RequestTimeout
 
 from ..games.text import say
 from ..service.errors import Busy, Invalid
@@ -48,13 +49,47 @@ class BodyTooSlow(RequestTimeout):
     pass
 
 
+class BrokenChunks(BadRequest):
+    """A chunked body whose framing the server could not read (a chunk size that is no number,
+    a chunk without its end)."""
+
+
 def body_in_time() -> None:
     """The body arrives whole within BODY_SECONDS or the answer is 408: gunicorn times a
     request's headers (its keep-alive), not its body, and a client trickling one byte every
     few seconds would hold its connection for good."""
     if request.content_length or request.headers.get("Transfer-Encoding"):
         with gevent.Timeout(current_app.config["BODY_SECONDS"], BodyTooSlow):
+            if request.content_length is None:
+                count_chunked_body()
             request.get_data(cache=True)
+
+
+CHUNK_READ = 64 * 1024
+
+
+def count_chunked_body() -> None:
+    """A body without a length (``Transfer-Encoding: chunked``) is counted as it arrives and
+    refused with 413 once past the route's limit: Werkzeug's own stream stops at the limit and
+    hands on what it read, so the view would see a body cut short without a word."""
+    limit = request.max_content_length or 0
+    source, body = request.environ["wsgi.input"], bytearray()
+    while True:
+        try:
+            piece = source.read(min(CHUNK_READ, limit + 1 - len(body)))
+        except BodyTooSlow:
+            raise
+        # The server's reader raises its own error for broken framing (gunicorn: its
+        # ParseException; gevent's server: ValueError or IOError).
+        except Exception:  # noqa: BLE001
+            raise BrokenChunks() from None
+        if not piece:
+            break
+        body += piece
+        if len(body) > limit:
+            raise RequestEntityTooLarge()
+    # What Werkzeug reads from now on: the body as it came, whole.
+    request.environ["wsgi.input"] = io.BytesIO(bytes(body))
 
 
 def storable_text() -> None:
