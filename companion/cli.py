@@ -97,8 +97,9 @@ def gunicorn_args(host: str, port: int, workers: int, connections: int,
         gunicorn,
         "--bind", f"{host}:{port}",
         "--workers", str(workers),
-        # gevent: every phone keeps a live stream open, and each costs a greenlet, not a thread.
-        "--worker-class", "gevent",
+        # gevent: every phone keeps a live stream open, and each costs a greenlet, not a thread;
+        # its refusals before the app answer in the app's shape (web/worker.py).
+        "--worker-class", "companion.web.worker.Worker",
         "--worker-connections", str(connections),
         # Idle connections and trickling headers go after this (a body: guards.body_in_time).
         "--keep-alive", f"{keep_alive:g}",

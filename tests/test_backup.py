@@ -348,11 +348,12 @@ def test_missing_or_malformed_arguments_say_what_is_wrong(argv, said, capsys):
 
 
 def test_gunicorns_config_module_loads_no_database_driver():
-    """gunicorn reads companion.cli as its config before its worker patches the standard
-    library for gevent: a database driver loaded then waits without yielding (psycopg's wait
-    blocked the whole worker on PostgreSQL), so the operator's commands import theirs late."""
+    """gunicorn reads companion.cli as its config, and loads its worker class (web/worker.py),
+    before its worker patches the standard library for gevent: a database driver loaded then
+    waits without yielding (psycopg's wait blocked the whole worker on PostgreSQL), so the
+    operator's commands import theirs late."""
     loaded = subprocess.run(
-        [sys.executable, "-c", "import sys, companion.cli; "
+        [sys.executable, "-c", "import sys, companion.cli, companion.web.worker; "
          "print(sorted(m for m in ('psycopg', 'sqlalchemy') if m in sys.modules))"],
         capture_output=True, text=True, check=True).stdout.strip()
     assert loaded == "[]"

@@ -124,3 +124,38 @@ def test_a_malformed_chunk_is_a_400_with_a_sentence(server, table):
     assert "chunk" in refusal(status, body, "invalid")
     assert version(server, table) == before
     assert "Traceback" not in server.log.read_text()
+
+
+LONG_LINE = b"GET /api/tables/" + b"A" * 5000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+LARGE_HEADER = (b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Notes: " + b"n" * 9000
+                + b"\r\n\r\n")
+
+
+@pytest.mark.parametrize("request_bytes, status, kind", [
+    (LONG_LINE, 414, "too_large"),
+    (LARGE_HEADER, 431, "too_large"),
+    (b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: abc\r\n\r\n", 400,
+     "invalid"),
+    (b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n"
+     b"Content-Length: 3\r\n\r\n{}", 400, "invalid"),
+    (b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -5\r\n\r\n", 400,
+     "invalid"),
+])
+def test_what_gunicorn_refuses_under_api_is_json_with_its_kind(server, request_bytes, status,
+                                                                kind):
+    got, headers, body = exchange(server, request_bytes)
+    assert got == status, body[:300]
+    assert headers["Content-Type"].startswith("application/json")
+    sentence = refusal(got, body, kind)
+    assert sentence.endswith("nothing was read or changed.")
+
+
+def test_what_gunicorn_refuses_for_a_page_is_a_sentence_in_the_phones_language(server):
+    got, headers, body = exchange(server, b"POST /t/ABCDEF/act HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                          b"Accept-Language: de-DE,de;q=0.9\r\n"
+                                          b"Content-Length: 1x\r\n\r\n")
+    assert got == 400 and headers["Content-Type"].startswith("text/plain")
+    assert body.decode().startswith("Die Kopfzeilen der Anfrage ließen sich nicht lesen")
+    got, _, body = exchange(server, b"GET /t/" + b"A" * 5000 + b" HTTP/1.1\r\nHost: x\r\n"
+                                    b"Cookie: lang=de\r\n\r\n")
+    assert got == 414 and "<html>" not in body.decode()
