@@ -264,6 +264,35 @@ def test_a_restore_refuses_a_damaged_zip_a_newer_schema_or_a_stray_file(instance
     assert not (empty / "secret_key").exists()
 
 
+def test_a_restore_refused_for_its_schema_leaves_the_instance_as_it_was(instance, tmp_path):
+    """The database in the file says another revision than its manifest (0099, which no
+    companion has): refused in a line, and the instance folder is exactly as before."""
+    instance("first")
+    a_night(instance.app())
+    main(["backup", str(tmp_path / "night.zip")])
+
+    def unknown_revision(name: str, data: bytes) -> bytes:
+        if name != "companion.sqlite3":
+            return data
+        copy = tmp_path / "copy.sqlite3"
+        copy.write_bytes(data)
+        connection = sqlite3.connect(copy)
+        with connection:
+            connection.execute("UPDATE alembic_version SET version_num = '0099'")
+        connection.close()
+        return copy.read_bytes()
+
+    mismatched = rewritten(tmp_path / "night.zip", tmp_path / "mismatch.zip", unknown_revision)
+    for folder, made in ((instance("absent"), False), (instance("empty"), True)):
+        if made:
+            folder.mkdir()
+        run = subprocess.run([sys.executable, "-m", "companion.cli", "restore", str(mismatched)],
+                             capture_output=True, text=True)
+        assert run.returncode == 1 and run.stderr.count("\n") == 1, run.stderr
+        assert "schema" in run.stderr and "nothing was restored" in run.stderr
+        assert (sorted(folder.iterdir()) == []) if made else not folder.exists()
+
+
 def test_purge_is_refused_where_tables_are_never_put_away(instance, monkeypatch):
     instance("first")
     monkeypatch.setenv("ARCHIVE_DAYS", "0")

@@ -13,6 +13,7 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, RequestTimeout
 
 from ..games.text import say
+from ..service.database import init_db
 from ..service.errors import Busy, Invalid
 from ..service.inputs import text_problem
 
@@ -92,6 +93,29 @@ def count_chunked_body() -> None:
     request.environ["wsgi.input"] = io.BytesIO(bytes(body))
 
 
+# What answers without the database: the trivial health check, files, an operator's metrics
+# (/readyz brings the schema up itself, to answer 503 in its own words).
+WITHOUT_DATABASE = {"health.healthz", "health.readyz", "static", "metrics.metrics"}
+
+
+def database_ready() -> None:
+    """A server that started while its database could not be reached brings the schema up to
+    date at the first request that finds the database back; until then, every request that
+    needs it is answered 503 (``errors.database_gone``)."""
+    if "database_problem" in current_app.extensions and request.endpoint not in WITHOUT_DATABASE:
+        prepare_schema()
+
+
+def prepare_schema() -> None:
+    """The schema brought up to date, once (init_db raises OperationalError while the
+    database cannot be reached)."""
+    app = current_app
+    with app.extensions["schema_gate"]:
+        if "database_problem" in app.extensions:
+            app.extensions["schema_upgrade"] = init_db(app.extensions["engine"])
+            del app.extensions["database_problem"]
+
+
 def storable_text() -> None:
     """Text no database stores (a NUL, a lone surrogate) in the address, the query or a form is
     refused with a sentence before any view reads it (JSON bodies: api.body)."""
@@ -105,11 +129,13 @@ def storable_text() -> None:
 
 
 def init_guards(app: Flask, limiter) -> None:
-    """In this order: the name, the size, the client's limits (a client past one is not read
+    """In this order: the name, the database (when it was away), the size, the client's limits (a client past one is not read
     at all), the body's time, its text; then the CSRF check, which reads the form."""
     app.extensions["import_gate"] = threading.Semaphore(1)
+    app.extensions["schema_gate"] = threading.Lock()
     app.teardown_request(open_import_gate)
     app.before_request(trusted_host)
+    app.before_request(database_ready)
     app.before_request(limit_body)
     limiter.init_app(app)
     app.before_request(body_in_time)

@@ -14,7 +14,7 @@ import hmac
 import ipaddress
 import os
 
-from flask import Blueprint, Flask, Response, current_app, request
+from flask import Blueprint, Flask, Response, current_app, g, request
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest, multiprocess
 
 from ..service.metrics import REQUESTS
@@ -32,7 +32,7 @@ def route_kind() -> str:
 def count_and_log(response: Response) -> Response:
     status = response.status_code
     REQUESTS.labels(route_kind(), str(status)).inc()
-    if status == 429 or status >= 500:
+    if (status == 429 or status >= 500) and not g.get("failure_logged"):
         rule = request.url_rule.rule if request.url_rule else "-"  # "/t/<code>/act", no code
         current_app.logger.warning("%s %s answered %d", request.method, rule, status)
     return response
