@@ -38,13 +38,20 @@ def count_and_log(response: Response) -> Response:
     return response
 
 
+# Headers a proxy names the client or itself in: any of them means the request was passed on.
+FORWARDING = {"forwarded", "via", "x-real-ip", "true-client-ip", "cf-connecting-ip",
+              "x-client-ip", "x-cluster-client-ip", "fastly-client-ip"}
+
+
 def _from_this_machine() -> bool:
-    """Loopback, and not passed on by a proxy on this machine (nginx would add the header)."""
+    """Loopback, and not passed on by a proxy on this machine: no forwarding header of any
+    kind (nginx, Caddy or another proxy adds one, whichever it is set up to send)."""
     try:
         loopback = ipaddress.ip_address(request.remote_addr or "").is_loopback
     except ValueError:
         return False
-    return loopback and "X-Forwarded-For" not in request.headers
+    return loopback and not any(name.lower() in FORWARDING or name.lower().startswith(
+        ("x-forwarded-", "x-original-")) for name in request.headers.keys())
 
 
 @bp.get("/metrics")
