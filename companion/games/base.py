@@ -46,6 +46,21 @@ def _no_bool(value: Any) -> Any:
 Whole = Annotated[int, BeforeValidator(_no_bool)]
 
 
+def _ticked(value: Any) -> Any:
+    return True if value == "on" else value  # what a ticked checkbox of a page sends
+
+
+def _true_false_or_on(schema: dict) -> None:
+    schema.pop("type", None)
+    schema["anyOf"] = [{"type": "boolean"}, {"const": "on", "description": "Ticked: true."}]
+
+
+# True or false, and nothing else that reads as one (0, "yes"), but for the "on" a ticked
+# checkbox of a page sends.
+Ticked = Annotated[bool, BeforeValidator(_ticked),
+                   Field(strict=True, json_schema_extra=_true_false_or_on)]
+
+
 def _type_is_required(schema: dict, model: type) -> None:
     # ``type`` has its one value as a default (for building an action in Python), but a payload
     # is dispatched by it: the API's document says it must be sent.

@@ -27,7 +27,8 @@ class QuickScorePile(BaseModel):
     )
     centurions: list[str] = Field(default_factory=list, description="The colours of the centurions held.")
     pirates: Whole = Field(0, description="Pirates secured (0–3).")
-    traitor: bool = Field(False, description="Whether this player secured the traitor.")
+    traitor: bool = Field(False, strict=True,
+                          description="Whether this player secured the traitor.")
 
 
 class QuickScoreRequest(BaseModel):
@@ -35,7 +36,9 @@ class QuickScoreRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    players: list[QuickScorePile] = Field(description="Exactly two piles.")
+    # The bound said in the document too; check_piles names the count sent.
+    players: list[QuickScorePile] = Field(description="Exactly two piles.",
+                                          json_schema_extra={"minItems": 2, "maxItems": 2})
 
     @model_validator(mode="after")
     def _possible(self) -> "QuickScoreRequest":

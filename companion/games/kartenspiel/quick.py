@@ -51,7 +51,10 @@ class KartenspielScoreRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    players: list[KartenspielPile]
+    # The bounds said in the document too; the server's own check names the count sent.
+    players: list[KartenspielPile] = Field(json_schema_extra={
+        "minItems": MIN_PLAYERS, "maxItems": MAX_PLAYERS,
+        "description": f"{MIN_PLAYERS} to {MAX_PLAYERS} piles, one per player."})
     bonus: KartenspielBonus | None = None
     ranks: KartenspielRanks | None = None
 
