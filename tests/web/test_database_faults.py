@@ -52,9 +52,11 @@ class Cluster:
     def start(self) -> None:
         self.run("pg_ctl", "-D", str(self.folder / "data"), "-w", "-l", str(self.folder / "log"),
                  "-o", f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1", "start")
+        self.running = True
 
     def stop(self) -> None:
         self.run("pg_ctl", "-D", str(self.folder / "data"), "-w", "-m", "immediate", "stop")
+        self.running = False
 
     def remove(self) -> None:
         subprocess.run([*(["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []),
@@ -63,12 +65,19 @@ class Cluster:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-@pytest.fixture
-def cluster():
+@pytest.fixture(scope="module")
+def own_cluster():
     made = Cluster()
-    made.start()
     yield made
     made.remove()
+
+
+@pytest.fixture
+def cluster(own_cluster):
+    """The module's cluster, running at the start of each test (one may have stopped it)."""
+    if not getattr(own_cluster, "running", False):
+        own_cluster.start()
+    return own_cluster
 
 
 @pytest.fixture

@@ -264,6 +264,14 @@ ZAUBERTRANK = {"game": "zaubertrank", "players": ["Ann", "Ben"]}
     ("/api/games/asterix-obelix/score", {"players": [{"name": "Ann"}]}),
     ("/api/games/asterix-obelix/score", {"players": [{"name": n} for n in ("A", "B", "C")]}),
     ("/api/games/kartenspiel/score", QUICK_SCORES["kartenspiel"]),
+    # A whole number is a JSON number (5.0 too), never its text (a page's form sends that).
+    ("/api/tables", {"game": "scorepad", "players": ["Ann"], "options": {"rounds": "5"}}),
+    ("/api/tables", {"game": "scorepad", "players": ["Ann"], "options": {"rounds": 5.0}}),
+    ("/api/tables", {**ZAUBERTRANK, "options": {"location1_spaces": "5"}}),
+    ("/api/games/kartenspiel/score", {"players": [{"name": "A", "romans": ["3"]},
+                                                  {"name": "B", "romans": [4]}]}),
+    ("/api/games/asterix-obelix/score", {"players": [{"name": "A", "pirates": "1"},
+                                                     {"name": "B"}]}),
 ])
 def test_the_server_takes_what_the_document_accepts_and_refuses_the_rest(client, doc, path,
                                                                         body):
@@ -278,6 +286,20 @@ def test_the_server_takes_what_the_document_accepts_and_refuses_the_rest(client,
     assert (answer.status_code < 300) == accepted, (accepted, answer.get_json())
     if not accepted:
         assert answer.status_code == 422 and answer.get_json()["kind"] == "invalid"
+
+
+def test_an_action_takes_whole_numbers_as_numbers_and_its_form_as_text(client, doc, phone):
+    table = client.post("/api/tables", json={"game": "scorepad", "players": ["Ann", "Ben"]})
+    table = table.get_json()
+    score = {"type": "enter_score", "player": "Ann", "round": "1", "points": "3"}
+    assert errors(doc, request_schema(doc, "/api/tables/{code}/actions"), score)
+    refused = client.post(f"/api/tables/{table['code']}/actions", json=score,
+                          headers=bearer(table["token"]))
+    assert refused.status_code == 422 and "not text" in refused.get_json()["error"]
+    host = phone()
+    host.start(players=("Ann", "Ben"))
+    assert host.act(type="enter_score", player="Ann", round="1", points="3").status_code == 200
+    assert host.snapshot()["scores"] == {"Ann": 3, "Ben": 0}
 
 
 def test_a_query_parameter_given_twice_is_refused_as_the_document_says(client, doc):

@@ -7,7 +7,7 @@ from typing import Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from ..base import GameError, Whole, explain
+from ..base import GameError, Whole, explain, typed_by
 from ..text import Sentence, say
 from .cards import COLOUR_LIST, COLOURS, LEGIONARIES_PER_COLOUR, PIRATE_COUNT, card_name, normal_colour
 from .moves import ITEM_WORDS
@@ -134,7 +134,7 @@ def quick_score(payload: dict) -> dict:
     sentence when the input is malformed or the piles are impossible (answer 422).
     """
     try:
-        request = QuickScoreRequest.model_validate(payload)
+        request = QuickScoreRequest.model_validate(payload, context=typed_by(payload))
     except ValidationError as exc:
         raise GameError(explain(exc)) from None
     piles = [

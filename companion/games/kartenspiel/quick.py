@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..base import GameError, Whole, explain
+from ..base import GameError, Whole, explain, typed_by
 from ..text import Name, Sentence, plural_sentence
 from .cards import MAX_PLAYERS, MIN_PLAYERS, PIRATE_KINDS, PIRATE_LABELS, RANKS
 from .options import KartenspielOptions
@@ -139,7 +139,7 @@ def quick_score(payload: dict) -> dict:
     order given; raises :class:`GameError` with a sentence for anything the deck cannot hold.
     """
     try:
-        request = KartenspielScoreRequest.model_validate(payload)
+        request = KartenspielScoreRequest.model_validate(payload, context=typed_by(payload))
     except ValidationError as exc:
         raise GameError(explain(exc)) from None
     read = _check_piles_fit_the_deck(request)

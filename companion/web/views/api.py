@@ -13,7 +13,7 @@ from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fi
 from sqlmodel import Session
 
 from ...games import GAMES
-from ...games.base import Game, GameError, explain
+from ...games.base import FromJson, Game, GameError, explain, typed_by
 from ...games.patterns import NO_CONTROLS_PATTERN
 from ...games.text import N_, Sentence, say
 from ...live import changes
@@ -339,9 +339,9 @@ QUICK_SCORES = PerGame(lambda game: [game.quick_score_model] if game.quick_score
 
 
 def body() -> dict:
-    """The JSON object sent, or an Invalid problem naming what is wrong with it: not JSON, not
-    an object, NaN or Infinity (JSON has neither), nested deeper than any action, or text that
-    cannot be stored (a NUL, a lone surrogate)."""
+    """The JSON object sent (``FromJson``), or an Invalid problem naming what is wrong with it:
+    not JSON, not an object, NaN or Infinity (JSON has neither), nested deeper than any action,
+    or text that cannot be stored (a NUL, a lone surrogate)."""
     raw = request.get_data(cache=True)
     if not raw:
         return {}
@@ -361,7 +361,7 @@ def body() -> dict:
     problem = text_problem(data)
     if problem:
         raise Invalid(say(problem))
-    return data
+    return FromJson(data)  # its numbers are read as JSON's (games.base.Whole)
 
 
 class _NotANumber(ValueError):
@@ -400,7 +400,7 @@ def parse_create(data: dict) -> CreateTableFields:
     if isinstance(data.get("players"), list):
         clean_players(game, data["players"])
     try:
-        return CREATE_MODELS[game.id].model_validate(data)
+        return CREATE_MODELS[game.id].model_validate(data, context=typed_by(data))
     except ValidationError as exc:
         in_options = exc.errors(include_url=False)[0]["loc"][:1] == ("options",)
         raise Invalid(say(explain(exc, skip_first=in_options))) from None
