@@ -39,6 +39,11 @@ BAD_LINE = (400, "Bad Request", "invalid",
 BAD_CHUNKS = (400, "Bad Request", "invalid",
               N_("The request body's chunks could not be read (a chunk's size is not a number, "
                  "or a chunk has no end); nothing was read or changed."))
+BAD_CODING = (501, "Not Implemented", "invalid",
+              N_("The request's Transfer-Encoding is not one the companion reads (chunked is); "
+                 "nothing was read or changed."))
+UNREADABLE = (400, "Bad Request", "invalid",
+              N_("The request could not be read; nothing was read or changed."))
 # What gunicorn refuses before the app, answered here; any other error is gunicorn's to answer.
 REFUSALS = {
     errors.LimitRequestLine: TOO_LONG,
@@ -52,6 +57,8 @@ REFUSALS = {
     errors.InvalidChunkSize: BAD_CHUNKS,
     errors.ChunkMissingTerminator: BAD_CHUNKS,
     errors.InvalidChunkExtension: BAD_CHUNKS,
+    errors.UnsupportedTransferCoding: BAD_CODING,
+    errors.ParseException: UNREADABLE,  # any other request gunicorn could not read
 }
 LANGUAGES = ("en", "de")  # as web/i18n.py chooses: the phone's `lang` cookie, else its browser's
 

@@ -140,6 +140,10 @@ LARGE_HEADER = (b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Notes: " + b"n
      b"Content-Length: 3\r\n\r\n{}", 400, "invalid"),
     (b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -5\r\n\r\n", 400,
      "invalid"),
+    (b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: br\r\n\r\n", 501,
+     "invalid"),
+    (b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 200-ok\r\n\r\n", 400,
+     "invalid"),
 ])
 def test_what_gunicorn_refuses_under_api_is_json_with_its_kind(server, request_bytes, status,
                                                                 kind):
