@@ -91,7 +91,8 @@ def refusal(exc: Exception, req) -> tuple[int, str, str, bytes] | None:
     text = _catalogue(_language(headers)).ugettext(sentence)
     path = getattr(req, "path", None)
     if path is None or path.startswith("/api/"):
-        body = json.dumps({"error": text, "kind": kind}, ensure_ascii=False) + "\n"
+        body = json.dumps({"error": text, "kind": kind}, ensure_ascii=False,
+                          separators=(",", ":")) + "\n"  # as Flask writes the app's
         return status, reason, "application/json", body.encode()
     return status, reason, "text/plain; charset=utf-8", text.encode()
 
