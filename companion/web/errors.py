@@ -19,7 +19,7 @@ from werkzeug.exceptions import SecurityError
 
 from ..service.errors import TableProblem
 from ..service.inputs import quote
-from .guards import BrokenChunks
+from .guards import BrokenChunks, DatabaseAway
 from .phone import is_fragment_request
 
 
@@ -152,6 +152,7 @@ def init_errors(app: Flask) -> None:
                            (CSRFError, csrf_refused),
                            (TableProblem, table_problem), (404, not_found),
                            (405, wrong_method), (PoolTimeout, busy),
-                           (OperationalError, database_gone), (500, server_error)):
+                           (OperationalError, database_gone), (DatabaseAway, database_gone),
+                           (500, server_error)):
         app.register_error_handler(error, handler)
     app.log_exception = log_failure

@@ -106,14 +106,24 @@ def database_ready() -> None:
         prepare_schema()
 
 
+class DatabaseAway(Exception):
+    """The database has not answered yet, and another request is asking it just now."""
+
+
 def prepare_schema() -> None:
     """The schema brought up to date, once (init_db raises OperationalError while the
-    database cannot be reached)."""
+    database cannot be reached). One request asks at a time; the others meanwhile are
+    answered at once (DatabaseAway), not queued behind a connection that may take seconds."""
     app = current_app
-    with app.extensions["schema_gate"]:
+    gate = app.extensions["schema_gate"]
+    if not gate.acquire(blocking=False):
+        raise DatabaseAway()
+    try:
         if "database_problem" in app.extensions:
             app.extensions["schema_upgrade"] = init_db(app.extensions["engine"])
             del app.extensions["database_problem"]
+    finally:
+        gate.release()
 
 
 def storable_text() -> None:

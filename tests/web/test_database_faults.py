@@ -199,3 +199,28 @@ def test_an_open_stream_ends_quietly_when_the_database_goes(cluster, tmp_path, m
     finally:
         app.extensions["live"].close()
         app.extensions["engine"].dispose()
+
+
+def test_while_one_request_asks_the_database_the_others_are_answered_at_once(
+        cluster, tmp_path, monkeypatch):
+    """A database that does not answer may take seconds to give up on: requests meanwhile
+    get their 503 at once instead of queueing behind it."""
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    cluster.stop()
+    app = create_app({"TESTING": True, "DATABASE_URL": cluster.url, "RATE_LIMIT_TARPIT": 0,
+                      "RATE_LIMITS": {"code": 0, "action": 0, "live": 0, "create": 0}})
+    try:
+        gate = app.extensions["schema_gate"]
+        assert gate.acquire(blocking=False)  # a request asking the database just now
+        try:
+            client = app.test_client()
+            waiting = client.get("/api/tables/ABCDEF")
+            assert waiting.status_code == 503 and waiting.get_json()["kind"] == "busy"
+            assert client.get("/readyz").status_code == 503
+        finally:
+            gate.release()
+        cluster.start()
+        assert app.test_client().get("/readyz").status_code == 200
+    finally:
+        app.extensions["live"].close()
+        app.extensions["engine"].dispose()

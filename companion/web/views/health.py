@@ -9,7 +9,7 @@ from pydantic import BaseModel
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
-from ..guards import prepare_schema
+from ..guards import DatabaseAway, prepare_schema
 from ..openapi import Error, documented, reply
 
 bp = Blueprint("health", __name__)
@@ -40,7 +40,7 @@ def readyz():
             prepare_schema()  # the server started while the database could not be reached
         with current_app.extensions["engine"].connect() as connection:
             connection.execute(text("SELECT version_num FROM alembic_version")).all()
-    except SQLAlchemyError:
+    except (SQLAlchemyError, DatabaseAway):
         return reply(Error(error=_("The database cannot be reached; the tables cannot be served "
                                    "until it is back."), kind="busy"), 503)
     return reply(HEALTHY)
