@@ -85,8 +85,8 @@ class Server:
         env = {**os.environ, "COMPANION_INSTANCE": str(self.instance),
                "RATE_LIMITS": "code=0,action=0,live=0,create=0", **self.env}
         env.pop("DATABASE_URL", None)
-        if PG_URL:
-            env["DATABASE_URL"] = PG_URL
+        if PG_URL or "DATABASE_URL" in self.env:  # the suite's PostgreSQL, or the test's own
+            env["DATABASE_URL"] = self.env.get("DATABASE_URL", PG_URL)
         # The server's output goes to a file: a pipe nobody reads would fill up and stall it.
         self.instance.mkdir(parents=True, exist_ok=True)
         self.log = self.instance / f"server-{self.port}.log"

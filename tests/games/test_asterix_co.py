@@ -3,7 +3,7 @@
 import pytest
 
 from companion.games.asterix_co import AsterixCo, sesterces
-from companion.games.base import GameError
+from companion.games.base import FromJson, GameError
 from companion.service.history import replay
 
 GAME = AsterixCo()
@@ -124,7 +124,10 @@ def test_stock_options_are_checked():
         GAME.parse_options({"fish_tokens": -1})
     with pytest.raises(GameError, match="legionary_helmets"):
         GAME.parse_options({"legionary_helmets": True})
+    # The set-up form sends its numbers as text; the API's JSON sends numbers.
     assert GAME.parse_options({"centurion_helmets": "4"}).centurion_helmets == 4
+    with pytest.raises(GameError, match="not text"):
+        GAME.parse_options(FromJson(centurion_helmets="4"))
 
 
 # -- point 2: album battles and faction totals -----------------------------------------------
