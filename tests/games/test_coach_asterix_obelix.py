@@ -65,7 +65,8 @@ def test_an_attack_card_by_card_and_how_attacks_end():
     card = table.attack("row", 1)
     assert (card.player, card.control, card.rule) == ("Lena", "reveal_card", "attack")
     says(card.say, ("first card of row 1", "erste Karte von Zeile 1"),
-         ("peek at the last one", "letzte Karte ansehen"))
+         ('look at the last card in secret and tap "I looked at the last card (1 fight card discarded)"',
+          "dir heimlich die letzte Karte ansehen und „Letzte Karte angesehen (1 Kampfkarte abgeworfen)“ tippen"))
     says(card.hint, ("Hand: 5 of 5", "Hand: 5 von 5"), ("8 of 40 (20%)", "8 von 40 (20 %)"))
     assert "Lost if" not in english(card.hint)
 

@@ -828,3 +828,29 @@ def test_the_fight_card_setting_is_on_the_set_up_form_and_in_the_api(client, pho
                                             "options": {"fight_cards_out": "never"}})
     assert made.status_code == 422 and "fight_cards_out" in made.get_json()["error"]
     assert code
+
+
+def test_the_card_quotes_the_buttons_it_offers_besides_the_marked_one(phone):
+    """A player who taps only what the card names finds each button by its words: ending the
+    attack, peeking, blocking nothing (German phone)."""
+    host, code, ann, ben = _coached(phone)
+    for step in ({"type": "start_game", "starter": "Ann"}, {"type": "choose_line", "line": "row", "number": 1}):
+        assert ann.act(**step).status_code == 200
+
+    def card_and_buttons():
+        html = text(ann.get(f"/t/{code}", headers=GERMAN))
+        card = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", re.search(r'<section id="coach".*?</section>', html, re.S).group(0)))
+        buttons = {kind: [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body)).strip()
+                          for body in re.findall(r"<button[^>]*>(.*?)</button>", "".join(bodies), re.S)]
+                   for kind, bodies in forms(html).items()}
+        return card, buttons
+
+    card, buttons = card_and_buttons()
+    assert f"„{buttons['look_at_last_card'][0]}“" in card
+    for step in ({"type": "reveal_card", "kind": "pirate"}, {"type": "beat_card", "beaten": "true"}):
+        assert ann.act(**step).status_code == 200
+    card, buttons = card_and_buttons()
+    assert buttons["end_attack"] == ["Angriff beenden, 1 Karte sichern"] and "„Angriff beenden, 1 Karte sichern“" in card
+    assert ann.act(type="end_attack").status_code == 200
+    card, buttons = card_and_buttons()
+    assert buttons["skip_block"] == ["Diesmal nichts sperren"] and "„Diesmal nichts sperren“" in card

@@ -21,10 +21,9 @@ from .formation import (cell, defeated_cards, feast_total, formation_broken, hol
                         line_label, next_in_line, opponent, pending_card, refill_plan, unseen)
 from .scoring import scoring
 from .coach_tidy import draw_words, ended, step_list, steps
-from .view import chance, odds
+from .view import BUTTONS, chance, end_button, odds
 
 TOKEN_NAMES = {"traitor": N_("Traitor"), "pirates": N_("Pirates"), **COLOUR_TITLES}
-FAILS = N_("The attack fails")  # the words on the button, quoted by the card
 
 
 def coach(state: dict) -> Coach:
@@ -73,12 +72,18 @@ def _choose(state: dict) -> Coach:
     else:
         say = Sentence("%(player)s: your attack. Stand your figure before a row or column and tap "
                        "the arrow where it stands.", player=player)
+    short = Sentence("%(player)s: choose a line and tap its arrow.", player=player)
     tidy = state.get("tidy")
     if tidy and not state["options"]["blocking"] and not tidy["by_hand"]:
-        # No block card came between: the last attacker's tidying up is said here, once.
+        # No block card came between: the last attacker's tidying up is said here, once, and
+        # the one line keeps it, since it is new each time.
         say = _then(ended(tidy), steps(tidy), say)
-    return Coach(say=say, player=player, control="choose_line", rule="attack",
-                 short=Sentence("%(player)s: choose a line and tap its arrow.", player=player),
+        short = Sentence("%(before)s: refill, fill the holes. %(player)s: choose a line.",
+                         before=tidy["player"], player=player)
+        if tidy["reshuffle"]:
+            short = Sentence("%(before)s: shuffle discards, refill, fill holes. %(player)s: choose.",
+                             before=tidy["player"], player=player)
+    return Coach(say=say, player=player, control="choose_line", rule="attack", short=short,
                  scoring=_before_scoring(state), hint=_line_hint(state))
 
 
@@ -103,8 +108,9 @@ def _attack(state: dict) -> Coach:
     if in_hand(state) == 0:
         return Coach(
             say=Sentence("%(player)s: you have no fight card left, so only a village feast or the "
-                         "wild boar can be turned without the attack failing. End the attack to "
-                         "secure your catch, or turn the next card anyway.", player=player),
+                         "wild boar can be turned without the attack failing. Tap \"%(end)s\", or "
+                         "turn the next card anyway.", player=player,
+                         end=end_button(len(defeated_cards(state)))),
             player=player, control="end_attack", rule="end-of-attack",
             short=Sentence("%(player)s: no fight card left: end the attack and secure.",
                            player=player),
@@ -119,7 +125,7 @@ def _attack(state: dict) -> Coach:
 def _to_beat(state: dict, player: str, card: dict) -> Coach:
     """A card just turned that takes fight cards: beaten (and paid), or the attack fails."""
     hand, kind = in_hand(state), card["kind"]
-    fields = dict(player=player, fails=FAILS)
+    fields = dict(player=player, fails=BUTTONS["fails"], beaten=BUTTONS["beaten"])
     if hand < FIGHT_CARD_COST[kind]:
         if hand == 0:
             say = Sentence("%(player)s: %(card)s, and you have no fight card left: the attack fails. "
@@ -131,15 +137,15 @@ def _to_beat(state: dict, player: str, card: dict) -> Coach:
                      short=Sentence("%(player)s: no fight card left: the attack fails.", player=player),
                      scoring=_before_scoring(state), hint=_stake_hint(state))
     if kind == "pirate":
-        say = Sentence("%(player)s: a pirate! Discard any fight card and tap \"Beaten\".", **fields)
-        short = Sentence("%(player)s: pirate: any fight card, then \"Beaten\".", player=player)
+        say = Sentence("%(player)s: a pirate! Discard any fight card and tap \"%(beaten)s\".", **fields)
+        short = Sentence("%(player)s: pirate: any fight card, then \"%(beaten)s\".", **fields)
     elif kind == "traitor":
         say = Sentence("%(player)s: the traitor! Discard two fight cards of one colour and tap "
-                       "\"Beaten\". Without a pair, tap \"%(fails)s\".", **fields)
+                       "\"%(beaten)s\". Without a pair, tap \"%(fails)s\".", **fields)
         short = Sentence("%(player)s: traitor: two of one colour, or the attack fails.",
                          player=player)
     else:
-        say = Sentence("%(player)s: %(card)s! Discard %(fight_card)s and tap \"Beaten\". Without "
+        say = Sentence("%(player)s: %(card)s! Discard %(fight_card)s and tap \"%(beaten)s\". Without "
                        "one in your hand, tap \"%(fails)s\".", card=card_title(card),
                        fight_card=A_FIGHT_CARD[card["colour"]], **fields)
         short = Sentence("%(player)s: %(card)s: %(fight_card)s, or the attack fails.",
@@ -163,12 +169,13 @@ def _broken(state: dict, player: str, line: Sentence) -> Coach:
             scoring=_before_scoring(state))
     return Coach(
         say=Sentence("%(player)s: all four cards of %(line)s are beaten, the formation is broken! "
-                     "For a further attack, %(draw)s and tap an arrow; or end the attack and secure "
-                     "your catch.", draw=draw_words(plan), **fields),
+                     "For a further attack, %(draw)s and tap an arrow; or tap \"%(end)s\".",
+                     draw=draw_words(plan), end=end_button(len(defeated_cards(state))), **fields),
         player=player, control="further_attack", rule="formation-broken",
         short=(Sentence("%(player)s: formation broken! Shuffle your discards, refill, attack on.",
                         player=player) if plan["reshuffle"] else
-               Sentence("%(player)s: further attack, or end and secure.", player=player)),
+               Sentence("%(player)s: further attack, or \"%(end)s\".", player=player,
+                        end=end_button(len(defeated_cards(state))))),
         scoring=_before_scoring(state), hint=_stake_hint(state))
 
 
@@ -181,8 +188,8 @@ def _first_card(state: dict, player: str, line: Sentence) -> Coach:
                        "%(line)s and tap what it is.", player=player, line=line)
     else:
         say = Sentence("%(player)s: turn over the first card of %(line)s and tap what it is. You "
-                       "may first give up a fight card to peek at the last one.", player=player,
-                       line=line)
+                       "may first discard a fight card, look at the last card in secret and tap "
+                       "\"%(peek)s\".", player=player, line=line, peek=BUTTONS["peek"])
     return Coach(say=say, player=player, control="reveal_card", rule="attack",
                  short=Sentence("%(player)s: turn the first card and tap it.", player=player),
                  scoring=_before_scoring(state), hint=_risk_hint(state))
@@ -208,13 +215,14 @@ def _block(state: dict) -> Coach:
     steps = step_list(tidy) if tidy and not tidy["by_hand"] else []
     if steps:
         block = Sentence("%(player)s: %(steps)s, then block a row or column for %(opponent)s's next "
-                         "attack (or block nothing).", steps=steps, **fields)
+                         "attack, or tap \"%(skip)s\".", steps=steps, skip=BUTTONS["skip"], **fields)
     else:
-        block = Sentence("%(player)s: block a row or column for %(opponent)s's next attack (or "
-                         "block nothing).", **fields)
+        block = Sentence("%(player)s: block a row or column for %(opponent)s's next attack, or tap "
+                         "\"%(skip)s\".", skip=BUTTONS["skip"], **fields)
     say = _then(ended(tidy), block) if tidy and not tidy["by_hand"] else block
     if tidy and tidy["reshuffle"] and not tidy["by_hand"]:
-        short = Sentence("%(player)s: shuffle your discards, refill to 5, block a line.", **fields)
+        short = Sentence("%(player)s: shuffle your discards, refill to 5, fill the holes, block.",
+                         **fields)
     else:
         short = Sentence("%(player)s: refill to 5, fill the holes, block a line for %(opponent)s.",
                          **fields)
@@ -252,28 +260,29 @@ def _over(state: dict) -> Coach:
 
 
 def _card_sentence(state: dict, player: str, card: dict) -> Sentence:
-    kind = card["kind"]
+    kind, end = card["kind"], end_button(len(defeated_cards(state)))
     if kind == "feast" and feast_total(state) == FEAST_COUNT - 1:
         return Sentence("%(player)s: the fourth village feast costs no fight card; the fifth ends "
-                        "the game at once. Turn the next card, or end the attack to secure your "
-                        "catch.", player=player)
+                        "the game at once. Turn the next card, or tap \"%(end)s\".", player=player,
+                        end=end)
     if kind == "feast":
         return Sentence("%(player)s: a village feast (%(feasts)s of 5) costs no fight card. Turn "
-                        "the next card, or end the attack to secure your catch.", player=player,
-                        feasts=feast_total(state))
-    return Sentence("%(player)s: %(card)s beaten. Turn the next card and tap what it is, or end the "
-                    "attack to secure your catch.", player=player, card=card_title(card))
+                        "the next card, or tap \"%(end)s\".", player=player,
+                        feasts=feast_total(state), end=end)
+    return Sentence("%(player)s: %(card)s beaten. Turn the next card and tap what it is, or tap "
+                    "\"%(end)s\".", player=player, card=card_title(card), end=end)
 
 
 def _card_short(state: dict, player: str, card: dict) -> Sentence:
-    """One line that keeps what the full card warns of."""
+    """One line that keeps what the full card warns of (and names the button that stops)."""
+    end = end_button(len(defeated_cards(state)))
     if card["kind"] == "feast" and feast_total(state) == FEAST_COUNT - 1:
         return Sentence("%(player)s: feast 4 of 5: the fifth ends the game. Next or stop.",
                         player=player)
     if card["kind"] == "feast":
-        return Sentence("%(player)s: feast %(feasts)s of 5, no fight card. Next card or stop.",
-                        player=player, feasts=feast_total(state))
-    return Sentence("%(player)s: beaten. Next card, or end and secure.", player=player)
+        return Sentence("%(player)s: feast %(feasts)s of 5. Next card, or \"%(end)s\".",
+                        player=player, feasts=feast_total(state), end=end)
+    return Sentence("%(player)s: next card, or \"%(end)s\".", player=player, end=end)
 
 
 def _card_rule(card: dict) -> str:

@@ -9,7 +9,7 @@ Which moves a control offers comes from the game's table of moves (``legal_actio
 from __future__ import annotations
 
 from ..base import GameError
-from ..text import N_, Sentence, say
+from ..text import N_, Sentence, plural_sentence, say
 from .cards import (COLOUR_TITLES, COLOURS, COMPOSITION, FEAST_COUNT, FIGHT_CARD_COST, GRID_SIZE, SUPPLY_AT_START,
                     card_key, card_name, card_title, cost_words, pile_cards)
 from .attack import spent_with_pending
@@ -34,6 +34,17 @@ SETUP_CHECKLIST = (
     {"item": "starter", "text": Sentence("Agree who attacks first (the rulebook says the strongest player), "
      "then tap that name.")},
 )
+# The words of the board's buttons that the coach quotes: one message each, so that the card
+# names exactly what the button says.
+BUTTONS = {"beaten": N_("Beaten"), "fails": N_("The attack fails"),
+           "peek": N_("I looked at the last card (1 fight card discarded)"), "skip": N_("Block nothing this time")}
+
+
+def end_button(beaten: int) -> Sentence:
+    """The words of the button that ends an attack: 'End attack and secure 2 cards'."""
+    return plural_sentence("End attack and secure %(count)s card", "End attack and secure %(count)s cards", beaten)
+
+
 OUT_REASONS = {"wild boar": N_("wild boar"), "failed attack": N_("failed attack")}
 CELL_LABELS = {"down": N_("face down"), "defeated": N_("defeated"), "feast": N_("village feast"), "empty": N_("empty")}
 
@@ -101,6 +112,7 @@ def _attack(state: dict, hidden: dict) -> dict | None:
         "next_known_title": card_title(known_next) if known_next else None,
         "where": line_from(attack["line"], attack["number"], attack["start"]),
         "defeated": len(defeated_cards(state)),
+        "end_label": end_button(len(defeated_cards(state))),
         # Broken only once the fourth card is beaten, not while it waits for its fight card.
         "formation_broken": formation_broken(state) and pending_card(state) is None,
         "possible": possible,
@@ -202,6 +214,7 @@ def board_view(game, state: dict) -> dict:
         },
         "odds": odds(hidden),
         "scoring": score,
+        "buttons": BUTTONS,
     }
 
 
