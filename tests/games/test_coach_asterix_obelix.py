@@ -444,3 +444,26 @@ def test_the_boar_as_the_fourth_card_breaks_the_formation_without_a_further_atta
     says(card.say, ("the fourth card of the line, breaks the formation but ends Lena's attack: no further attack",
                     "als vierte Karte der Reihe sprengt die Formation, beendet aber den Angriff von Lena"),
          ("3 beaten cards go onto Lena's secured pile", "3 geschlagene Karten kommen auf den gesicherten Stapel von Lena"))
+
+
+def test_the_last_supply_cards_are_placed_one_by_one_and_the_hand_is_refilled_once():
+    table = Table(["Lena", "Ben"], blocking=False)
+    table(type="start_game", starter="Ben")
+    while table.state["supply"] > 2:
+        table.attack(*table.full_line())
+        table.soldier()
+        table(table.state["attacker"], type="end_attack")
+    player = table.state["attacker"]
+    table.attack(*table.full_line())
+    for _ in range(3):
+        table.soldier()
+    card = table(player, type="end_attack")
+    assert card.control == "fill_hole"
+    says(card.say, ("draw 3 fight cards to have 5 again", "zieh 3 Kampfkarten, bis du wieder 5 hast"),
+         ("only 2 cards for 3 holes", "nur noch 2 Karten für 3 Lücken"))
+    row, column = next((r + 1, c + 1) for r, cells in enumerate(table.state["grid"])
+                       for c, place in enumerate(cells) if place["state"] == "empty")
+    card = table(player, type="fill_hole", row=row, column=column)
+    # Said once: the second hole's card does not send the player to draw again.
+    assert "draw" not in english(card.say) and "zieh" not in german(card.say)
+    says(card.say, ("only 1 card for 2 holes", "nur noch 1 Karte für 2 Lücken"))

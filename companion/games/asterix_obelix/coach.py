@@ -133,8 +133,9 @@ def _to_beat(state: dict, player: str, card: dict) -> Coach:
         else:
             say = Sentence("%(player)s: the traitor takes two fight cards of one colour and you have "
                            "only one left: the attack fails. Tap \"%(fails)s\".", **fields)
-        return Coach(say=say, player=player, control="beat_card", rule="failed-attack",
-                     short=Sentence("%(player)s: no fight card left: the attack fails.", player=player),
+        short = (Sentence("%(player)s: no fight card left: the attack fails.", player=player) if hand == 0
+                 else Sentence("%(player)s: no pair for the traitor: the attack fails.", player=player))
+        return Coach(say=say, player=player, control="beat_card", rule="failed-attack", short=short,
                      scoring=_before_scoring(state), hint=_stake_hint(state))
     if kind == "pirate":
         say = Sentence("%(player)s: a pirate! Discard any fight card and tap \"%(beaten)s\".", **fields)
@@ -201,7 +202,9 @@ def _refill(state: dict) -> Coach:
                       "into holes of your choice and tap each one.", player=player,
                       cards=plural_sentence("%(count)s card", "%(count)s cards", state["supply"]),
                       holes=len(holes(state)))
-    say = _then(ended(tidy), steps(tidy), places) if tidy else places
+    # How the attack ended and the hand to refill: said once, before the first card is placed.
+    first = tidy and tidy.get("to_place") == state["supply"]
+    say = _then(ended(tidy), steps(tidy), places) if first else places
     return Coach(
         say=say, player=player, control="fill_hole", rule="end-of-attack",
         short=Sentence("%(player)s: tap the holes you fill.", player=player),

@@ -34,8 +34,8 @@ def ended(tidy: dict) -> Sentence:
                 "stopped the attack lies face down again.",
                 "%(player)s's attack failed: %(count)s beaten cards leave the game, and the card that "
                 "stopped the attack lies face down again.", count, player=player)
-        return Sentence("%(player)s's attack failed: nothing beaten is lost, and the card that stopped "
-                        "the attack lies face down again.", player=player)
+        return Sentence("%(player)s's attack failed before a card was beaten: the card that stopped "
+                        "it lies face down again.", player=player)
     if count:
         return plural_sentence(
             "%(player)s ended the attack: %(count)s beaten card goes onto %(player)s's secured pile.",

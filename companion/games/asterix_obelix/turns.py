@@ -105,7 +105,7 @@ def finish_attack(state: dict, secure: bool, how: str) -> None:
         state["tidy"]["open"] = len(gaps)
         after_refill(state)
     else:
-        state["tidy"]["by_hand"] = True
+        state["tidy"].update(by_hand=True, to_place=state["supply"])
         state["phase"] = "refill"  # fewer supply cards than holes: the attacker places them
 
 
