@@ -51,7 +51,7 @@ def untranslated(path: Path = CATALOGUE) -> list[str]:
 
 
 def coach_sentences(folder: Path) -> list[Path]:
-    """Every sentence of the teaching mode (``games/*/coach.py``), game by game in the order
+    """Every sentence of the teaching mode (``games/*/coach*.py``), game by game in the order
     the code has them, one file per language, for a reading by hand: a field shows as
     ‹field›, the player as Lena; beside each, the rules section its card's "Why?" opens (the
     one the sentence rests on), to read it against."""
@@ -59,9 +59,10 @@ def coach_sentences(folder: Path) -> list[Path]:
         german = read_po(handle)
     keywords = {key: KEYWORDS[key] for key in ("Sentence", "plural_sentence")}
     lines = {"en": ["# The coach's sentences (English)"], "de": ["# Die Sätze des Coachs (Deutsch)"]}
-    for source in sorted((ROOT / "companion" / "games").glob("*/coach.py")):
+    # A game's coach may keep some of its words in coach_<part>.py beside coach.py.
+    for source in sorted((ROOT / "companion" / "games").glob("*/coach*.py")):
         for words in lines.values():
-            words.append(f"\n## {source.parent.name}\n")
+            words.append(f"\n## {source.parent.name}{'' if source.stem == 'coach' else ' (' + source.stem + ')'}\n")
         rules = _rules_by_line(source)
         titles = {language: _section_titles(source.parent.name.replace("_", "-"), language)
                   for language in lines}

@@ -352,21 +352,23 @@ class BrowserPhone:
     def send(self, tap: Tap) -> str | None:
         page = self.page
         form = page.locator(f'form[data-action="{tap.form.action}"]').nth(tap.form.index)
-        if not form.is_visible():
+        button = (form.locator(f'button[name="{tap.button.name}"][value="{tap.button.value}"]')
+                  if tap.button is not None and tap.button.name else form.locator('button[type="submit"], button:not([type])').first)
+        # The button, not the form: a form laid out in its parent's grid (display: contents, the
+        # arrows around A&O's tortoise) has no box of its own to be visible or scrolled to.
+        if not button.is_visible():
             opener = page.locator(tap.opener) if tap.opener else page.locator(".coach-target:not(form)").first
             if opener.count() == 0:
                 return "the marked form is folded away and nothing on the page that opens it is marked"
             opener.first.scroll_into_view_if_needed()
             opener.first.click()
-        form.scroll_into_view_if_needed()
+        button.scroll_into_view_if_needed()
         before = self._version()
         # What the form holds now: opening it may have filled fields (a dialog's script).
         now = form.evaluate("form => Object.fromEntries(new FormData(form))")
         for name, value in tap.values.items():
             if now.get(name) != value:  # a hand leaves a field that already says it
                 self._enter(form, name, value)
-        button = (form.locator(f'button[name="{tap.button.name}"][value="{tap.button.value}"]')
-                  if tap.button is not None and tap.button.name else form.locator('button[type="submit"], button:not([type])').first)
         button.click()
         try:
             page.wait_for_function(
