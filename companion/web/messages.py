@@ -50,16 +50,19 @@ def untranslated(path: Path = CATALOGUE) -> list[str]:
 
 
 def coach_sentences(folder: Path) -> list[Path]:
-    """Every sentence of the teaching mode (``games/*/coach.py``), game by game in the order
+    """Every sentence of the teaching mode (``games/*/coach*.py``), game by game in the order
     the code has them, one file per language, for a reading by hand: a field shows as
     ‹field›, the player as Lena."""
     with open(CATALOGUE, "rb") as handle:
         german = read_po(handle)
     keywords = {key: KEYWORDS[key] for key in ("Sentence", "plural_sentence")}
     lines = {"en": ["# The coach's sentences (English)"], "de": ["# Die Sätze des Coachs (Deutsch)"]}
-    for source in sorted((ROOT / "companion" / "games").glob("*/coach.py")):
-        for words in lines.values():
-            words.append(f"\n## {source.parent.name}\n")
+    sources = [source for game in sorted((ROOT / "companion" / "games").glob("*/coach.py"))
+               for source in sorted(game.parent.glob("coach*.py"))]
+    for source in sources:
+        if source.name == "coach.py":
+            for words in lines.values():
+                words.append(f"\n## {source.parent.name}\n")
         for _line, message, _comments, _context in extract_from_file(
                 "python", str(source), keywords=keywords):
             english = message if isinstance(message, str) else message[0]
