@@ -89,10 +89,10 @@ def test_ive_got_it_hides_the_card_on_this_phone_only(live_server, new_phone):
     form.locator("select[name=player]").select_option("Ben")
     form.locator("input[name=points]").fill("7")
     form.locator("button[type=submit]").click()
-    expect(ben.locator("#coach .coach-say")).to_contain_text("fehlen noch die Punkte von Ann")
+    expect(ben.locator("#coach .coach-say")).to_contain_text("Runde 1 von Ann")
     expect(ann.locator("#coach .coach-say")).to_be_hidden()
     ann.get_by_role("button", name="Erklärungen zeigen").click()
-    expect(ann.locator("#coach .coach-say")).to_contain_text("fehlen noch die Punkte von Ann")
+    expect(ann.locator("#coach .coach-say")).to_contain_text("Runde 1 von Ann")
 
 
 @pytest.mark.parametrize("size", ["390x844", "320x568"])
