@@ -38,7 +38,7 @@ class Table(coaching.Table):
         assert fragment in english(caught.value.sentence), english(caught.value.sentence)
 
 
-def set_up(table: Table, characters=("asterix", "obelix"), places=(None, None)) -> None:
+def set_up(table: Table, characters=("asterix", "obelix"), places=(None, None), **task) -> None:
     """The set-up as the coach leads it, each player on their own phone; by default Ann
     (Asterix) and Bob (Obelix), both at the task stack, Ann with 2 fish."""
     players = table.state["players"]
@@ -50,7 +50,7 @@ def set_up(table: Table, characters=("asterix", "obelix"), places=(None, None)) 
          ("the 3 menhirs", "die 3 Hinkelsteine"))
     assert card.scoring is None and card.after is None
 
-    card = table.task()
+    card = table.task(**task)
     for name, character in zip(players, characters):
         assert (card.control, card.rule) == ("choose_character", "characters")
         if card.player is None:
@@ -204,15 +204,15 @@ def test_a_players_own_choices_are_refused_from_another_seat():
 # -- the turn: what a location, the die and a task give, and the bag --------------------------
 
 
-def started(characters=("asterix", "obelix"), places=(None, None)) -> Table:
+def started(characters=("asterix", "obelix"), places=(None, None), **task) -> Table:
     table = Table(["Ann", "Bob"])
-    set_up(table, characters, places)
+    set_up(table, characters, places, **task)
     table(type="begin_play")
     return table
 
 
 def test_after_using_a_location_the_card_says_to_take_what_it_gives():
-    table = started(places=(6, None))
+    table = started(places=(6, None), first_ingredient="mistletoe")
     card = table.coach()
     assert (card.player, card.control) == ("Ann", "use_location")
     card = table("Ann", type="use_location")
@@ -221,11 +221,15 @@ def test_after_using_a_location_the_card_says_to_take_what_it_gives():
                     "Ann: der Ort Erdbeerfeld gibt Erdbeeren"),
          ("Take as many as its card says and enter them here (no action)",
           "Nimm so viele, wie seine Karte sagt, und trag sie hier ein (keine Aktion)"),
-         ("Actions left: 1", "Aktionen übrig: 1"))
+         ("Actions left: 1", "Aktionen übrig: 1"),
+         ("Nothing more to take? Tap “Nothing more”.",
+          "Nichts mehr zu nehmen? Dann tipp auf „Nichts mehr“."))
+    says(card.short, ("Ann: enter what the Strawberry patch gave, or tap “Nothing more”.",
+                      "Ann: trag ein, was der Ort Erdbeerfeld gibt, oder tipp auf „Nichts mehr“."))
     says(card.hint, ("The supply holds 10 mistletoe, 10 strawberries and 7 fish",
                      "Im Vorrat sind 10 Misteln, 10 Erdbeeren und 7 Fische"),
-         ("The next sub-task needs 1 fish; you hold 2 fish",
-          "Die nächste Teilaufgabe braucht 1 Fisch; du hast 2 Fische"))
+         ("The next sub-task needs 1 mistletoe; you hold 0 mistletoe",
+          "Die nächste Teilaufgabe braucht 1 Mistel; du hast 0 Misteln"))
     assert table.state["turn"]["gain"] == {"from": "location", "location": 6,
                                            "control": "take_ingredients",
                                            "ingredient": "strawberries", "left": 1}
@@ -246,19 +250,33 @@ def test_after_using_a_location_the_card_says_to_take_what_it_gives():
     assert card.control == "advance_roman"
 
 
-@pytest.mark.parametrize("place, control, words", [
-    (5, "remove_mishap", ("take markers with the same symbols off the locations",
-                          "nimm Marker mit denselben Symbolen von den Orten")),
-    (1, "draw_helpers", ("take what the Forest gives, as its card says",
-                         "nimm, was der Ort Wald gibt, wie seine Karte sagt")),
-])
-def test_each_location_marks_the_free_tap_that_enters_its_advantage(place, control, words):
-    table = started(places=(place, None))
+def test_the_forest_marks_the_helper_cards_it_gives():
+    table = started(places=(1, None))
     card = table("Ann", type="use_location")
-    assert (card.player, card.control) == ("Ann", control)
-    says(card.say, words)
-    table("Ann", type=control, **({"location": 2} if control == "remove_mishap" else {}))
+    assert (card.player, card.control) == ("Ann", "draw_helpers")
+    says(card.say, ("take what the Forest gives, as its card says",
+                    "nimm, was der Ort Wald gibt, wie seine Karte sagt"))
+    says(card.hint, ("Your draw pile holds 12 helper cards; Asterix draws one extra",
+                     "Dein Nachziehstapel hat 12 Hilfskarten; Asterix zieht eine extra"))
+    table("Ann", type="draw_helpers")
     assert table.state["turn"]["gain"] is None
+
+
+def test_the_bards_hut_takes_up_to_two_markers_off_or_nothing_more():
+    table = started(places=(5, None))
+    card = table("Ann", type="use_location")
+    assert (card.player, card.control) == ("Ann", "remove_mishap")
+    says(card.say, ("take markers with the same symbols off the locations (2 more at most)",
+                    "nimm Marker mit denselben Symbolen von den Orten (höchstens noch 2)"))
+    card = table("Ann", type="remove_mishap", location=2)
+    assert card.control == "remove_mishap"
+    says(card.say, ("(1 more at most)", "(höchstens noch 1)"))
+    # The table drew no second match: "Nothing more" ends it, and only then.
+    assert "Ann is entering what the Bard's Hut gave" in english(
+        GAME.legal_actions(table.state, "Bob")["end_gain"])
+    card = table("Ann", type="end_gain")
+    assert table.state["turn"]["gain"] is None and card.control == "move"
+    table.refused("Nothing is waiting to be taken now.", "Ann", type="end_gain")
 
 
 def test_a_location_with_nothing_to_take_lets_the_turn_go_on():
@@ -269,13 +287,27 @@ def test_a_location_with_nothing_to_take_lets_the_turn_go_on():
     assert card.control == "move"
 
 
+def test_holding_what_the_sub_task_needs_the_card_sends_you_to_the_task_stack():
+    table = started(places=(None, None))
+    table("Ann", type="complete_subtask")
+    table.end_turn("fist", 4)
+    table("Bob", type="move", location=2)
+    card = table("Bob", type="take_ingredients", fish=1)
+    assert (card.player, card.control, card.rule) == ("Bob", "move", "sub-task")
+    says(card.say, ("Bob: you hold what the next sub-task needs. Move to the task stack",
+                    "Bob: du hast, was die nächste Teilaufgabe braucht. Zieh zum Aufgabenstapel"))
+    says(card.hint, ("needs 1 fish; you hold 2 fish", "braucht 1 Fisch; du hast 2 Fische"))
+    card = table("Bob", type="move")
+    assert card.control == "complete_subtask"
+
+
 def test_the_potion_card_knows_whether_the_die_was_taken():
     table = started(characters=("getafix", "obelix"))
     card = table("Ann", type="drink_potion", outcome="remove_two_mishaps")
     assert (card.player, card.control, card.rule) == ("Ann", "remove_mishap", "potion-die")
     says(card.say, ("Ann: the potion die says: remove 2 mishap markers",
                     "Ann: der Zaubertrank-Würfel sagt: 2 Unheilmarker entfernen"),
-         ("Take 2 more markers off the locations", "Nimm noch 2 Marker von den Orten"))
+         ("Take 2 markers off the locations", "Nimm 2 Marker von den Orten"))
     says(card.hint, ("lightning on the Fishmonger's stall, knife on the Druid's Cave",
                      "Blitz auf Fischhändler, Messer auf Höhle des Druiden"))
     assert "If not done yet" not in english(card.say)
@@ -307,6 +339,9 @@ def test_the_reward_is_said_when_the_task_is_done_then_the_next_card():
     # A reward is decided together: Ann's phone may enter it.
     assert GAME.legal_actions(table.state, "Ann")["draw_helpers"] is None
     card = table("Ann", type="draw_helpers", player="Ann")
+    # One or two players draw: after one, the card offers the second or "Nothing more".
+    assert (card.player, card.control, card.rule) == ("Bob", "draw_helpers", "tasks")
+    card = table("Bob", type="end_gain")
     assert (card.player, card.control, card.rule) == ("Bob", "enter_task", "tasks")
     says(card.say, ("stand the 3 menhirs beside the stack again",
                     "stell die 3 Hinkelsteine wieder neben den Stapel"),
@@ -447,7 +482,8 @@ def test_a_whole_won_game_walked_by_the_coach():
     assert card.control == "complete_subtask"
     card = table("Ann", type="complete_subtask")
     assert (card.player, card.control, card.rule) == ("Ann", "draw_helpers", "tasks")
-    card = table("Ann", type="draw_helpers", player="Bob")
+    table("Ann", type="draw_helpers", player="Bob")
+    card = table("Bob", type="draw_helpers", player="Ann")
     assert (card.player, card.control, card.rule) == ("Ann", "enter_task", "tasks")
     # The first task counted: no standing any more, the reason instead, and where it shows.
     assert card.scoring is None and card.see == "zt-task-count"
@@ -520,7 +556,8 @@ def test_a_marker_that_fits_nowhere_and_the_lost_game():
     assert card.player == "Bob"
     table("Bob", type="advance_roman")
     card = table("Bob", type="draw_mishap", symbol="knife")
-    assert (card.player, card.control) == ("Cy", "use_location")
+    # Cy holds the fish the next sub-task needs: the card sends him to the task stack.
+    assert (card.player, card.control) == ("Cy", "move")
     says(card.say, ("Bob hands the bag to Cy", "Bob gibt den Beutel an Cy weiter"))
     says(card.scoring, ("Roman: 1 space to the camp", "Römer: noch 1 Feld bis zum Lager"))
     card = table("Cy", type="advance_roman")

@@ -22,7 +22,7 @@ from pydantic import Field, StringConstraints, create_model, model_validator
 
 from ..base import Game, GameError, Move, Options, Whole, unblank
 from ..text import N_, Sentence, plural_sentence
-from . import mishaps, samples, scoring, setup_moves, taps, turn
+from . import gains, mishaps, samples, scoring, setup_moves, taps, turn
 from .coach import coach
 from .coach_setup import intro
 from .board import legal_spaces, spaces_to_camp, who
@@ -192,6 +192,8 @@ class Zaubertrank(Game):
              check=taps.marker_on_ring, seat_check=taps.tap_seat),
         Move(taps.RefillPotion, taps.refill_potion, phases=("actions",),
              check=taps.potion_used, seat_check=taps.tap_seat),
+        Move(taps.EndGain, taps.end_gain, phases=("actions",), check=gains.waiting,
+             seat_check=taps.tap_seat),
     )
     regions = ("timeline", "tasks", "village", "turn")
 

@@ -28,7 +28,7 @@ from .coach_setup import setup, supply_hint
 from .board import legal_spaces, loc_name, spaces_to_camp
 from .components import (
     ACTIONS_PER_TURN, CHARACTER_NAMES, INGREDIENT_NAMES, MOVES_PER_TURN, POTION_OUTCOMES,
-    SYMBOL_NAMES, SYMBOLS, UNPLACEABLE_PENALTY, amount, extra_draws,
+    SYMBOL_NAMES, SYMBOLS, UNPLACEABLE_PENALTY, amount, extra_draws, subtask_limit,
 )
 
 # Where the page already shows the count of tasks done, and the Roman's clock.
@@ -73,7 +73,28 @@ def _actions(state: dict) -> Coach:
             player=player, control="complete_subtask", rule="sub-task",
             short=Sentence("%(player)s: deliver the sub-task.", player=player),
             scoring=_standing(state), hint=_turn_hint(state, player))
+    if _ready_to_deliver(state, player):
+        return Coach(
+            say=Sentence("%(player)s: you hold what the next sub-task needs. Move to the task "
+                         "stack and deliver it there (moves left: %(moves)s). Actions left: "
+                         "%(actions)s.", player=player,
+                         moves=MOVES_PER_TURN - state["turn"]["moves_used"], actions=left),
+            player=player, control="move", rule="sub-task",
+            short=Sentence("%(player)s: to the task stack, and deliver.", player=player),
+            scoring=_standing(state), hint=_turn_hint(state, player))
     return _choose(state, player, left)
+
+
+def _ready_to_deliver(state: dict, player: str) -> bool:
+    """Away from the task stack with what the next sub-task needs, a move and one of this
+    turn's sub-tasks left."""
+    current = state["turn"]
+    subtask = _next_subtask(state)
+    seat = state["seats"][player]
+    return (seat["location"] is not None and subtask is not None
+            and current["moves_used"] < MOVES_PER_TURN
+            and current["subtasks_done"] < subtask_limit(seat["character"])
+            and seat["ingredients"][subtask["ingredient"]] >= subtask["quantity"])
 
 
 def _choose(state: dict, player: str, left: int) -> Coach:
@@ -127,15 +148,19 @@ def _gain(state: dict, player: str, gain: dict) -> Coach:
     left = ACTIONS_PER_TURN - state["turn"]["actions_used"]
     if gain["from"] == "reward":
         say, rule = _reward_words(state, player), "tasks"
-        short = Sentence("%(player)s: take the task's reward.", player=player)
+        short = Sentence("%(player)s: take the task's reward, or tap “Nothing more”.",
+                         player=player)
     elif gain["from"] == "potion":
         say, rule = _potion_words(state, player, gain, left), "potion-die"
-        short = Sentence("%(player)s: enter what the die gave.", player=player)
+        short = Sentence("%(player)s: enter what the die gave, or tap “Nothing more”.",
+                         player=player)
     else:
         say, rule = _location_words(state, player, gain, left), "locations"
-        short = Sentence("%(player)s: enter what the %(place)s gave.", player=player,
-                         place=loc_name(state, gain["location"]))
+        short = Sentence("%(player)s: enter what the %(place)s gave, or tap “Nothing more”.",
+                         player=player, place=loc_name(state, gain["location"]))
     control = gain.get("control") or "take_ingredients"
+    # One may always take less than a card offers: the box's "Nothing more" ends it.
+    say = Sentence("%(step)s Nothing more to take? Tap “Nothing more”.", step=say)
     return Coach(say=say, player=player, control=control, rule=rule, short=short,
                  scoring=_standing(state), after=_after_task(state), see=_see_task(state),
                  hint=_gain_hint(state, player, control))
@@ -150,14 +175,15 @@ def _location_words(state: dict, player: str, gain: dict, left: int) -> Sentence
                         player=player, place=place,
                         ingredient=INGREDIENT_NAMES[gain["ingredient"]], actions=left)
     if control == "refill_potion":
-        return Sentence("%(player)s: the %(place)s refills up to 2 used magic potions. Turn "
-                        "them over and tap each one here (no action). Actions left: "
-                        "%(actions)s.", player=player, place=place, actions=left)
+        return Sentence("%(player)s: the %(place)s refills used magic potions (%(count)s more "
+                        "now). Turn each over and tap it here (no action). Actions left: "
+                        "%(actions)s.", player=player, place=place, count=gain["left"],
+                        actions=left)
     if control == "remove_mishap":
         return Sentence("%(player)s: at the %(place)s draw mishap markers as its card says and "
-                        "take markers with the same symbols off the locations; tap each one "
-                        "here (no action). Then all of them go back into the bag.",
-                        player=player, place=place)
+                        "take markers with the same symbols off the locations (%(count)s more "
+                        "at most); tap each one here (no action). Then all of them go back into "
+                        "the bag.", player=player, place=place, count=gain["left"])
     return Sentence("%(player)s: take what the %(place)s gives, as its card says, and enter "
                     "it with the free taps (no action). Actions left: %(actions)s.",
                     player=player, place=place, actions=left)
@@ -169,8 +195,8 @@ def _potion_words(state: dict, player: str, gain: dict, left: int) -> Sentence:
         return plural_sentence(
             "%(player)s: the potion die says: %(outcome)s. Take %(count)s marker off a "
             "location and tap it here (no action); it goes back into the bag.",
-            "%(player)s: the potion die says: %(outcome)s. Take %(count)s more markers off "
-            "the locations and tap each one here (no action); they go back into the bag.",
+            "%(player)s: the potion die says: %(outcome)s. Take %(count)s markers off the "
+            "locations and tap each one here (no action); they go back into the bag.",
             gain["left"], player=player, outcome=outcome)
     if gain["outcome"] == "ingredient_or_card":
         return Sentence("%(player)s: the potion die says: %(outcome)s. Enter the ingredient "

@@ -140,17 +140,18 @@ DEFAULT_LOCATIONS = (
 )
 
 
-# What each default location gives, as the free tap that enters it (and the ingredient). Only
-# the Bard's Hut and the Druid's Cave are described by the rulebook; the ingredient places
-# follow their names, and the Forest is the one left for helper cards (GAMES.md). A location
-# the table renamed gives what its card says: the coach then names no kind.
+# What each default location gives: the free tap that enters it, the ingredient, and how many
+# such taps at most. Only the Bard's Hut (its example: two markers drawn, two matching ones
+# off) and the Druid's Cave (up to 2 potions) are described by the rulebook; the ingredient
+# places follow their names, and the Forest is the one left for helper cards (GAMES.md). A
+# location the table renamed gives what its card says: the coach then names no kind.
 LOCATION_GAINS = {
-    "Forest": ("draw_helpers", None),
-    "Fishmonger's stall": ("take_ingredients", "fish"),
-    "Druid's Cave": ("refill_potion", None),
-    "Mistletoe grove": ("take_ingredients", "mistletoe"),
-    "Bard's Hut": ("remove_mishap", None),
-    "Strawberry patch": ("take_ingredients", "strawberries"),
+    "Forest": ("draw_helpers", None, 1),
+    "Fishmonger's stall": ("take_ingredients", "fish", 1),
+    "Druid's Cave": ("refill_potion", None, 2),
+    "Mistletoe grove": ("take_ingredients", "mistletoe", 1),
+    "Bard's Hut": ("remove_mishap", None, 2),
+    "Strawberry patch": ("take_ingredients", "strawberries", 1),
 }
 # Where each figure starts by default, as a location card's number. The character cards print
 # it and the sources do not say it, so this is a guess each player corrects from the card;

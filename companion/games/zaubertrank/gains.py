@@ -37,35 +37,49 @@ def possible(state: dict, control: str | None, ingredient: str | None = None) ->
     return False
 
 
+def _most(state: dict, control: str | None, most: int) -> int:
+    """How many free taps of ``control`` the components allow, up to ``most``."""
+    if control == "remove_mishap":
+        return min(most, markers_on_ring(state))
+    if control == "refill_potion":
+        return min(most, sum(1 for seat in state["seats"].values()
+                             if seat["character"] != "obelix" and not seat["potion_fresh"]))
+    if control == "draw_helpers":
+        return min(most, sum(1 for seat in state["seats"].values()
+                             if state["draw_piles"][seat["character"]]))
+    return most
+
+
 def location_gain(state: dict, number: int) -> dict | None:
     """The advantage of location ``number`` as a gain due; None when nothing can be taken
     (its ingredient's supply is empty, no potion is used, no marker lies on the ring)."""
     name = state["locations"][number - 1]["name"]
-    control, ingredient = LOCATION_GAINS.get(name, (None, None))
-    if control is not None and not possible(state, control, ingredient):
-        return None
+    control, ingredient, most = LOCATION_GAINS.get(name, (None, None, 1))
+    if control is not None:
+        if not possible(state, control, ingredient):
+            return None
+        most = _most(state, control, most)
     return {"from": "location", "location": number, "control": control,
-            "ingredient": ingredient, "left": 1}
+            "ingredient": ingredient, "left": most}
 
 
 def potion_gain(state: dict, outcome: str) -> dict | None:
     control, taps = POTION_GAINS[outcome]
-    if control == "remove_mishap":
-        taps = min(taps, markers_on_ring(state))
-    if outcome == "ingredient_or_card":
-        if not (possible(state, "take_ingredients") or possible(state, "draw_helpers")):
-            return None
-    elif not taps or not possible(state, control):
+    if outcome == "ingredient_or_card" and not possible(state, control):
+        control = "draw_helpers"  # the supply is empty: the card is what is left
+    taps = _most(state, control, taps)
+    if not taps or not possible(state, control):
         return None
     return {"from": "potion", "outcome": outcome, "control": control, "left": taps}
 
 
 def reward_gain(state: dict) -> dict | None:
-    """A task's reward: the rulebook's example is helper cards drawn by one or two players."""
+    """A task's reward: the rulebook's example is one or two players drawing a helper card
+    each."""
     control = "draw_helpers" if possible(state, "draw_helpers") else "take_ingredients"
     if not possible(state, control):
         return None
-    return {"from": "reward", "control": control, "left": 1}
+    return {"from": "reward", "control": control, "left": _most(state, control, 2)}
 
 
 def due(state: dict) -> dict | None:
@@ -96,6 +110,13 @@ def passed(state: dict) -> None:
     """The turn went on (another move or action): what was not taken is left."""
     if state.get("turn"):
         state["turn"]["gain"] = None
+
+
+def waiting(game, state: dict) -> Sentence | None:
+    """"Nothing more" is for a gain still due."""
+    if due(state) is None:
+        return Sentence("Nothing is waiting to be taken now.")
+    return None
 
 
 def why_waiting(state: dict, seat: str | None) -> Sentence | None:

@@ -55,6 +55,13 @@ class RefillPotion(Action):
     player: Optional[str] = Field(None, description="Empty: the player whose turn it is.")
 
 
+class EndGain(Action):
+    """Nothing more is taken of what a location, the die or a reward gave (one may always
+    take less than a card offers)."""
+
+    type: Literal["end_gain"] = "end_gain"
+
+
 class EnterTask(Action):
     """Copy the face-up task card: its three sub-tasks in order and its reward."""
 
@@ -202,6 +209,18 @@ def refill_potion(game, state: dict, action: RefillPotion, actor: str | None) ->
     seat["potion_fresh"] = True
     gains.took(state)
     return Sentence("%(player)s refilled the magic potion.", player=who(state, name))
+
+
+def end_gain(game, state: dict, action: EndGain, actor: str | None) -> str:
+    gain = gains.due(state)
+    gains.passed(state)
+    if gain["from"] == "location":
+        return Sentence("%(player)s took nothing more from the %(place)s.",
+                        player=who(state, None), place=loc_name(state, gain["location"]))
+    if gain["from"] == "potion":
+        return Sentence("%(player)s took nothing more from the potion die.",
+                        player=who(state, None))
+    return Sentence("Nothing more was taken of the task's reward.")
 
 
 def no_task_face_up(game, state: dict) -> str | None:
