@@ -580,6 +580,13 @@
       return;
     }
     const top = topOfScreen();
+    // A tap left waiting: its whole form where it fits, never under the offline banner.
+    const form = line.dataset.kind === "waiting" && line.closest("form");
+    const whole = form && form.getBoundingClientRect();
+    if (whole && whole.height > 0 && whole.height <= window.innerHeight - top - 16 && whole.top < top) {
+      window.scrollTo({ top: window.scrollY + whole.top - top - 8, behavior: "instant" });
+      return;
+    }
     let by = 0;
     if (box.bottom > window.innerHeight) by = box.bottom - window.innerHeight + 8;
     else if (box.top < top) by = box.top - top - 8;
@@ -908,6 +915,11 @@
     script.src = button.dataset.fallback;
     script.addEventListener("load", () => {
       noSleep = new window.NoSleep();
+      // Muted: a playing video with sound takes the phone's audio, and the table's music stops.
+      if (noSleep.noSleepVideo) {
+        noSleep.noSleepVideo.muted = true;
+        noSleep.noSleepVideo.setAttribute("muted", "");
+      }
       holdAwake(tappedWhileLoading);
     });
     script.addEventListener("error", () => {

@@ -174,7 +174,8 @@ class Move:
     ``turn``: the payload field naming the player the move is made for (usually "player"),
     checked against whose turn it is; "actor" checks the seat making it; None: anyone.
     ``seat_check``: a condition on the seat making the move (a seat takes back only its own
-    entry), for every phone apart from whose turn it is.
+    entry), for every phone apart from whose turn it is. ``host_too``: the host's phone passes
+    it whatever its seat (a player's choice made for a player without a phone).
     ``after_end``: still allowed once the game is over (corrections of the final count).
     ``scope``: what a move of this kind touches (e.g. one cell of a score sheet), as a set of
     keys: two moves with disjoint scopes leave the same table in either order, so one made
@@ -186,6 +187,7 @@ class Move:
     phases: tuple[str, ...] | None = None
     check: Check | None = None
     seat_check: SeatCheck | None = None
+    host_too: bool = False
     turn: str | None = None
     after_end: bool = False
     scope: Callable[[Any], frozenset] | None = None
@@ -334,32 +336,35 @@ class Game:
                 return False
         return True
 
-    def legal_actions(self, state: dict, seat: str | None = None) -> dict[str, Sentence | None]:
-        """Every move of the game: None when ``seat`` may make it now, else why not."""
+    def legal_actions(self, state: dict, seat: str | None = None,
+                      host: bool = False) -> dict[str, Sentence | None]:
+        """Every move of the game: None when ``seat`` (``host``: on the host's phone) may make
+        it now, else why not."""
         if not self.moves:
             return {kind: None for kind in self.action_types()}
-        return {kind: self.why_not(state, kind, seat if move.turn else None, seat)
+        return {kind: self.why_not(state, kind, seat if move.turn else None,
+                                   None if host and move.host_too else seat)
                 for kind, move in self._moves.items()}
 
     def play(self, state: dict, action: Action, actor: str | None,
-             replaying: bool = False) -> tuple[dict, str]:
+             replaying: bool = False, host: bool = False) -> tuple[dict, str]:
         """The state after ``action`` and its log sentence, computed once; ``state`` is left
-        as it was. ``actor`` is the seat that made it (None: the host or a script).
+        as it was. ``actor`` is the seat that made it (None: the host or a script); ``host``:
+        made on the host's phone.
 
-        ``replaying``: the move is read back from the log, where it was accepted once; the
-        turn is not checked again (a log written before turns were checked replays as it
-        was played at the real table)."""
+        ``replaying``: the move is read back from the log, where it was accepted once; when it
+        is legal is not checked again (a log written before a turn, a check or a seat check was
+        added replays as it was played at the real table)."""
         if not self.moves:  # a game written before declared moves
             return self.apply(state, action, actor), self.describe(state, action, actor)
         move = self._moves[action.type]
         player = None
-        if replaying:
-            pass
-        elif move.turn == "actor":
+        if move.turn == "actor":
             player = actor
         elif move.turn:
             player = getattr(action, move.turn, None) or actor
-        reason = self.why_not(state, action.type, player, actor)
+        seat = None if host and move.host_too else actor
+        reason = None if replaying else self.why_not(state, action.type, player, seat)
         if reason:
             raise GameError(reason)
         new = copy.deepcopy(state)

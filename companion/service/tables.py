@@ -662,7 +662,7 @@ def act(db: Session, table: GameTable, device: Device | None, payload: dict,
     try:
         if action.type == "hand_turn" and not device.is_host:
             raise Forbidden(_("Only the host hands the turn to another player."))
-        new_state, sentence = game.play(table.state, action, actor)
+        new_state, sentence = game.play(table.state, action, actor, host=device.is_host)
     except GameError as exc:
         raise RuleRefused(say(exc.sentence)) from None
     if new_state == table.state:  # e.g. 5 points written over 5: the table shows it already

@@ -354,7 +354,13 @@ class BrowserPhone:
             field.first.select_option(value)
         elif kind in ("radio", "checkbox"):
             for one in [value] if isinstance(value, str) else value:
-                form.locator(f'[name="{name}"][value="{one}"]').check()
+                choice = form.locator(f'[name="{name}"][value="{one}"]')
+                label = form.locator(f'label:has([name="{name}"][value="{one}"])')
+                # A chip's input hides under its label's text: the finger taps the label.
+                if label.count() and not choice.is_checked():
+                    label.first.click()
+                else:
+                    choice.check()
         elif kind != "hidden":
             field.first.fill(str(value))
         else:

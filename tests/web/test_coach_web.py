@@ -116,8 +116,11 @@ def test_make_coach_sentences_prints_every_games_sentences_in_both_languages(tmp
         package = game.id.replace("-", "_")
         assert f"## {package}" in english.read_text() and f"## {package}" in german.read_text()
     assert "(MISSING)" not in german.read_text()
-    assert "- Points still missing: ‹rounds›." in english.read_text()
-    assert "- Es fehlen noch Punkte: ‹rounds›." in german.read_text()
+    # Beside each sentence, the rules section its card's "Why?" opens, in the file's language.
+    assert "- Points still missing: ‹rounds›. — § Entering scores (#entering-scores)\n" in english.read_text()
+    assert "- Es fehlen noch Punkte: ‹rounds›. — § Punkte eintragen (#entering-scores)\n" in german.read_text()
+    # A sentence built before its card rests on the cards its function makes.
+    assert "- Lena wins with ‹count› point! — § Who wins (#winning)\n" in english.read_text()
 
 
 def test_after_three_moves_of_a_kind_the_card_is_one_line_for_that_player_only(phone):

@@ -1,0 +1,42 @@
+"""Das Kartenspiel played by a newcomer family that does only what the coach says (robots/):
+five evenings over HTTP and one in Chromium, from the set-up form to the final scores."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import browser, console_errors, live_server, new_phone, playwright, server  # noqa: F401
+from tests.browser.ux import PHONE_320, PHONE_390
+from tests.robots.harness import browser_table, http_table
+from tests.robots.kartenspiel import CardNight
+
+# Seed: the players at the table, who has a phone (the host's first), the round played without
+# the phones and typed in afterwards (0: none). Two players keep a seed's taps few: ~100 taps.
+FAMILIES = {
+    1: (("Mama", "Lena"), ("Mama", "Lena"), 0),
+    2: (("Mama", "Lena"), ("Lena", "Mama"), 2),
+    3: (("Papa", "Ben"), ("Papa", "Ben"), 0),
+    4: (("Mama", "Papa", "Lena"), ("Lena", "Papa"), 3),  # Mama has no phone: the host taps for her
+    5: (("Oma", "Ben"), ("Oma", "Ben"), 0),
+}
+
+
+def evening(seed: int) -> CardNight:
+    players, phones, typed = FAMILIES[seed]
+    return CardNight(seed, players, phones, typed_round=typed)
+
+
+@pytest.mark.parametrize("seed", sorted(FAMILIES))
+def test_a_family_following_the_coach_plays_four_rounds_to_the_right_totals(app, seed):
+    night = evening(seed)
+    robot = http_table(app, night)
+    night.robot_phones = robot.phones
+    robot.play()
+
+
+@pytest.mark.browser
+def test_the_same_evening_in_chromium_on_a_390_and_a_320_px_phone(new_phone, live_server):
+    night = evening(1)
+    robot = browser_table(new_phone, live_server, night, (PHONE_390, PHONE_320))
+    night.robot_phones = robot.phones
+    robot.play()
