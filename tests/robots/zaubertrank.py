@@ -22,12 +22,13 @@ import random
 from dataclasses import dataclass, field
 
 from companion.games.zaubertrank.components import (
-    CHARACTER_STARTS, CHARACTERS, DEFAULT_LOCATIONS, INGREDIENTS, SUPPLY_PER_INGREDIENT,
-    SYMBOLS, TASK_CARDS,
+    CHARACTERS, DEFAULT_LOCATIONS, INGREDIENTS, SUPPLY_PER_INGREDIENT, SYMBOLS, TASK_CARDS,
 )
 from tests.robots.harness import Button, Card, Form, Lost, Physical, Tap, Turn
 
-# The simulated character cards' starting ingredients (not known from the sources).
+# The simulated character cards: where each figure starts (the game's own guess, which the
+# sources leave unknown) and the starting ingredients (printed here).
+STARTS = {"asterix": 2, "obelix": 1, "getafix": 3, "dogmatix": 6}
 STARTING = {"asterix": {"fish": 1, "mistletoe": 1}, "obelix": {"strawberries": 2},
             "getafix": {"mistletoe": 2}, "dogmatix": {"fish": 1, "strawberries": 1}}
 # What the simulated location cards give: the ingredient places 2 of theirs, the Forest 2
@@ -78,7 +79,7 @@ class PotionNight(Physical):
         self.tasks_done = 0
         self.covered = 0
         characters = self.random.sample(CHARACTERS, len(self.players))
-        self.seats = {name: Seat(c, CHARACTER_STARTS[c]) for name, c in zip(self.players, characters)}
+        self.seats = {name: Seat(c, STARTS[c]) for name, c in zip(self.players, characters)}
         self.piles = {c: 12 for c in CHARACTERS}
         self.supply = {i: SUPPLY_PER_INGREDIENT for i in INGREDIENTS}
         self.turn: dict | None = None
@@ -151,7 +152,7 @@ class PotionNight(Physical):
             raise Lost(f"{turn.seat} is asked for a start place before a character")
         form = _one([f for f in turn.marked if f.fields.get("player") == turn.seat],
                     f"{turn.seat}'s start place form")
-        seat.location, seat.placed = CHARACTER_STARTS[seat.character], True
+        seat.location, seat.placed = STARTS[seat.character], True
         return Tap(form, button=_button(form, str(seat.location)))
 
     def _take_start(self, turn: Turn) -> Tap:

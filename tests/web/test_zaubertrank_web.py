@@ -495,6 +495,10 @@ def test_passing_playing_cards_and_the_potion(client, phone):
     table.refused("Ann has used both actions; move the Roman on to end them.", "play_helpers")
     table.refused("Obelix has roast boars, and a gnawed bone cannot be refilled.", "refill_potion",
                   player="Bob")
+    # The die's gain waits in its box (the free taps' menu with it) until taken or ended.
+    assert "Free taps" not in text(region(ann.page(), "turn"))
+    ann.taps("end_gain", "Nothing more")
+    assert "Ann (Asterix) took nothing more from the potion die." in table.snap()["log"][0]["text"]
     ann.taps("refill_potion", "Refill Ann's potion")
     table.end_turn()
     table.refused("Only Getafix rolls the potion die twice.", "drink_potion",
