@@ -80,7 +80,7 @@ def _actions(state: dict) -> Coach:
                          "%(actions)s.", player=player,
                          moves=MOVES_PER_TURN - state["turn"]["moves_used"], actions=left),
             player=player, control="move", rule="sub-task",
-            short=Sentence("%(player)s: to the task stack, and deliver.", player=player),
+            short=Sentence("%(player)s: go to the task stack and deliver.", player=player),
             scoring=_standing(state), hint=_turn_hint(state, player))
     return _choose(state, player, left)
 
@@ -185,7 +185,7 @@ def _location_words(state: dict, player: str, gain: dict, left: int) -> Sentence
                         "at most); tap each one here (no action). Then all of them go back into "
                         "the bag.", player=player, place=place, count=gain["left"])
     return Sentence("%(player)s: take what the %(place)s gives, as its card says, and enter "
-                    "it with the free taps (no action). Actions left: %(actions)s.",
+                    "it here (no action). Actions left: %(actions)s.",
                     player=player, place=place, actions=left)
 
 
@@ -211,11 +211,11 @@ def _reward_words(state: dict, player: str) -> Sentence:
     reward = state["tasks"]["last_reward"]
     if reward:
         return Sentence("%(player)s: the task is done! First take its reward: %(reward)s. "
-                        "Enter what you take with the free taps (no action); then comes the "
-                        "next task card.", player=player, reward=reward)
+                        "Enter what you take here (no action); then comes the next task card.",
+                        player=player, reward=reward)
     return Sentence("%(player)s: the task is done! First take the reward printed on it (in "
                     "the rulebook's example you decide together who draws a helper card) and "
-                    "enter it with the free taps (no action); then comes the next task card.",
+                    "enter it here (no action); then comes the next task card.",
                     player=player)
 
 
