@@ -12,7 +12,8 @@ import copy
 from dataclasses import dataclass
 from typing import Annotated, Any, Callable, ClassVar, Literal, Union
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError,
+                      ValidationInfo)
 
 from .coach import Coach, Intro
 from .patterns import unblank_pattern
@@ -36,14 +37,42 @@ def no_such_player(name) -> GameError:
                               player=quote(name, 40)))
 
 
-def _no_bool(value: Any) -> Any:
+class FromJson(dict):
+    """A payload decoded from a request's JSON (the API): its numbers must be JSON's numbers,
+    as the API's document says. A page's form sends them as text ("5"), and the log holds
+    what was checked when it was written: both are read as before."""
+
+
+def typed_by(raw: Any) -> dict:
+    """The validation context of a payload: whether it is JSON (``FromJson``)."""
+    return {"json": isinstance(raw, FromJson)}
+
+
+def _whole(value: Any, info: ValidationInfo) -> Any:
     if isinstance(value, bool):
         raise ValueError(N_("expected a whole number, not true/false"))
+    if isinstance(value, str) and (info.context or {}).get("json"):
+        raise ValueError(N_("expected a whole number, not text"))  # JSON's are unquoted
     return value
 
 
-# A whole number that also arrives as a form string ("5") but never as true/false.
-Whole = Annotated[int, BeforeValidator(_no_bool)]
+# A whole number (from a form: its text, "5"; from JSON: a number), never true/false.
+Whole = Annotated[int, BeforeValidator(_whole)]
+
+
+def _ticked(value: Any) -> Any:
+    return True if value == "on" else value  # what a ticked checkbox of a page sends
+
+
+def _true_false_or_on(schema: dict) -> None:
+    schema.pop("type", None)
+    schema["anyOf"] = [{"type": "boolean"}, {"const": "on", "description": "Ticked: true."}]
+
+
+# True or false, and nothing else that reads as one (0, "yes"), but for the "on" a ticked
+# checkbox of a page sends.
+Ticked = Annotated[bool, BeforeValidator(_ticked),
+                   Field(strict=True, json_schema_extra=_true_false_or_on)]
 
 
 def _type_is_required(schema: dict, model: type) -> None:
@@ -250,7 +279,7 @@ class Game:
     def parse_options(self, raw: dict | None) -> Options:
         """Validate table options; raise GameError naming the problem."""
         try:
-            return self.options_model.model_validate(raw or {})
+            return self.options_model.model_validate(raw or {}, context=typed_by(raw))
         except ValidationError as exc:
             raise GameError(explain(exc)) from None
 
@@ -268,7 +297,7 @@ class Game:
             raise GameError(Sentence("The action type is missing; %(game)s knows: %(known)s.",
                                      game=Name(self.name), known=", ".join(known)))
         try:
-            return self._action_adapter.validate_python(raw)
+            return self._action_adapter.validate_python(raw, context=typed_by(raw))
         except ValidationError as exc:
             skip = len(self.actions) > 1
             raise GameError(explain(exc, skip_first=skip)) from None

@@ -38,6 +38,14 @@ def test_the_highlighted_control_is_the_one_the_card_names(live_server, new_phon
             "type": "play_character", "player": name, "album": 1, "strength": 3,
             "character_type": "Legionary", "colour": "Roman" if name == "Ben" else "Gaul"},
             token=table["token"])
+        # Its power: entered on the phone of whoever played it, marked there only.
+        settle(acting, live_server, code)
+        settle(other, live_server, code)
+        assert card.get_attribute("data-control") == "end_power"
+        expect(acting.locator('.coach-target[data-coach-for="end_power"]:visible').first).to_be_visible()
+        assert highlighted(other) == [], "another player's power is not marked on this phone"
+        api(live_server, "POST", f"/api/tables/{code}/actions", {"type": "end_power"},
+            token=table["token"])
 
 
 def test_an_asterix_obelix_attack_followed_by_tapping_what_the_card_highlights(live_server,

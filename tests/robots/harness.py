@@ -122,6 +122,11 @@ class Physical:
         """Who acts when the card speaks to the whole table (None: the host)."""
         return None
 
+    def choice_of(self, card: Card) -> str | None:
+        """Whose own choice the card's control is (None: not one player's): no other phone
+        but that player's and the host's may show it marked."""
+        return None
+
     def over(self) -> bool:
         """The physical game has ended."""
         raise NotImplementedError
@@ -198,6 +203,7 @@ class Robot:
         self.physical = physical
         self.phones = phones  # seat → HttpPhone or BrowserPhone
         self.steps: list[str] = []  # what happened, for the failure's message
+        self._checked: tuple | None = None  # the last choice looked for on the other phones
 
     def acting_seat(self, card: Card) -> str:
         """The phone the card speaks to: the named player's, else (the whole table, or a
@@ -232,6 +238,7 @@ class Robot:
                         [form for form in page.forms if form.enabled], page)
             if not turn.marked:
                 raise Lost(self._why(f"the card marks nothing on {seat}'s phone: {card.say!r}"))
+            self._only_the_choosers(card, host_seat)
             tap = self.physical.tap(turn)
             self.steps.append(f"{seat}: {card.say} → {tap.form.action} {tap.values}")
             refused = phone.send(tap)
@@ -239,6 +246,17 @@ class Robot:
                 raise Lost(self._why(f"the server refused what the card marked ({tap.form.action} "
                                      f"{tap.values}): {refused!r}"))
         raise Lost(self._why(f"the game stalled: {self.MOST_STEPS} taps and no end"))
+
+    def _only_the_choosers(self, card: Card, host_seat: str) -> None:
+        """A player's own choice is marked on no other phone but theirs and the host's."""
+        chooser = self.physical.choice_of(card)
+        if chooser is None or (card.control, chooser, card.say) == self._checked:
+            return  # (a choice of several taps is looked at once)
+        self._checked = (card.control, chooser, card.say)
+        for other, phone in self.phones.items():
+            if other not in (chooser, host_seat) and phone.marks(card.control):
+                raise Lost(self._why(f"{chooser}'s choice ({card.control}) is marked on "
+                                     f"{other}'s phone: {card.say!r}"))
 
     def _why(self, problem: str) -> str:
         return problem + "\n  the last steps:\n  " + "\n  ".join(self.steps[-8:])
@@ -258,6 +276,13 @@ class HttpPhone:
 
     def marked(self, card: Card, forms: list[Form]) -> list[Form]:
         return marked(card, forms)
+
+    def marks(self, control: str) -> bool:
+        """Whether the page marks a form of ``control`` now (one enabled), read quickly."""
+        response = self.phone.get(f"/t/{self.phone.code}", headers=GERMAN)
+        forms = re.findall(rf'<form\b[^>]*data-action="{re.escape(control)}"[^>]*>(.*?)</form>',
+                           response.get_data(as_text=True), re.S)
+        return any(not re.search(r"<fieldset\b[^>]*\bdisabled", body) for body in forms)
 
     def send(self, tap: Tap) -> str | None:
         """Posts the tap as the page's form would; the refusal's sentence, or None."""
@@ -321,6 +346,13 @@ class BrowserPhone:
                  .filter(([, on]) => on).map(([i]) => i)""", card.control or "")
         return [form for form in marked(card, forms) if form.index in indices]
 
+    def marks(self, control: str) -> bool:
+        """Whether coach.js marked a form of ``control`` on this page."""
+        self._settle()
+        return self.page.evaluate(
+            """control => !!document.querySelector(`form[data-action="${control}"].coach-target,
+                 form[data-action="${control}"] .coach-target`)""", control)
+
     def send(self, tap: Tap) -> str | None:
         page = self.page
         form = page.locator(f'form[data-action="{tap.form.action}"]').nth(tap.form.index)
@@ -332,8 +364,10 @@ class BrowserPhone:
             opener.first.click()
         form.scroll_into_view_if_needed()
         before = self._version()
+        # What the form holds now: opening it may have filled fields (a dialog's script).
+        now = form.evaluate("form => Object.fromEntries(new FormData(form))")
         for name, value in tap.values.items():
-            if tap.form.fields.get(name) != value:  # a hand leaves a field that already says it
+            if now.get(name) != value:  # a hand leaves a field that already says it
                 self._enter(form, name, value)
         button = (form.locator(f'button[name="{tap.button.name}"][value="{tap.button.value}"]')
                   if tap.button is not None and tap.button.name else form.locator('button[type="submit"], button:not([type])').first)

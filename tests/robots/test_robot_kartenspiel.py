@@ -1,13 +1,12 @@
 """Das Kartenspiel played by a newcomer family that does only what the coach says (robots/):
-five evenings over HTTP and one in Chromium, from the set-up form to the final scores."""
+five evenings over HTTP, from the set-up form to the final scores (one in Chromium:
+tests/browser/test_robot_kartenspiel_browser.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import browser, console_errors, live_server, new_phone, playwright, server  # noqa: F401
-from tests.browser.ux import PHONE_320, PHONE_390
-from tests.robots.harness import browser_table, http_table
+from tests.robots.harness import http_table
 from tests.robots.kartenspiel import CardNight
 
 # Seed: the players at the table, who has a phone (the host's first), the round played without
@@ -30,13 +29,5 @@ def evening(seed: int) -> CardNight:
 def test_a_family_following_the_coach_plays_four_rounds_to_the_right_totals(app, seed):
     night = evening(seed)
     robot = http_table(app, night)
-    night.robot_phones = robot.phones
-    robot.play()
-
-
-@pytest.mark.browser
-def test_the_same_evening_in_chromium_on_a_390_and_a_320_px_phone(new_phone, live_server):
-    night = evening(1)
-    robot = browser_table(new_phone, live_server, night, (PHONE_390, PHONE_320))
     night.robot_phones = robot.phones
     robot.play()

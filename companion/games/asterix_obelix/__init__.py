@@ -43,7 +43,7 @@ def supply_cards(count: int) -> Sentence:
 
 class AsterixObelixOptions(Options):
     blocking: bool = Field(
-        True,
+        True, strict=True,
         title=N_("Blocking"),
         description=N_("After each attack the attacker blocks one row or column for the "
                        "opponent's next attack. Described by the overview, not by the rulebook; on by default."),

@@ -50,7 +50,7 @@ class _TableBasics(Options):
         json_schema_extra={"choice_labels": DIFFICULTY_NAMES},
     )
     challenge: bool = Field(
-        False, title=N_("Challenge: one task card more"),
+        False, strict=True, title=N_("Challenge: one task card more"),
         description=N_("Adds one task card to the difficulty's stack."),
     )
 
@@ -121,7 +121,8 @@ ZaubertrankOptions = create_model(
     "ZaubertrankOptions",
     __base__=_TableBasics,
     __doc__="Table settings: the difficulty and the six location cards (defaults editable, "
-    "since the printed space counts and symbols are not known for certain).",
+    "since the printed space counts and symbols are not known for certain). The six location "
+    "names must differ, case and surrounding spaces aside (a rule JSON Schema cannot state).",
     **_location_fields(),
 )
 
