@@ -214,8 +214,11 @@ class Robot:
     def play(self) -> dict:
         """Every step until the game is over; the companion's final snapshot, checked."""
         host_seat = self.physical.phones[0]
+        # The card names the same player on every phone: read the phone that acted last
+        # (it usually acts again), and another only when the card names another.
+        reader = host_seat
         for _ in range(self.MOST_STEPS):
-            page = self.phones[host_seat].read()
+            page = self.phones[reader].read()
             card = page.card
             if card is None:
                 raise Lost("the coached table shows no coach card")
@@ -227,9 +230,10 @@ class Robot:
                 return snapshot
             seat = self.acting_seat(card)
             phone = self.phones[seat]
-            if seat != host_seat:
+            if seat != reader:
                 page = phone.read()
                 card = page.card
+                reader = seat
             turn = Turn(card, seat, phone.marked(card, page.forms),
                         [form for form in page.forms if form.enabled], page)
             if not turn.marked:
