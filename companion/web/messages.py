@@ -68,7 +68,7 @@ def coach_sentences(folder: Path) -> list[Path]:
         for source in parts:
             for words in lines.values():
                 words.append(f"\n## {game.parent.name}"
-                             f"{'' if source == game else ' (' + source.stem + ')'}\n")
+                             f"{'' if source == game else ' (' + source.stem.replace('_', '-') + ')'}\n")
             _list_sentences(source, rules, titles, german, lines)
     folder.mkdir(parents=True, exist_ok=True)
     written = []

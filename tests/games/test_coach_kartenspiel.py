@@ -41,10 +41,13 @@ def test_a_whole_game_of_three_walked_by_the_coach():
     # Set-up: the whole table lays the game out, and learns how a trick works before the first.
     card = table.coach()
     assert (card.player, card.control, card.rule, card.after) == (None, "win_roman", "setup", None)
-    says(card.say, ("Everyone: take your Gaul's ten cards and your Dogmatix",
-                    "Alle: nehmt die zehn Karten eures Galliers und euren Idefix"),
-         ("the 50 cards of the Roman deck (pirates included)",
-          "die 50 Karten des Römerstapels (Piraten mitgezählt)"),
+    # The card stays short; how a trick goes is in the introduction it points to.
+    says(card.say, ("Everyone: shuffle the 50 Roman cards, turn up the top one and play the trick "
+                    "as in \"How the game goes\"", "Alle: mischt die 50 Römerkarten, deckt die "
+                    "oberste auf und spielt den Stich wie bei „So geht das Spiel“"))
+    intro = COACH.game.intro(table.state)
+    says(intro.need, ("the ten cards of your Gaul", "die zehn Karten seines Galliers"))
+    says(intro.start,
          ("all lay one Gaul face down and reveal together",
           "legt jeder einen Gallier verdeckt hin, dann deckt ihr gleichzeitig auf"),
          ("the highest Gaul wins the Roman and is discarded",
@@ -54,7 +57,7 @@ def test_a_whole_game_of_three_walked_by_the_coach():
           "umgekehrt)"), ("a pirate under ☠", "einen Piraten unter ☠"),
          ("Equal Gauls: the one with more magic-potion flasks wins; equal flasks too: agree "
           "between you who gets it", "Bei gleich hohen Galliern gewinnt der mit mehr "
-          "Zaubertrankflaschen; sind auch die Flaschen gleich, einigt euch, wer ihn bekommt"))
+          "Zaubertrankflaschen; sind auch die Flaschen gleich, einigt euch, wer den Römer bekommt"))
     says(card.scoring, ("pirates first let Romans escape", "zuerst die Piraten Römer entkommen"),
          ("plus 20, 50 or 100", "dazu 20, 50 oder 100"),
          ("Ann 0 points, Ben 0 points, Cid 0 points", "Ann 0 Punkte, Ben 0 Punkte, Cid 0 Punkte"))

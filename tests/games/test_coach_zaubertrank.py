@@ -45,9 +45,13 @@ def set_up(table: Table, characters=("asterix", "obelix"), places=(None, None), 
     card = table.coach()
     assert (card.player, card.control, card.rule, card.hint) == (None, "enter_task", "setup",
                                                                  None)
-    says(card.say, ("Everyone", "Alle"), ("six locations", "sechs Orte"),
-         ("Deal 4 task cards face down", "4 Aufgabenkarten verdeckt"),
-         ("the 3 menhirs", "die 3 Hinkelsteine"))
+    says(card.say, ("Everyone: set out the table as \"How the game goes\" says",
+                    "Alle: baut auf, wie es unter „So geht das Spiel“ steht"),
+         ("enter its three sub-tasks", "tragt ihre drei Teilaufgaben ein"))
+    # The layout is in the introduction the card points to (the card stays short).
+    says(COACH.game.intro(table.state).need, ("six locations", "sechs Orte"),
+         ("4 task cards face down", "4 Aufgabenkarten verdeckt"),
+         ("the 3 menhirs", "den 3 Hinkelsteinen"))
     assert card.scoring is None and card.after is None
 
     card = table.task(**task)

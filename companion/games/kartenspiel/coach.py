@@ -62,14 +62,11 @@ def coach(state: dict) -> Coach:
 
 def _setup(state: dict) -> Coach:
     return Coach(
-        say=Sentence("Everyone: take your Gaul's ten cards and your %(dog)s; shuffle the "
-                     "%(cards)s cards of the Roman deck (pirates included) face down and turn up "
-                     "the top one. Each trick: all lay one Gaul face down and reveal together; the "
-                     "highest Gaul wins the Roman and is discarded, the other Gauls go back into "
-                     "their owners' hands (for a pirate it is the other way round). Equal Gauls: "
-                     "the one with more magic-potion flasks wins; equal flasks too: agree between "
-                     "you who gets it. Tap the Roman's value, then the winner; a pirate under ☠.",
-                     dog=dog(state), cards=deck_left(state)),
+        # How a trick goes is the introduction's (folded under "How the game goes"): the card
+        # stays a third of a small phone's screen.
+        say=Sentence("Everyone: shuffle the %(cards)s Roman cards, turn up the top one and play "
+                     "the trick as in \"How the game goes\". Then tap its value and the winner.",
+                     cards=deck_left(state)),
         control=_trick_control(state), rule="setup",
         short=Sentence("Everyone: set up and turn up the first card."),
         scoring=_before_scoring(state))
@@ -341,5 +338,10 @@ def intro(state: dict) -> Intro:
                       dog=dog(state), cards=sum(state["deck"].values()) + len(PIRATE_KINDS),
                       high=", ".join(map(str, high))),
         start=Sentence("Nobody starts: everyone plays each trick at the same time. %(player)s "
-                       "(first seat) turns up the first card; the rulebook names nobody for it.",
+                       "(first seat) turns up the first card; the rulebook names nobody for it. "
+                       "Each trick: all lay one Gaul face down and reveal together; the highest "
+                       "Gaul wins the Roman and is discarded, the other Gauls go back into their "
+                       "owners' hands (for a pirate it is the other way round). Equal Gauls: the "
+                       "one with more magic-potion flasks wins; equal flasks too: agree between "
+                       "you who gets it. Tap the Roman's value, then the winner; a pirate under ☠.",
                        player=players[0]))

@@ -28,10 +28,9 @@ def setup(state: dict) -> Coach:
             short=Sentence("Everyone: place the opening marker."))
     if state["tasks"]["current"] is None:
         return Coach(
-            say=Sentence("Everyone: lay the six locations clockwise in a ring by their numbers, "
-                         "the Roman on the camp of card 1. Deal %(count)s task cards face down "
-                         "as a stack, turn the top one up, put the 3 menhirs beside it and "
-                         "enter its three sub-tasks.", count=state["tasks"]["total"]),
+            # The layout is the introduction's (under "How the game goes"): the card stays small.
+            say=Sentence("Everyone: set out the table as \"How the game goes\" says, turn up "
+                         "the top task card and enter its three sub-tasks."),
             control="enter_task", rule="setup",
             short=Sentence("Everyone: enter the face-up task card."))
     steps = {"characters": _characters, "places": _start_places, "stock": _starting_stock}
@@ -157,5 +156,8 @@ def intro(state: dict) -> Intro:
                       total=tasks["total"]),
         need=Sentence("Each of you: a character card with its figure, its 12 helper cards as a "
                       "draw pile, a magic potion (%(obelix)s: 3 roast boars) and the starting "
-                      "ingredients it shows.", obelix=CHARACTER_NAMES["obelix"]),
+                      "ingredients it shows. In the middle: the six locations clockwise in a "
+                      "ring by their numbers, the Roman on the camp of card 1, and %(count)s "
+                      "task cards face down as a stack with the 3 menhirs beside it.",
+                      obelix=CHARACTER_NAMES["obelix"], count=tasks["total"]),
         start=start)
