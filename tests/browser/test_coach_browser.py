@@ -154,3 +154,20 @@ def test_before_the_first_move_the_card_is_small_and_its_control_one_tap_away(
     else:
         expect(way).to_be_hidden()
     page.screenshot(path=f"/tmp/lead-shots/first-{game}-320x640.png")
+
+
+def test_a_finished_games_card_shows_the_count_with_a_button_a_thumb_hits(live_server, new_phone):
+    table = create_table(live_server, "scorepad", ["Ann", "Ben"], coach=True)
+    page = seated(new_phone, live_server, table["code"], "Ann", ux.PHONE_320, GERMAN)
+    for name, points in (("Ann", 12), ("Ben", 9)):
+        api(live_server, "POST", f"/api/tables/{table['code']}/actions",
+            {"type": "enter_score", "player": name, "round": 1, "points": points}, token=table["token"])
+    api(live_server, "POST", f"/api/tables/{table['code']}/actions", {"type": "finish_game"},
+        token=table["token"])
+    settle(page, live_server, table["code"])
+    expect(page.locator("#coach .coach-say")).to_have_text("Ann gewinnt mit 12 Punkten!")
+    show = page.locator("#coach .coach-after").get_by_role("link", name="Zeig's mir")
+    expect(show).to_be_visible()
+    assert checks(page) == {"small targets": [], "small text": [], "overflowing": [], "axe": []}
+    show.click()
+    page.wait_for_function("() => location.hash === '#scoresheet'")
