@@ -132,32 +132,31 @@ def test_an_open_menu_stays_open_through_another_phones_moves(live_server, new_p
 
 
 def test_a_choice_made_in_an_open_menu_survives_another_phones_move(live_server, new_phone):
-    table = create_table(live_server, "zaubertrank", ["Ann", "Bob"])
+    table = create_table(live_server, "kartenspiel", ["Ann", "Bob"])
     page = new_phone(viewport=ux.PHONE_390)
     join(page, live_server, table["code"], "Ann")
-    menu = page.locator("#turn details#zt-setup-places")
+    menu = page.locator("details#ks-idefix-menu")
     menu.locator("summary").click()
-    choice = menu.locator("select").first
-    chosen = choice.evaluate("el => [...el.options].find(o => !o.selected).value")
-    choice.select_option(chosen)
-    page.evaluate("() => document.activeElement.blur()")  # the player looks elsewhere, not sent yet
-    act(live_server, table, {"type": "draw_mishap", "symbol": "lightning"})
+    # Half chosen, not sent: whose Dogmatix looked, and what it saw.
+    menu.locator("label:has(input[name=player][value=Ann])").click()
+    menu.locator("label:has(input[name=roman][value='7'])").click()
+    page.evaluate("() => document.activeElement.blur()")  # the player looks elsewhere
+    act(live_server, table, {"type": "win_roman", "player": "Bob", "value": 5})
     settle(page, live_server, table["code"])
     page.wait_for_timeout(500)
     expect(menu).to_have_attribute("open", "")
-    expect(choice).to_have_value(chosen)
-    # Held back, choice and all: the drawn marker's places are not offered yet.
-    expect(page.locator("#turn form[data-action=place_mishap]")).to_have_count(0)
-    # The choice was made against the table as it was: the first tap is refused as stale and
-    # says so on the form; tapped again, it is sent, and the region catches up (the drawn
-    # marker's places are offered) with the menu still open.
-    form = menu.locator("form").first
-    form.get_by_role("button", name="Set").click()
-    expect(form.locator(".form-error")).to_contain_text("The table changed")
-    form.get_by_role("button", name="Set").click()
-    expect(page.locator("#turn form[data-action=place_mishap]").first).to_be_attached(timeout=5000)
-    expect(menu).to_have_attribute("open", "")
+    expect(menu.locator("input[name=player][value=Ann]")).to_be_checked()
+    expect(menu.locator("input[name=roman][value='7']")).to_be_checked()
+    # Bob's Roman touched only Bob's pile: Ann's choice, made against the table before it,
+    # still counts; once sent, the region catches up with the menu still open.
+    menu.get_by_role("button", name="Kept it").click()
+    page.wait_for_function(
+        "code => fetch(`/api/tables/${code}`).then(r => r.json()).then(t => t.state.piles.Ann.romans.includes(7))",
+        arg=table["code"], timeout=5000)
     settle(page, live_server, table["code"])
+    expect(menu).to_have_attribute("open", "")
+    piles = api(live_server, "GET", f"/api/tables/{table['code']}")["state"]["piles"]
+    assert (piles["Ann"]["romans"], piles["Bob"]["romans"]) == ([7], [5])
 
 
 @SIZES
