@@ -120,7 +120,10 @@ def post_worker_init(worker) -> None:
     """gunicorn's hook, the app loaded in its worker: every template compiled now (the first
     table page would stop every phone meanwhile), then what the app holds for good moved out of
     the garbage collector's sight (each full collection walked all of it, every phone waiting),
-    and the collector run less often."""
+    and the collector run less often. What the imports of the server's last run left goes."""
+    from .web.app import forget_dead_imports  # here: the worker has patched for gevent by now
+
+    forget_dead_imports(worker.wsgi)
     environment = worker.wsgi.jinja_env
     for name in environment.list_templates(extensions=["html"]):
         environment.get_template(name)

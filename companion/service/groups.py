@@ -25,7 +25,8 @@ from sqlmodel import Session, delete, select
 
 from ..games import get_game
 from .codes import GROUP_CODE_LENGTH, normalise_code, random_code
-from .errors import Forbidden, Invalid, NotFound
+from . import pending
+from .errors import Forbidden, Invalid, NotFound, Stale
 from .inputs import NAME_MAX, name_key, quote, stored_id, tidy_name
 from .models import GameTable, GroupChange, GroupPlayer, PendingImport, Play, PlayerGroup, now
 from .stats.facts import facts_of
@@ -127,13 +128,41 @@ def player_named(db: Session, group: PlayerGroup, name: str) -> GroupPlayer | No
     return next((p for p in players_of(db, group) if name_key(p.name) == wanted), None)
 
 
+def _pending_named(db: Session, group: PlayerGroup, name: str) -> GroupPlayer | None:
+    """The row of this very name that an import still pending (or a killed one) wrote: the
+    group's players are unique by name, so nobody else can have it meanwhile."""
+    found = db.exec(select(GroupPlayer).where(GroupPlayer.group_id == group.id,
+                                              GroupPlayer.name == name)).first()
+    return found if found is not None and found.pending is not None else None
+
+
+def _make_way(db: Session, group: PlayerGroup, name: str) -> None:
+    """Before a player takes ``name``: refused while an import is adding it; what a dead
+    import left is cleared."""
+    held = _pending_named(db, group, name)
+    writer = pending.holder(db, held.pending) if held is not None else None
+    if writer is None:
+        return
+    if pending.alive(db, writer.key, writer.started_at):
+        raise Stale(_("An import is adding a player called %(name)s just now; try again when "
+                      "it is done.", name=name))
+    pending.forget(db, writer.key)
+
+
 def add_player(db: Session, group: PlayerGroup, name: str) -> GroupPlayer:
-    """The group's player of this name (any case), added if new."""
+    """The group's player of this name (any case), added if new. A name an import is still
+    adding (or a killed one left) is that player, the group's from now on: the import's plays
+    name it as well, and it stays if the import fails."""
     name = clean_name(name)
     hold(db, group)
     found = player_named(db, group, name)
     if found is not None:
         return found
+    held = _pending_named(db, group, name)
+    if held is not None:
+        held.pending, held.created_at = None, now()
+        group.version += 1
+        return held
     player = GroupPlayer(group_id=group.id, name=name)
     db.add(player)
     db.flush()
@@ -160,6 +189,7 @@ def rename_player(db: Session, group: PlayerGroup, player_id: int, new_name: str
                         "person, merge the two.", name=other.name))
     if name == player.name:
         raise Invalid(_("%(name)s already has this name.", name=player.name))
+    _make_way(db, group, name)
     db.add(GroupChange(group_id=group.id, kind="rename",
                        payload={"player": player.id, "old": player.name, "new": name}))
     player.name = name
@@ -221,10 +251,12 @@ def undo_change(db: Session, group: PlayerGroup) -> GroupChange:
         player = _player(db, group, data["player"])
         if player_named(db, group, data["old"]) not in (None, player):
             raise Invalid(_("%(name)s is the name of another player now.", name=data["old"]))
+        _make_way(db, group, data["old"])
         player.name = data["old"]
     else:
         if player_named(db, group, data["drop_name"]) is not None:
             raise Invalid(_("%(name)s is the name of another player now.", name=data["drop_name"]))
+        _make_way(db, group, data["drop_name"])
         # Back under an id of its own: SQLite may have given the old one to a newer player.
         restored = GroupPlayer(group_id=group.id, name=data["drop_name"])
         db.add(restored)

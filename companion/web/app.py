@@ -13,7 +13,8 @@ from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
 
 from ..live.hub import Hub
-from ..service.database import close_db, init_db, make_engine
+from ..service.database import close_db, init_db, make_engine, writing
+from ..service.pending import forget_dead
 from .assets import init_assets
 from .config import defaults
 from .errors import init_errors
@@ -76,6 +77,14 @@ def create_app(test_config: dict | None = None) -> Flask:
         print(f"Database ready: {app.extensions['schema_upgrade']}.")
 
     return app
+
+
+def forget_dead_imports(app: Flask) -> None:
+    """A server starting (cli.post_worker_init): what the imports of its last run left
+    half-written (killed with it) is cleared; another server's imports under way stay."""
+    with writing(app.extensions["engine"]) as db:
+        forget_dead(db)
+        db.commit()
 
 
 def _instance_path() -> str | None:
