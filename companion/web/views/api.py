@@ -588,14 +588,12 @@ def group_export(code: str):
 @bp.post("/groups/<code>/plays")
 @documented(body=PlayExport, path={"code": GROUP_CODE}, bearer=True, responses={
     200: Imported, 403: (Error, "Not the group's owner key"), 404: NO_GROUP,
-    409: (Error, "Another import adds plays of the same ids just now"),
+    409: (Error, "Another import under way adds one of its players or play ids (named)"),
     422: (Error, "Not an export; the play and field named")})
 def group_import(code: str):
     """Import an export into the group (with its owner key as the bearer token): all or
-    nothing; plays it has already are skipped."""
-    with Session(current_app.extensions["engine"]) as db:  # before the body is read
-        group = find_group(db, code)
-    require_owner(group, is_owner_key(group, bearer_token()))
+    nothing; plays it has already are skipped. The key was checked before the body was read
+    (``before_body``)."""
     if not request.is_json:
         raise Invalid(_("The request body is not valid JSON."))
     with IMPORTS.time():
@@ -603,6 +601,17 @@ def group_import(code: str):
     db = get_db()
     return reply(Imported(added=done.added, plays=play_count(db, find_group(db, code)),
                           conflicts=done.conflicts))
+
+
+def _owner_key_before_the_body(code: str) -> None:
+    """An import's check before its body is read or the import slot taken (guards): the
+    group, and its owner key as the bearer token."""
+    with Session(current_app.extensions["engine"]) as db:
+        group = find_group(db, code)
+    require_owner(group, is_owner_key(group, bearer_token()))
+
+
+group_import.before_body = _owner_key_before_the_body
 
 
 @bp.delete("/groups/<code>/plays/<uid>")

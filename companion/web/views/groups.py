@@ -288,10 +288,8 @@ def game_name(game_id: str) -> str:
 @bp.post("/g/<code>/import")
 def import_view(code: str):
     """Import a play export: read and written a few plays at a time (``imports``), so the
-    tables' requests go on meanwhile; a refusal shows beside the form, nothing imported."""
-    refused = _not_an_owner(_group_now(code))
-    if refused:
-        return refused
+    tables' requests go on meanwhile; a refusal shows beside the form, nothing imported.
+    Its owner was checked before the file was read (``before_body``)."""
     upload = request.files.get("file")
     raw = upload.read(IMPORT_BYTES_MAX + 1) if upload else b""
     try:
@@ -313,6 +311,15 @@ def import_view(code: str):
             + (" …" if len(done.conflicts) > 10 else ""))
     flash(said, "info")
     return redirect(url_for("groups.show", code=find_group(get_db(), code).code) + "#import", 303)
+
+
+def _owner_before_the_file(code: str):
+    """An import's check before its file is read or the import slot taken (guards): the group,
+    and this phone its owner; else the group page saying why."""
+    return _not_an_owner(_group_now(code))
+
+
+import_view.before_body = _owner_before_the_file
 
 
 @bp.post("/g/<code>/delete")
