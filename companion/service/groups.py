@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone, tzinfo
 
@@ -30,6 +31,7 @@ from .errors import Forbidden, Invalid, NotFound, Stale
 from .inputs import NAME_MAX, name_key, quote, stored_id, tidy_name
 from .models import GameTable, GroupChange, GroupPlayer, PendingImport, Play, PlayerGroup, now
 from .stats.facts import facts_of
+from .stats.results import paced
 
 GROUP_NAME_MAX = 40
 # BoardGameGeek's ids of the games, for the export (the score pad is no game of its own).
@@ -161,13 +163,11 @@ def add_player(db: Session, group: PlayerGroup, name: str) -> GroupPlayer:
     held = _pending_named(db, group, name)
     if held is not None:
         held.pending, held.created_at = None, now()
-        group.version += 1
         return held
     player = GroupPlayer(group_id=group.id, name=name)
     db.add(player)
     db.flush()
-    group.version += 1
-    return player
+    return player  # no play names them yet: the group's version (its statistics) stays
 
 
 def _player(db: Session, group: PlayerGroup, player_id) -> GroupPlayer:
@@ -433,9 +433,10 @@ def find_play(db: Session, group: PlayerGroup, uid: str) -> Play:
 
 def play_records(db: Session, group: PlayerGroup, plays: list[Play] | None = None) -> list[dict]:
     """The plays as the statistics and the export read them: players by their group names."""
-    names = {p.id: p.name for p in players_of(db, group)}
+    names = dict(db.exec(select(GroupPlayer.id, GroupPlayer.name).where(
+        GroupPlayer.group_id == group.id, shown(GroupPlayer.pending))).all())
     records = []
-    for play in plays if plays is not None else plays_of(db, group):
+    for play in paced(plays if plays is not None else plays_of(db, group)):
         records.append({
             "uid": play.uid,
             "game": play.game_id,
@@ -514,9 +515,10 @@ def _as_text(typed: str) -> str:
     return "'" + typed if typed.startswith(FORMULA_STARTS) else typed
 
 
-def export_csv(db: Session, group: PlayerGroup, lang: str = "en", zone: tzinfo | None = None) -> str:
-    """One row per player per play, the shape spreadsheets and play-logging sites import, as a
-    spreadsheet of ``lang`` reads it; ``zone``: the players' time zone (German times are local)."""
+def export_csv(records: list[dict], lang: str = "en", zone: tzinfo | None = None) -> Iterator[str]:
+    """One row per player per play (``records``: ``play_records``), the shape spreadsheets and
+    play-logging sites import, as a spreadsheet of ``lang`` reads it, a few plays at a time;
+    ``zone``: the players' time zone (German times are local)."""
     dialect = CSV_DIALECTS[lang]
     out = io.StringIO()
     out.write(dialect.byte_order_mark)
@@ -526,7 +528,7 @@ def export_csv(db: Session, group: PlayerGroup, lang: str = "en", zone: tzinfo |
     def moment(iso: str, pattern: str | None) -> str:
         return datetime.fromisoformat(iso).astimezone(zone).strftime(pattern) if pattern else iso
 
-    for record in play_records(db, group):
+    for number, record in enumerate(records, start=1):
         for player in record["players"]:
             writer.writerow([
                 _as_text(record["uid"]), record["game"], record["bgg_id"] or "",
@@ -536,4 +538,8 @@ def export_csv(db: Session, group: PlayerGroup, lang: str = "en", zone: tzinfo |
                 "" if player["score"] is None else player["score"],
                 dialect.yes_no[0] if player["winner"] else dialect.yes_no[1],
                 dialect.results.get(record["result"] or "", "")])
-    return out.getvalue()
+        if number % 100 == 0:
+            yield out.getvalue()
+            out.seek(0)
+            out.truncate()
+    yield out.getvalue()

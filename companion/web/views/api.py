@@ -20,16 +20,16 @@ from ...live.changes import Phone
 from ...service.codes import normalise_code
 from ...service.database import get_db
 from ...service.errors import AlreadyDone, Invalid, NotFound, Unauthorized
-from ...service.groups import (GROUP_NAME_MAX, create_group, delete_play, export_plays,
-                               find_group, is_owner_key, owner_key, play_count, play_records,
-                               players_of, require_owner)
+from ...service.groups import (GROUP_NAME_MAX, create_group, delete_play, find_group,
+                               is_owner_key, owner_key, play_count, play_records, players_of,
+                               require_owner)
 from ...service.imports import import_plays
 from ...service.metrics import IMPORTS
 from ...service.inputs import NAME_MAX, depth_problem, name_pattern, quote, text_problem, tidy_name
-from ...service.stats import statistics
 from ...service.tables import (LOG_PAGE, clean_players, clean_request_key, find_table,
                                parse_expected, snapshot)
 from ..openapi import Error, FreeObject, PerGame, documented, openapi_document, reply
+from ..kept import group_json, plays_export, send, statistics_json
 from ..phone import bearer_token
 from .groups import group_url
 from .table import join_url
@@ -572,9 +572,10 @@ def create_group_view():
 @bp.get("/groups/<code>")
 @documented(path={"code": GROUP_CODE}, responses={200: GroupInfo, 404: NO_GROUP})
 def group_view(code: str):
-    """A group: its players and its plays, newest first."""
+    """A group: its players and its plays, newest first (made once per change: ``kept``)."""
     db = get_db()
-    return reply(_group_info(db, find_group(db, code)))
+    group = find_group(db, code)
+    return send(group_json(db, group, group_url(group.code)), "application/json")
 
 
 @bp.get("/groups/<code>/plays")
@@ -582,7 +583,7 @@ def group_view(code: str):
 def group_export(code: str):
     """The group's plays as JSON, to keep or to import on another server."""
     db = get_db()
-    return reply(PlayExport.model_validate(export_plays(db, find_group(db, code))))
+    return send(plays_export(db, find_group(db, code)), "application/json")
 
 
 @bp.post("/groups/<code>/plays")
@@ -630,10 +631,10 @@ def group_delete_play(code: str, uid: str):
 @bp.get("/groups/<code>/stats")
 @documented(path={"code": GROUP_CODE}, responses={200: GroupStats, 404: NO_GROUP})
 def group_stats(code: str):
-    """The group's statistics, computed from its plays."""
+    """The group's statistics, computed from its plays (once per change: ``kept``, shared with
+    the statistics page)."""
     db = get_db()
-    group = find_group(db, code)
-    return reply(GroupStats(statistics(play_records(db, group)).as_dict()))
+    return send(statistics_json(db, find_group(db, code)), "application/json")
 
 
 @bp.get("/openapi.json")
