@@ -17,7 +17,7 @@ import time
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import tzinfo
 
 from flask import Response, current_app, request
@@ -29,7 +29,7 @@ from ..service.stats import PlayRow, Statistics, prepare, statistics
 from ..service.stats.results import Data
 
 KEPT_MOST = 64  # things kept per process (a group's statistics, its charts, its exports)
-KEPT_BYTES = 64 * 2**20  # and their gzipped bytes together
+KEPT_BYTES = 64 * 2**20  # and what they take together (bodies gzipped; statistics, about)
 PIECE = 64 * 1024  # an answer is sent, and made, about this much at a time
 ITEMS_AT_ONCE = 500  # items of a long list of JSON written at once
 
@@ -72,7 +72,7 @@ def _weight(thing) -> int:
 
 
 def kept() -> Kept:
-    return current_app.extensions.setdefault("kept", Kept())
+    return current_app.extensions.get("kept") or current_app.extensions.setdefault("kept", Kept())
 
 
 # -- statistics ------------------------------------------------------------------------------
@@ -85,14 +85,17 @@ class GroupStatistics:
 
     rows: list[PlayRow]
     numbers: Statistics
-    weight: int = field(default=0)
+    weight: int = 0  # bytes, about
 
 
 def group_statistics(db, group) -> GroupStatistics:
     """The numbers of the group as it is now, computed once per version."""
     def make() -> GroupStatistics:
         rows = prepare(play_records(db, group))
-        return GroupStatistics(rows, statistics(rows), weight=400 * len(rows))
+        numbers = statistics(rows)
+        # About what its objects take: a seat of a play, a player's record, a pair's.
+        things = sum(len(row.seats) for row in rows) + len(numbers.head_to_heads)
+        return GroupStatistics(rows, numbers, weight=200 * things)
     return kept().get(("statistics", group.code, group.id, group.version), make)
 
 
