@@ -9,7 +9,7 @@ HOST    ?= 0.0.0.0
 PORT    ?= 5000
 PG_TEST_URL ?= postgresql://companion:companion@127.0.0.1:5432/companion_test
 
-.PHONY: run test test-pg bench soak setup setup-test clean translations coach-sentences
+.PHONY: run test test-pg bench soak setup setup-test dist clean translations coach-sentences
 
 CATALOGUES := companion/translations/de/LC_MESSAGES/messages.mo
 
@@ -25,6 +25,17 @@ $(BIN)/.app-installed: pyproject.toml
 $(BIN)/.test-installed: $(BIN)/.app-installed
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
+
+$(BIN)/.dist-installed: $(BIN)/.app-installed
+	$(BIN)/python -m pip install --quiet -e '.[dist]'
+	touch $@
+
+# The release: dist/table_companion-<version>-py3-none-any.whl (and its source), carrying
+# everything served (htmx, its SSE extension, NoSleep.js, the German catalogue), so that
+# `pipx install` of it needs neither npm nor make (README). setup.py refuses to build without them.
+dist: setup $(BIN)/.dist-installed
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist
 
 # htmx, its SSE extension and NoSleep.js (the screen kept on where a page may not ask for a
 # wake lock) come from the npm registry at set-up (pinned in package-lock.json), never a CDN.
@@ -94,4 +105,4 @@ soak: setup-test
 	$(BIN)/python bench/soak.py $(SOAK_ARGS)
 
 clean:
-	rm -rf $(VENV) node_modules static/vendor *.egg-info
+	rm -rf $(VENV) node_modules static/vendor *.egg-info dist

@@ -1,23 +1,44 @@
-"""The installed package's data files: every file under templates/ and static/ (the games'
-folders included, found by a glob, so a new game needs no line here)."""
+"""The wheel carries everything the server serves: templates/ and static/ go inside the package
+(companion/templates, companion/static: where web/app.py finds them once installed), with
+htmx, its SSE extension and NoSleep.js (static/vendor/, from the npm registry by `make
+setup`) and the compiled German catalogue (package data). A build that would miss one of
+those stops with a sentence instead of making a wheel whose pages do nothing."""
 
+import shutil
 from pathlib import Path
 
 from setuptools import setup
+from setuptools.command.build_py import build_py
+from setuptools.errors import FileError
 
 ROOT = Path(__file__).resolve().parent
-PREFIX = Path("share/table-companion")
+WEB_FOLDERS = ("templates", "static")
+# Made by `make setup` (so by `make dist`), never committed: htmx and the rest from the npm
+# registry (package-lock.json), the catalogue compiled from messages.po.
+MADE_AT_SETUP = ("static/vendor/htmx.min.js", "static/vendor/sse.min.js",
+                 "static/vendor/NoSleep.min.js",
+                 "companion/translations/de/LC_MESSAGES/messages.mo")
 
 
-def data_files(*folders: str) -> list[tuple[str, list[str]]]:
-    found: dict[str, list[str]] = {}
-    for folder in folders:
-        for path in sorted((ROOT / folder).rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts:
-                relative = path.relative_to(ROOT)
-                found.setdefault(str(PREFIX / relative.parent), []).append(str(relative))
-    return sorted(found.items())
+class BuildWithWebFiles(build_py):
+    """build_py, then templates/ and static/ copied into the package being built."""
+
+    def run(self):
+        if self.editable_mode:  # `pip install -e .`: the checkout serves its own folders
+            super().run()
+            return
+        missing = [name for name in MADE_AT_SETUP if not (ROOT / name).is_file()]
+        if missing:
+            raise FileError(
+                f"The wheel would serve pages without {', '.join(missing)}: run `make dist` "
+                f"(it fetches them from the npm registry and compiles the catalogue first), "
+                f"or `make setup` before `python -m build`.")
+        super().run()
+        for folder in WEB_FOLDERS:
+            target = Path(self.build_lib) / "companion" / folder
+            shutil.rmtree(target, ignore_errors=True)
+            shutil.copytree(ROOT / folder, target,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 
 
-# static/vendor holds htmx and its SSE extension once `make setup` or `npm ci` put them there.
-setup(data_files=data_files("templates", "static"))
+setup(cmdclass={"build_py": BuildWithWebFiles})

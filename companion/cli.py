@@ -1,6 +1,7 @@
-"""`companion serve` and `companion init-db`: what `make run` does, for an installed package;
-and an operator's `companion backup FILE`, `companion restore FILE` and `companion purge
---days N` (docs/operating.md).
+"""`companion serve` and `companion init-db`: what `make run` does, for an installed package
+(served by gunicorn, or where gunicorn cannot run, on Windows, by gevent's own server); and an
+operator's `companion backup FILE`, `companion restore FILE` and `companion purge --days N`
+(docs/operating.md).
 
 The banner before serving (the address, its QR code, or why phones cannot join) speaks the
 terminal's language: German when the terminal's locale says so (``LANGUAGE``, else ``LC_ALL``,
@@ -11,22 +12,29 @@ come from the app's catalogue (companion/translations), like the pages'.
 from __future__ import annotations
 
 import argparse
-import fcntl
 import gc
+import importlib.util
 import math
 import os
-import resource
-import shutil
 import sys
 import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from babel.support import Translations
+from gevent import monkey
 
-from . import create_app
+from . import create_app, gevent_server
 from .web.network import LISTEN_HOST_VARIABLE, LISTEN_PORT_VARIABLE, is_loopback_host, lan_addresses
 from .web.qr import qr_text
+
+try:  # POSIX: the SQLite file's lock, and gunicorn's open-files limit
+    import fcntl
+    import resource
+except ImportError:  # Windows: its own lock; gevent's server, no gunicorn (SERVERS)
+    import msvcrt
+
+    fcntl = resource = None
 
 
 def init_db() -> tuple[str, str]:
@@ -92,9 +100,9 @@ def banner(host: str, port: int, language: str | None = None) -> str:
 
 def gunicorn_args(host: str, port: int, workers: int, connections: int,
                   keep_alive: float) -> list[str]:
-    gunicorn = shutil.which("gunicorn", path=os.path.dirname(sys.executable)) or "gunicorn"
     return [
-        gunicorn,
+        # This very Python's gunicorn: its script may lie elsewhere (pip install --user).
+        sys.executable, "-m", "gunicorn",
         "--bind", f"{host}:{port}",
         "--workers", str(workers),
         # gevent: every phone keeps a live stream open, and each costs a greenlet, not a thread.
@@ -117,14 +125,20 @@ GC_THRESHOLDS = (20_000, 50, 20)
 
 
 def post_worker_init(worker) -> None:
-    """gunicorn's hook, the app loaded in its worker: every template compiled now (the first
-    table page would stop every phone meanwhile), then what the app holds for good moved out of
-    the garbage collector's sight (each full collection walked all of it, every phone waiting),
-    and the collector run less often. What the imports of the server's last run left goes."""
-    from .web.app import forget_dead_imports  # here: the worker has patched for gevent by now
+    """gunicorn's hook, the app loaded in its worker: prepare_process."""
+    prepare_process(worker.wsgi)
 
-    forget_dead_imports(worker.wsgi)
-    environment = worker.wsgi.jinja_env
+
+def prepare_process(app) -> None:
+    """The app loaded in its serving process: what the imports of the server's last run left
+    half-written goes; every template compiled now (the first table page would stop every
+    phone meanwhile), then what the app holds for good moved out of the garbage collector's
+    sight (each full collection walked all of it, every phone waiting), and the collector run
+    less often."""
+    from .web.app import forget_dead_imports  # here: the process has patched for gevent by now
+
+    forget_dead_imports(app)
+    environment = app.jinja_env
     for name in environment.list_templates(extensions=["html"]):
         environment.get_template(name)
     gc.collect()
@@ -142,6 +156,8 @@ def child_exit(_server, worker) -> None:
 
 def _raise_open_files_limit() -> None:
     """Each open stream is a socket: allow as many as the system lets this user have."""
+    if resource is None:
+        return  # Windows: no such limit to raise
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard == resource.RLIM_INFINITY or soft < hard:
         try:
@@ -168,6 +184,18 @@ SEVERAL_NEED_POSTGRES = ("Several server processes need PostgreSQL (DATABASE_URL
                          "companion is one process, which holds thousands of phones.")
 
 
+def _lock(held: int) -> None:
+    """An exclusive lock on the open file; BlockingIOError while another process holds it.
+    Either server takes the same lock, so neither starts beside the other on one file."""
+    if fcntl:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return
+    try:
+        msvcrt.locking(held, msvcrt.LK_NBLCK, 1)  # Windows: its first byte
+    except OSError:
+        raise BlockingIOError(f"{held} is locked") from None
+
+
 def claim_sqlite(url: str, workers: int) -> int:
     """This server's hold on its SQLite file, kept open for its whole life (gunicorn inherits
     it); SystemExit with a sentence when another server holds it, or for several workers."""
@@ -176,7 +204,7 @@ def claim_sqlite(url: str, workers: int) -> int:
     path = url.split(":///", 1)[-1] + ".server"
     held = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        _lock(held)
     except BlockingIOError:
         os.close(held)
         raise SystemExit(f"Another companion server already serves {url.split(':///', 1)[-1]}. "
@@ -185,13 +213,45 @@ def claim_sqlite(url: str, workers: int) -> int:
     return held
 
 
-def serve(host: str, port: int, workers: int, connections: int) -> None:
-    """Prepare the database, print the address and its QR code, then run gunicorn."""
+# gunicorn: one or more processes, POSIX only; gevent: its own WSGI server in this process.
+SERVERS = ("gunicorn", "gevent")
+
+
+def gunicorn_runs() -> bool:
+    """Whether gunicorn is installed and has the fcntl it needs (not on Windows), found
+    without importing either."""
+    return all(importlib.util.find_spec(name) for name in ("fcntl", "gunicorn"))
+
+
+def chosen_server(asked: str | None) -> str:
+    """``--server``, else SERVER, else gunicorn where it runs, else gevent."""
+    return asked or os.environ.get("SERVER") or ("gunicorn" if gunicorn_runs() else "gevent")
+
+
+def server_problem(server: str, workers: int) -> str | None:
+    """Why ``server`` cannot serve as asked, in a sentence (None: it can)."""
+    if server not in SERVERS:
+        return f"SERVER must be gunicorn or gevent (it is {server[:20]!r})."
+    if server == "gevent" and workers > 1:
+        return (f"--workers {workers}: gevent's server is one process; several need gunicorn "
+                f"(Linux, macOS) and PostgreSQL.")
+    if server == "gunicorn" and not gunicorn_runs():
+        return "gunicorn cannot run on this system (it needs Linux or macOS): use --server gevent."
+    return None
+
+
+def serve(host: str, port: int, workers: int, connections: int, server: str | None = None) -> None:
+    """Prepare the database, print the address and its QR code, then run gunicorn, or gevent's
+    server in this process (``chosen_server``)."""
+    server = chosen_server(server)
     # A phone taps every few seconds to a minute: each tap on a new connection is a handshake.
     keep_alive = os.environ.get("KEEP_ALIVE_SECONDS") or "60"
-    problem = setting_problem(workers, keep_alive)
+    problem = setting_problem(workers, keep_alive) or server_problem(server, workers)
     if problem:
         raise SystemExit(problem)
+    if server == "gevent":
+        # Before the app's modules load, as in gunicorn's worker: their waits become greenlets'.
+        monkey.patch_all()
     url, done = init_db()
     if url.startswith("sqlite"):
         claim_sqlite(url, workers)
@@ -201,11 +261,16 @@ def serve(host: str, port: int, workers: int, connections: int) -> None:
     # The server process inherits it: its invites then know whether phones can reach them.
     os.environ[LISTEN_HOST_VARIABLE] = host
     os.environ[LISTEN_PORT_VARIABLE] = str(port)
+    _raise_open_files_limit()
+    if server == "gevent":
+        app = create_app()
+        prepare_process(app)
+        gevent_server.run(app, host, port, connections, float(keep_alive))
+        return
     if workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         # Each worker writes its figures there and /metrics adds them up (prometheus_client).
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="companion-metrics-")
     args = gunicorn_args(host, port, workers, connections, float(keep_alive))
-    _raise_open_files_limit()
     os.execv(args[0], args)
 
 
@@ -221,6 +286,9 @@ def main(argv: list[str] | None = None) -> None:
     run.add_argument("--connections", type=int,
                      default=int(os.environ.get("CONNECTIONS") or "10000"),
                      help="open connections (phones' live streams included) per process")
+    run.add_argument("--server", choices=SERVERS,
+                     help="gunicorn (the default where it runs: Linux, macOS) or gevent's own "
+                          "server in one process (the default on Windows); or SERVER")
     commands.add_parser("init-db", help="create the database tables or upgrade them to the "
                                          "current schema")
     saving = commands.add_parser("backup", help="write one file holding everything a restore "
@@ -246,7 +314,7 @@ def main(argv: list[str] | None = None) -> None:
         except BackupProblem as problem:
             raise SystemExit(f"companion {args.command}: {problem}") from None
     else:
-        serve(args.host, args.port, args.workers, args.connections)
+        serve(args.host, args.port, args.workers, args.connections, args.server)
 
 
 def operate(args) -> str:

@@ -489,7 +489,6 @@
       (form.dataset.clearOnSuccess || "").split(" ").filter(Boolean).forEach((name) => {
         if (form.elements[name] && asSent(form, name)) form.elements[name].value = "";
       });
-      if (form.querySelector("[data-next-round-target]") && asSent(form, "round")) suggestRound(form);
       // A choice made in an open menu held its region back; once sent, it is no longer the
       // player's unsent work, and the region (with the menu open again) can catch up.
       if (!dialog && openMenus(document).some((menu) => menu.contains(form))) {
@@ -581,6 +580,13 @@
       return;
     }
     const top = topOfScreen();
+    // A tap left waiting: its whole form where it fits, never under the offline banner.
+    const form = line.dataset.kind === "waiting" && line.closest("form");
+    const whole = form && form.getBoundingClientRect();
+    if (whole && whole.height > 0 && whole.height <= window.innerHeight - top - 16 && whole.top < top) {
+      window.scrollTo({ top: window.scrollY + whole.top - top - 8, behavior: "instant" });
+      return;
+    }
     let by = 0;
     if (box.bottom > window.innerHeight) by = box.bottom - window.innerHeight + 8;
     else if (box.top < top) by = box.top - top - 8;
@@ -909,6 +915,11 @@
     script.src = button.dataset.fallback;
     script.addEventListener("load", () => {
       noSleep = new window.NoSleep();
+      // Muted: a playing video with sound takes the phone's audio, and the table's music stops.
+      if (noSleep.noSleepVideo) {
+        noSleep.noSleepVideo.muted = true;
+        noSleep.noSleepVideo.setAttribute("muted", "");
+      }
       holdAwake(tappedWhileLoading);
     });
     script.addEventListener("error", () => {
@@ -992,19 +1003,6 @@
       const dialog = closer.closest("dialog");
       if (dialog) dialog.close();
     }
-  });
-
-  // The score form suggests the first round the chosen player has no score for.
-  function suggestRound(form) {
-    const sheet = document.querySelector("[data-next-rounds]");
-    const select = form.querySelector("[data-next-round-target]");
-    if (!sheet || !select) return;
-    const next = JSON.parse(sheet.dataset.nextRounds || "{}");
-    if (next[select.value]) form.elements.round.value = next[select.value];
-  }
-  document.addEventListener("change", (event) => {
-    const select = event.target.closest("[data-next-round-target]");
-    if (select) suggestRound(select.form);
   });
 
   // Times in the log are written by the server in UTC; show them in the phone's own time.

@@ -58,7 +58,51 @@
         document.querySelectorAll(`a[href="#${CSS.escape(dialog.id)}"], [data-open-dialog="${CSS.escape(dialog.id)}"]`)
           .forEach((opener) => { if (!opener.disabled) target(opener, true); });
       }
+      // A form in a closed menu is reached through the outermost closed menu's summary.
+      const menu = outermostClosed(form);
+      if (menu && menu.querySelector(":scope > summary")) target(menu.querySelector(":scope > summary"), true);
     });
+    offerWay(card);
+  }
+
+  function outermostClosed(element) {
+    let found = null;
+    for (let menu = element.closest("details"); menu; menu = menu.parentElement.closest("details")) {
+      if (!menu.open) found = menu;
+    }
+    return found;
+  }
+
+  // "↓ Tap here" in the card while the first control it marks on this phone is off screen:
+  // one tap brings it into view.
+  let watching = null;
+  function offerWay(card) {
+    const way = card.querySelector("[data-coach-goto]");
+    if (watching) watching.disconnect();
+    watching = null;
+    const first = Array.from(document.querySelectorAll(".coach-target"))
+      .find((element) => !card.contains(element) && element.getClientRects().length);
+    if (!way) return;
+    way.hidden = true;
+    if (!first || !("IntersectionObserver" in window)) return;
+    way.coachTarget = first;
+    // On screen: whole, or (a tall board) over half the screen's height.
+    watching = new IntersectionObserver((seen) => {
+      const entry = seen[seen.length - 1];
+      const shown = entry.intersectionRatio > 0.99 || entry.intersectionRect.height > window.innerHeight / 2;
+      way.hidden = shown;
+      way.textContent = entry.boundingClientRect.top < 0 ? way.dataset.up : way.dataset.down;
+    }, { threshold: [0, 0.25, 0.5, 0.75, 1] });
+    watching.observe(first);
+  }
+
+  function goTo(way) {
+    const first = way.coachTarget;
+    if (!first || !first.isConnected) return;
+    first.scrollIntoView({ block: "center", behavior: "smooth" });
+    const control = first.matches("summary, button, a, input, select") ? first
+      : first.querySelector("button:not([disabled]), input:not([type=hidden]), select, summary, a[href]");
+    if (control) control.focus({ preventScroll: true });
   }
 
   // The visible boxes inside an element with display: contents.
@@ -76,8 +120,13 @@
     if (event.target.closest("[data-coach-hide]")) store(HIDDEN + card.dataset.game, true);
     else if (event.target.closest("[data-coach-show]")) store(HIDDEN + card.dataset.game, false);
     else if (event.target.closest("[data-coach-hints]")) store(NO_TIPS, !stored(NO_TIPS));
+    else if (event.target.closest("[data-coach-goto]")) {
+      event.preventDefault();
+      goTo(event.target.closest("[data-coach-goto]"));
+      return;
+    }
     else if (event.target.closest("[data-coach-read]")) {
-      const text = Array.from(card.querySelectorAll(".coach-intro [data-coach-words]"), (part) => part.textContent);
+      const text = Array.from(card.querySelectorAll(".coach-intro-again [data-coach-words]"), (part) => part.textContent);
       const words = new SpeechSynthesisUtterance(text.join(" "));
       words.lang = document.documentElement.lang;
       speechSynthesis.cancel();
@@ -110,4 +159,6 @@
   // After every region the stream or a tap's answer swaps in: the card or the control may be new.
   document.addEventListener("htmx:oobAfterSwap", mark);
   document.addEventListener("htmx:afterSwap", mark);
+  // A menu opened or closed: what the card marks inside it is visible now, or folded again.
+  document.addEventListener("toggle", (event) => { if (event.target.matches && event.target.matches("details")) mark(); }, true);
 })();

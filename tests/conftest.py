@@ -150,6 +150,14 @@ def api_table(client, game: str = "scorepad", players=("Ann", "Ben"),
     return {**table, "headers": bearer(table["token"])}
 
 
+def api_seat(client, code: str, seat: str) -> dict:
+    """A phone of its own at ``seat`` (joined through the API): its bearer header. One token
+    is one phone: a phone's own changes are no conflict for its next tap."""
+    joined = client.post(f"/api/tables/{code}/join", json={"seat": seat})
+    assert joined.status_code == 200, joined.get_json()
+    return bearer(joined.get_json()["token"])
+
+
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 

@@ -123,6 +123,13 @@ class Sentence:
         return cls(data["text"], data.get("plural"), **args)
 
 
+def and_list(names: list) -> Any:
+    """Names as a sentence says them: "Ann", "Ann and Ben", "Ann, Ben and Cem"."""
+    if len(names) < 2:
+        return names[0] if names else ""
+    return Sentence("%(most)s and %(last)s", most=list(names[:-1]), last=names[-1])
+
+
 def plural_sentence(singular: str, plural: str, count: int, /, **args: Any) -> Sentence:
     """A sentence whose wording depends on ``count`` ("1 point", "2 points")."""
     return Sentence(singular, plural, count=count, **args)

@@ -73,6 +73,8 @@ class LogEntry(SQLModel, table=True):
     message: dict | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     # The request's Idempotency-Key, in the change's own transaction: a retry records nothing again.
     request_key: str | None = Field(default=None, max_length=100)
+    # The phone that made a move, undo or redo: its own change is no conflict for its next tap.
+    device_id: int | None = Field(default=None)
     created_at: datetime = Field(default_factory=now)
 
 

@@ -284,7 +284,8 @@ def _new_device(table: GameTable, **fields) -> tuple[Device, str]:
 
 
 def _log(db: Session, table: GameTable, kind: str, sentence: str | Sentence,
-         actor: str | None, payload: dict | None = None, key: str | None = None) -> LogEntry:
+         actor: str | None, payload: dict | None = None, key: str | None = None,
+         device: Device | None = None) -> LogEntry:
     """Append to the log; the sentence is kept in English and as text and values, which
     each phone reads in its own language (``entry_sentence``)."""
     table.version += 1
@@ -292,7 +293,7 @@ def _log(db: Session, table: GameTable, kind: str, sentence: str | Sentence,
     message = as_sentence(sentence)
     entry = LogEntry(table_id=table.id, seq=table.version, kind=kind, payload=payload or {},
                      actor=actor, sentence=str(message)[:500], message=message.to_json(),
-                     request_key=key)
+                     request_key=key, device_id=device.id if device is not None else None)
     db.add(entry)
     return entry
 
@@ -579,26 +580,27 @@ def _require_actor(device: Device | None) -> str | None:
 MERGE_MOST = 50
 
 
-def _check_version(db: Session, table: GameTable, expected: int | None, game: Game | None = None,
-                   action=None) -> None:
+def _check_version(db: Session, table: GameTable, expected: int | None, device: Device,
+                   game: Game | None = None, action=None) -> None:
     """A tap made against an older version than the game's is refused, naming a change since
     that it may depend on; unless ``action`` touches nothing the changes since then touched
     (e.g. five players entering their own scores at once, ``Game.commutes``): then it is applied
-    to the table as it is now, and its rules are checked against that."""
+    to the table as it is now, and its rules are checked against that. The phone's own changes
+    since are no conflict: it made them, so its page was behind only by what it knew."""
     if expected is None or expected >= table.state_version:
         return
-    rows = db.exec(select(LogEntry.kind, LogEntry.payload, LogEntry.message, LogEntry.sentence)
-                   .where(LogEntry.table_id == table.id, LogEntry.seq > expected)
-                   .order_by(LogEntry.seq).limit(MERGE_MOST + 1)).all()
-    changes = [row for row in rows if row.kind != "admin"]  # seats and the lock: not the game
-    conflict = changes[-1] if changes else None
-    if action is not None and game.scope_of(action) is not None and len(rows) <= MERGE_MOST:
+    # The game's changes since (not seats and the lock) that another phone made.
+    changes = db.exec(select(LogEntry.kind, LogEntry.payload, LogEntry.message, LogEntry.sentence)
+                      .where(LogEntry.table_id == table.id, LogEntry.seq > expected,
+                             LogEntry.kind != "admin", LogEntry.device_id.is_distinct_from(device.id))
+                      .order_by(LogEntry.seq).limit(MERGE_MOST + 1)).all()
+    if not changes:  # only this phone's own changes since
+        return
+    conflict = changes[-1]
+    if action is not None and game.scope_of(action) is not None and len(changes) <= MERGE_MOST:
         conflict = _first_conflict(game, action, changes)
         if conflict is None:
             return
-    if conflict is None:
-        raise Stale(_("The table changed a moment before your tap; here is the fresh state. "
-                      "Nothing was recorded: check and tap again if it is still needed."))
     raise Stale(_("The table changed a moment before your tap: %(change)s Nothing was "
                   "recorded: check and tap again if it is still needed.",
                   change=say(_entry_sentence(conflict))))
@@ -654,9 +656,9 @@ def act(db: Session, table: GameTable, device: Device | None, payload: dict,
     try:
         action = game.parse_action(payload)
     except GameError as exc:
-        _check_version(db, table, expected)  # a stale tap is stale first
+        _check_version(db, table, expected, device)  # a stale tap is stale first
         raise Invalid(say(exc.sentence)) from None
-    _check_version(db, table, expected, game, action)
+    _check_version(db, table, expected, device, game, action)
     try:
         if action.type == "hand_turn" and not device.is_host:
             raise Forbidden(_("Only the host hands the turn to another player."))
@@ -665,7 +667,7 @@ def act(db: Session, table: GameTable, device: Device | None, payload: dict,
         raise RuleRefused(say(exc.sentence)) from None
     if new_state == table.state:  # e.g. 5 points written over 5: the table shows it already
         raise AlreadyDone(None)
-    entry = _log(db, table, "action", sentence, actor, action.model_dump(mode="json"), key)
+    entry = _log(db, table, "action", sentence, actor, action.model_dump(mode="json"), key, device)
     _stored(db, table, game, new_state)
     table.undo_depth += 1
     table.redo_depth = 0
@@ -697,7 +699,7 @@ def undo_or_redo(db: Session, table: GameTable, device: Device | None, kind: str
     ``act``."""
     actor = _require_actor(device)
     _check_request_key(db, table, key)
-    _check_version(db, table, expected)
+    _check_version(db, table, expected, device)
     game = game_of(table)
     applied, redoable = _stacks_of(db, table)
     if kind == "undo":
@@ -726,7 +728,7 @@ def undo_or_redo(db: Session, table: GameTable, device: Device | None, kind: str
         problem = say(exc.sentence)
         raise Invalid(_("That cannot be undone: %(problem)s", problem=problem) if kind == "undo"
                       else _("That cannot be redone: %(problem)s", problem=problem)) from None
-    entry = _log(db, table, kind, sentence, actor, key=key)
+    entry = _log(db, table, kind, sentence, actor, key=key, device=device)
     _stored(db, table, game, state)
     table.undo_depth = len(now_applied)
     table.redo_depth = len(now_redoable)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import sys
 from pathlib import Path
 
 from flask import Flask
@@ -26,10 +25,11 @@ from .security import init_security
 from .templating import init_templating
 from .views import api, groups, health, language, pages, rematch, rules, table
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-# In a checkout templates/ and static/ sit beside the package; pip installs them here.
-INSTALLED = Path(sys.prefix) / "share" / "table-companion"
-WEB_ROOT = ROOT if (ROOT / "templates").is_dir() else INSTALLED
+PACKAGE = Path(__file__).resolve().parent.parent
+ROOT = PACKAGE.parent
+# The wheel carries templates/ and static/ inside the package (setup.py); a checkout has them
+# beside it.
+WEB_ROOT = PACKAGE if (PACKAGE / "templates").is_dir() else ROOT
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -44,7 +44,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
     os.makedirs(app.instance_path, exist_ok=True)
-    if os.stat(app.instance_path).st_uid == os.getuid():
+    if not hasattr(os, "getuid") or os.stat(app.instance_path).st_uid == os.getuid():
         os.chmod(app.instance_path, 0o700)  # its database and secret key are the owner's alone
     app.config["SECRET_KEY"] = app.config.get("SECRET_KEY") or _secret_key(app.instance_path)
     app.config["DATABASE_URL"] = database_url(app.config["DATABASE_URL"], app.instance_path)

@@ -8,6 +8,7 @@ message of the sources, and list the German ones still untranslated.
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from pathlib import Path
@@ -52,7 +53,8 @@ def untranslated(path: Path = CATALOGUE) -> list[str]:
 def coach_sentences(folder: Path) -> list[Path]:
     """Every sentence of the teaching mode (``games/*/coach.py``), game by game in the order
     the code has them, one file per language, for a reading by hand: a field shows as
-    ‹field›, the player as Lena."""
+    ‹field›, the player as Lena; beside each, the rules section its card's "Why?" opens (the
+    one the sentence rests on), to read it against."""
     with open(CATALOGUE, "rb") as handle:
         german = read_po(handle)
     keywords = {key: KEYWORDS[key] for key in ("Sentence", "plural_sentence")}
@@ -60,15 +62,22 @@ def coach_sentences(folder: Path) -> list[Path]:
     for source in sorted((ROOT / "companion" / "games").glob("*/coach.py")):
         for words in lines.values():
             words.append(f"\n## {source.parent.name}\n")
-        for _line, message, _comments, _context in extract_from_file(
+        rules = _rules_by_line(source)
+        titles = {language: _section_titles(source.parent.name.replace("_", "-"), language)
+                  for language in lines}
+        for line, message, _comments, _context in extract_from_file(
                 "python", str(source), keywords=keywords):
             english = message if isinstance(message, str) else message[0]
             found = german.get(english)
             translated = found.string if found is not None else ""
             if isinstance(translated, (list, tuple)):
                 translated = translated[0]
-            lines["en"].append(f"- {_example(english)}")
-            lines["de"].append(f"- {_example(translated) if translated else '(MISSING) ' + english}")
+            where = {language: " · ".join(f"§ {titles[language].get(rule, rule)} (#{rule})"
+                                          for rule in rules.get(line, ())) or "§ —"
+                     for language in lines}
+            lines["en"].append(f"- {_example(english)} — {where['en']}")
+            lines["de"].append(f"- {_example(translated) if translated else '(MISSING) ' + english}"
+                               f" — {where['de']}")
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for language, words in lines.items():
@@ -76,6 +85,54 @@ def coach_sentences(folder: Path) -> list[Path]:
         path.write_text("\n".join(words) + "\n", encoding="utf-8")
         written.append(path)
     return written
+
+
+def _rules_by_line(source: Path) -> dict[int, list[str]]:
+    """For each line of a coach module with a sentence, the rules sections (``rule=`` of
+    ``Coach``) it rests on: the card it is written in, else every card its function makes,
+    else those of the cards made by the functions that call it."""
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    functions = {node.name: node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
+
+    def calls(node, names) -> list[ast.Call]:
+        return [call for call in ast.walk(node) if isinstance(call, ast.Call)
+                and getattr(call.func, "id", None) in names]
+
+    def rules_of(node) -> list[str]:
+        found = [rule for call in calls(node, ("Coach",)) for keyword in call.keywords
+                 if keyword.arg == "rule" for rule in _strings(keyword.value)]
+        # The introduction ("How the game goes") rests on the game's overview.
+        return list(dict.fromkeys(found + (["turn"] if calls(node, ("Intro",)) else [])))
+
+    def rules_of_function(name: str, seen: frozenset = frozenset()) -> list[str]:
+        own = rules_of(functions[name])
+        if own or name in seen:
+            return own
+        callers = [caller for caller, node in functions.items() if calls(node, (name,))]
+        return list(dict.fromkeys(rule for caller in callers
+                                  for rule in rules_of_function(caller, seen | {name})))
+
+    found: dict[int, list[str]] = {}
+    for name, function in functions.items():
+        cards = calls(function, ("Coach",))
+        for call in calls(function, ("Sentence", "plural_sentence")):
+            card = next((card for card in cards if card.lineno <= call.lineno <= card.end_lineno), None)
+            found.setdefault(call.lineno, rules_of(card) if card else rules_of_function(name))
+    return found
+
+
+def _strings(node) -> list[str]:
+    return [part.value for part in ast.walk(node) if isinstance(part, ast.Constant) and isinstance(part.value, str)]
+
+
+def _section_titles(game_id: str, language: str) -> dict[str, str]:
+    """The rules sections of a game by id, with their titles in ``language``."""
+    folder = ROOT / "companion" / "rules" / "content" / ("de" if language == "de" else "")
+    path = folder / f"{game_id}.md"
+    if not path.exists():
+        return {}
+    text = path.read_text(encoding="utf-8")
+    return dict(re.findall(r"^id: (\S+)\ntitle: (.+)$", text, re.M))
 
 
 def _example(text: str) -> str:

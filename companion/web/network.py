@@ -14,8 +14,10 @@ from flask import current_app, request
 # Where `companion serve` listens, for the pages to know whether phones can reach them at all.
 LISTEN_HOST_VARIABLE = "COMPANION_LISTEN_HOST"
 LISTEN_PORT_VARIABLE = "COMPANION_LISTEN_PORT"
-# Interfaces of containers and VPNs: an address there is not what a phone on the Wi-Fi sees.
-VIRTUAL_PREFIXES = ("docker", "br-", "veth", "virbr", "lxc", "tun", "tap", "zt", "tailscale", "wg")
+# Interfaces of containers, VPNs and virtual machines, in any case (Linux's names, then Windows'
+# for WSL and Hyper-V, VirtualBox, VMware): an address there is not what a phone on the Wi-Fi sees.
+VIRTUAL_PREFIXES = ("docker", "br-", "veth", "virbr", "lxc", "tun", "tap", "zt", "tailscale", "wg",
+                    "vboxnet", "vmnet", "vethernet", "virtualbox", "vmware")
 
 
 def lan_addresses() -> list[str]:
@@ -32,7 +34,7 @@ def lan_addresses() -> list[str]:
             if ip.is_loopback or ip.is_link_local or ip.is_unspecified:
                 continue
             rank = 0 if ip.is_private else 1
-            if name.startswith(VIRTUAL_PREFIXES):
+            if name.lower().startswith(VIRTUAL_PREFIXES):
                 rank += 2
             found.append((rank, address.address))
     return [address for _rank, address in sorted(found)]

@@ -36,34 +36,79 @@
     if (cell) openCell(cell);
   });
 
-  // A round past the sheet's next one would leave empty rounds between: asked once first.
-  let gapConfirmed = null;
+  // The "Enter a score" form's round follows the sheet as any phone fills it: the chosen
+  // player's first round without a score, unless the player typed a round of their own.
+  function followSheet(chosen) {
+    const form = document.querySelector("form.score-entry");
+    const sheet = document.querySelector("[data-next-rounds]");
+    if (!form || !sheet || !form.elements.round || !form.elements.player) return;
+    const round = form.elements.round;
+    if (!("suggested" in form.dataset)) form.dataset.suggested = round.defaultValue;
+    if (!chosen && round.value !== form.dataset.suggested) return;  // typed by hand: kept
+    const next = JSON.parse(sheet.dataset.nextRounds || "{}")[form.elements.player.value];
+    if (!next) return;
+    round.value = next;
+    form.dataset.suggested = String(next);
+  }
+  document.addEventListener("change", (event) => {
+    if (event.target.matches && event.target.matches("form.score-entry select[name=player]")) followSheet(true);
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    const form = event.detail.elt.closest && event.detail.elt.closest("form.score-entry");
+    if (!form || !event.detail.xhr || event.detail.xhr.status !== 200) return;
+    form.dataset.suggested = form.elements.round.value;  // sent: the next one follows the sheet
+    followSheet(false);
+  });
+
+  // Before a score is written, asked once where it would replace a score the sheet holds
+  // (from the entry form: a tapped cell shows its value in the dialog) or leave empty rounds.
+  let confirmed = null;
+  function ask(dialog, title, why, send) {
+    dialog.querySelector("h2").textContent = title;
+    dialog.querySelector("[data-ask-why]").textContent = why;
+    confirmed = send;
+    dialog.showModal();
+  }
   function lastRound() {
     const written = Array.from(document.querySelectorAll("#scoresheet [data-edit-score]"))
       .filter((cell) => cell.dataset.points !== "").map((cell) => Number(cell.dataset.round));
     return written.length ? Math.max(...written) : 0;
   }
+  function heldScore(form) {
+    if (!form.matches(".score-entry")) return null;
+    const cell = Array.from(document.querySelectorAll("#scoresheet [data-edit-score]")).find((one) =>
+      one.dataset.player === form.elements.player.value && one.dataset.round === form.elements.round.value);
+    return cell && cell.dataset.points !== "" && cell.dataset.points !== form.elements.points.value ? cell.dataset.points : null;
+  }
   document.addEventListener("htmx:confirm", (event) => {
     const form = event.target.closest && event.target.closest("form[data-action=enter_score]");
-    const dialog = document.getElementById("round-gap");
-    if (!form || !dialog || !form.elements.round) return;
+    if (!form || !form.elements.round) return;
+    const send = () => event.detail.issueRequest(true);
     const round = Number(form.elements.round.value);
+    const held = heldScore(form);
+    const replace = document.getElementById("score-replace");
+    if (held !== null && replace) {
+      event.preventDefault();
+      const fill = (words) => words.replace("{player}", () => form.elements.player.value)
+        .replace("{round}", round).replace("{points}", held).replace("{new}", form.elements.points.value);
+      ask(replace, fill(replace.dataset.question), fill(replace.dataset.why), send);
+      return;
+    }
+    const gap = document.getElementById("round-gap");
     const last = lastRound();
-    if (!(round > last + 1)) return;
+    if (!gap || !(round > last + 1)) return;
     event.preventDefault();
     const fill = (words) => words.replace("{round}", round).replace("{last}", last)
       .replace("{first}", last + 1).replace("{before}", round - 1);
-    dialog.querySelector("h2").textContent = fill(dialog.dataset.question);
-    dialog.querySelector("[data-round-gap-why]").textContent =
-      fill(!last ? dialog.dataset.emptyAll : round - 1 === last + 1 ? dialog.dataset.emptyOne : dialog.dataset.empty);
-    gapConfirmed = () => event.detail.issueRequest(true);
-    dialog.showModal();
+    ask(gap, fill(gap.dataset.question),
+      fill(!last ? gap.dataset.emptyAll : round - 1 === last + 1 ? gap.dataset.emptyOne : gap.dataset.empty), send);
   });
   document.addEventListener("click", (event) => {
-    if (!event.target.closest || !event.target.closest("[data-round-gap-yes]")) return;
-    document.getElementById("round-gap").close();
-    if (gapConfirmed) gapConfirmed();
-    gapConfirmed = null;
+    const yes = event.target.closest && event.target.closest("[data-ask-yes]");
+    if (!yes) return;
+    yes.closest("dialog").close();
+    if (confirmed) confirmed();
+    confirmed = null;
   });
 
   // Asked before taking back another player's entry, a phone may take back its own last one
@@ -75,6 +120,18 @@
     if (!offer || !sheet || !me) return;
     const own = JSON.parse(sheet.dataset.ownLast || "{}")[me.dataset.seat];
     offer.hidden = !own;
+    // The phone's own entry comes first and is the big button; another's is the second choice.
+    const other = event.target.querySelector("[data-undo-confirmed]");
+    const mine = offer.querySelector("button[type=submit]");
+    if (other && mine) {
+      other.classList.toggle("primary", !own);
+      other.classList.toggle("secondary", !!own);
+      mine.classList.toggle("primary", !!own);
+      mine.classList.toggle("secondary", !own);
+      const row = other.closest(".row");
+      if (own) row.before(offer);
+      else row.after(offer);
+    }
     if (!own) return;
     const form = offer.querySelector("form");
     if (!form) return;
@@ -96,5 +153,7 @@
   window.addEventListener("resize", markWide);
   ["htmx:oobAfterSwap", "htmx:afterSwap", "htmx:afterSettle", "htmx:sseMessage"].forEach((name) => {
     document.addEventListener(name, markWide);
+    document.addEventListener(name, () => followSheet(false));
   });
+  document.addEventListener("DOMContentLoaded", () => followSheet(false));
 })();

@@ -62,11 +62,19 @@ def wait_until_up(url: str, process: subprocess.Popen, log: Path, seconds: float
     raise RuntimeError("the server did not answer /healthz in time")
 
 
-class Server:
-    """gunicorn serving the companion on a fresh database; can be stopped and restarted."""
+# `companion` as on Windows: gunicorn and the rest hidden, so `serve` chooses gevent's server.
+AS_ON_WINDOWS = [sys.executable, str(Path(__file__).resolve().parent.parent / "as_on_windows.py")]
 
-    def __init__(self, instance: Path, host: str = "127.0.0.1", env: dict | None = None):
+
+class Server:
+    """`companion serve` on a fresh database (``command``: another `companion`, e.g.
+    AS_ON_WINDOWS or an installed wheel's, run in ``cwd``); can be stopped and restarted."""
+
+    def __init__(self, instance: Path, host: str = "127.0.0.1", env: dict | None = None,
+                 command: list[str] | None = None, cwd: Path | None = None):
         self.instance, self.host, self.env = instance, host, env or {}
+        self.command = command or [str(Path(sys.executable).with_name("companion"))]
+        self.cwd = cwd
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
@@ -78,14 +86,13 @@ class Server:
         env.pop("DATABASE_URL", None)
         if PG_URL:
             env["DATABASE_URL"] = PG_URL
-        companion = str(Path(sys.executable).with_name("companion"))
         # The server's output goes to a file: a pipe nobody reads would fill up and stall it.
         self.instance.mkdir(parents=True, exist_ok=True)
         self.log = self.instance / f"server-{self.port}.log"
         with open(self.log, "a") as output:
             self.process = subprocess.Popen(
-                [companion, "serve", "--host", self.host, "--port", str(self.port)],
-                env=env, stdout=output, stderr=subprocess.STDOUT, text=True,
+                [*self.command, "serve", "--host", self.host, "--port", str(self.port)],
+                env=env, cwd=self.cwd, stdout=output, stderr=subprocess.STDOUT, text=True,
             )
         wait_until_up(self.url, self.process, self.log)
 
@@ -99,13 +106,18 @@ class Server:
                 self.process.wait()
         self.process = None
 
+    def __enter__(self) -> "Server":
+        self.start()
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.stop()
+
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
-    srv = Server(tmp_path_factory.mktemp("browser-instance"))
-    srv.start()
-    yield srv
-    srv.stop()
+    with Server(tmp_path_factory.mktemp("browser-instance")) as srv:
+        yield srv
 
 
 @pytest.fixture(scope="session")

@@ -89,10 +89,10 @@ def test_ive_got_it_hides_the_card_on_this_phone_only(live_server, new_phone):
     form.locator("select[name=player]").select_option("Ben")
     form.locator("input[name=points]").fill("7")
     form.locator("button[type=submit]").click()
-    expect(ben.locator("#coach .coach-say")).to_contain_text("fehlen noch die Punkte von Ann")
+    expect(ben.locator("#coach .coach-say")).to_contain_text("Runde 1 von Ann")
     expect(ann.locator("#coach .coach-say")).to_be_hidden()
     ann.get_by_role("button", name="Erklärungen zeigen").click()
-    expect(ann.locator("#coach .coach-say")).to_contain_text("fehlen noch die Punkte von Ann")
+    expect(ann.locator("#coach .coach-say")).to_contain_text("Runde 1 von Ann")
 
 
 @pytest.mark.parametrize("size", ["390x844", "320x568"])
@@ -108,3 +108,43 @@ def test_the_coach_card_has_big_targets_readable_text_no_overflow_and_no_axe_vio
     expect(page.locator("#coach .coach-say")).to_contain_text(words)
     assert checks(page) == {"small targets": [], "small text": [], "overflowing": [], "axe": []}
     page.locator("#coach .coach-say").screenshot(path=f"/tmp/coach-{game}-{size}.png")
+
+
+PHONE_640 = {"width": 320, "height": 640}
+# Whole on the screen, or (a tall board) over half of the screen's height.
+ON_SCREEN = """el => { const r = el.getBoundingClientRect();
+    return (r.top >= 0 && r.bottom <= innerHeight) || Math.min(r.bottom, innerHeight) - Math.max(r.top, 0) > innerHeight / 2; }"""
+LONG_FIRST = pytest.mark.xfail(strict=True, reason="its first sentence is being shortened with its coach")
+FIRST_GAMES = [pytest.param("scorepad", ["Ann", "Ben"], id="scorepad"),
+               pytest.param("asterix-co", ["Ann", "Ben", "Cem"], id="asterix-co", marks=LONG_FIRST),
+               pytest.param("asterix-obelix", ["Ann", "Ben"], id="asterix-obelix"),
+               pytest.param("kartenspiel", ["Ann", "Ben", "Cem"], id="kartenspiel", marks=LONG_FIRST),
+               pytest.param("zaubertrank", ["Ann", "Ben"], id="zaubertrank", marks=LONG_FIRST)]
+
+
+@pytest.mark.parametrize("game,players", FIRST_GAMES)
+def test_before_the_first_move_the_card_is_small_and_its_control_one_tap_away(
+        live_server, new_phone, game, players):
+    table = create_table(live_server, game, players, coach=True)
+    code = table["code"]
+    watcher = seated(new_phone, live_server, code, None, PHONE_640)
+    acting = watcher.locator("#coach").get_attribute("data-player") or players[0]
+    page = seated(new_phone, live_server, code, acting, PHONE_640, GERMAN)
+    card = page.locator("#coach")
+    # The introduction is folded behind "How the game goes": a third of the screen at most.
+    expect(card.locator(".coach-intro-again > summary")).to_have_text("So geht das Spiel")
+    height = card.evaluate("el => el.getBoundingClientRect().height")
+    assert height <= PHONE_640["height"] / 3, f"the card is {height:.0f} px tall on a 640 px screen"
+    # The control it marks is on screen, or "Tap here" brings it there in one tap.
+    target = page.locator(".coach-target:visible").first
+    expect(target).to_be_visible()
+    way = card.locator("[data-coach-goto]")
+    if not target.evaluate(ON_SCREEN):
+        expect(way).to_be_visible()
+        expect(way).to_have_text("↓ Hier tippen")
+        way.click()
+        page.wait_for_function(ON_SCREEN, arg=target.element_handle(), timeout=3000)
+        expect(way).to_be_hidden()
+    else:
+        expect(way).to_be_hidden()
+    page.screenshot(path=f"/tmp/lead-shots/first-{game}-320x640.png")

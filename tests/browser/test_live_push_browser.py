@@ -1,5 +1,7 @@
 """Server push in real browsers: changes arrive on the stream, the poll only stands in for it,
-and a dropped stream catches up (several servers: test_several_servers_browser.py)."""
+and a dropped stream catches up (several servers: test_several_servers_browser.py). Every check
+runs on both servers `companion serve` may choose: gunicorn, and gevent's own server where
+gunicorn cannot run (Windows; here tests/as_on_windows.py hides what Windows lacks)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,19 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import api, create_table, join, settle
+from tests.browser.conftest import AS_ON_WINDOWS, Server, api, create_table, join, settle
+
+
+@pytest.fixture(scope="module", params=["gunicorn", "gevent-as-on-windows"])
+def server(request, tmp_path_factory):
+    with Server(tmp_path_factory.mktemp("live-push-instance"),
+                command=AS_ON_WINDOWS if request.param == "gevent-as-on-windows" else None) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def live_server(server) -> str:
+    return server.url
 
 
 def count_requests(page, fragment: str, method: str = "GET") -> list:

@@ -320,6 +320,60 @@ def test_a_round_typed_far_past_the_sheet_is_asked_about_first(live_server, new_
     assert table.scores()["Mama"] == {"1": 5, "2": 7, "3": 12, "5": 4}
 
 
+def test_the_entry_form_offers_each_players_next_round_as_other_phones_write(live_server, new_phone):
+    table = Table(live_server, ["Papa", "Mama", "Lena"])
+    papa = seated(new_phone, table.server, table.code, "Papa", ux.PHONE_390, locale="de-DE")
+    form = papa.locator("form.score-entry")
+    round_ = form.locator("input[name=round]")
+    expect(round_).to_have_value("1")
+    # Round 1 written on the other phones (in the sheet's cells): Papa's form moves on by itself.
+    for name, points in (("Papa", 7), ("Mama", 9), ("Lena", 15)):
+        table.score(name, 1, points)
+    expect(round_).to_have_value("2")
+    form.locator("select[name=player]").select_option("Mama")
+    expect(round_).to_have_value("2")
+    table.score("Mama", 2, 4)
+    expect(round_).to_have_value("3")
+    # Papa writes his round 2, takes it back: the form offers round 2 again, not 3.
+    form.locator("select[name=player]").select_option("Papa")
+    form.locator("input[name=points]").fill("5")
+    form.get_by_role("button", name="Punkte speichern").tap()
+    expect(papa.locator(cell("Papa", 2))).to_contain_text("5")
+    expect(round_).to_have_value("3")
+    papa.locator("#lastmove").get_by_role("button", name="Rückgängig").click()
+    expect(papa.locator(cell("Papa", 2))).to_have_text("–")
+    expect(round_).to_have_value("2")
+    # A round typed by hand stays as typed while other phones write.
+    round_.fill("4")
+    table.score("Lena", 2, 8)
+    papa.wait_for_timeout(300)
+    expect(round_).to_have_value("4")
+
+
+def test_a_score_written_over_one_the_sheet_holds_is_asked_first(live_server, new_phone):
+    table = Table(live_server, ["Papa", "Lena"])
+    table.score("Lena", 1, 15)
+    papa = seated(new_phone, table.server, table.code, "Papa", ux.PHONE_390, locale="de-DE")
+    form = papa.locator("form.score-entry")
+    ask = papa.locator("#score-replace")
+    form.locator("select[name=player]").select_option("Lena")
+    form.locator("input[name=round]").fill("1")
+    form.locator("input[name=points]").fill("11")
+    form.get_by_role("button", name="Punkte speichern").tap()
+    expect(ask.get_by_role("heading")).to_have_text("15 von Lena in Runde 1 ersetzen?")
+    expect(ask).to_contain_text("In Runde 1 steht für Lena schon 15; beim Speichern steht dort stattdessen 11.")
+    # The safe answer is the one a quick tap meets.
+    expect(ask.get_by_role("button", name="Nein, ich korrigiere")).to_be_focused()
+    papa.screenshot(path=f"{SHOTS}/sp-replace-390.png")
+    ask.get_by_role("button", name="Nein, ich korrigiere").tap()
+    expect(ask).to_be_hidden()
+    assert table.scores()["Lena"] == {"1": 15}
+    form.get_by_role("button", name="Punkte speichern").tap()
+    ask.get_by_role("button", name="Ja, ersetzen").tap()
+    expect(papa.locator(cell("Lena", 1))).to_contain_text("11")
+    assert table.scores()["Lena"] == {"1": 11}
+
+
 @pytest.mark.parametrize("size, players", [(ux.PHONE_390, ["Lena", "Jonas", "Mama", "Papa"]),
                                            (ux.PHONE_320, ["Lena", "Jonas", "Mama"])], ids=["390x4", "320x3"])
 def test_a_sheet_of_four_fits_390_px_and_of_three_fits_320(live_server, new_phone, size, players):

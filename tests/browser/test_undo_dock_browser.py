@@ -5,6 +5,8 @@ their own last entry instead, after others entered since."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -97,6 +99,10 @@ def test_a_player_takes_back_their_own_entry_after_another_phone_entered(live_se
     expect(ask.get_by_role("heading")).to_have_text("Den Zug von Jonas zurücknehmen?")
     instead = ask.get_by_role("button", name="↶ Stattdessen deine Eingabe zurücknehmen: 80 für Lena, Runde 2")
     expect(instead).to_be_visible()
+    # Her own entry is the first and big button, the one a quick tap meets; Jonas's comes second.
+    expect(instead).to_be_focused()
+    expect(instead).to_have_class(re.compile(r"\bprimary\b"))
+    expect(ask.get_by_role("button", name="↶ Zurücknehmen")).to_have_class(re.compile(r"\bsecondary\b"))
     lena.screenshot(path=f"{ux.GERMAN_SHOTS}/undo-ask-scorepad-390.png")
     instead.click()
     expect(ask).to_be_hidden()

@@ -41,7 +41,7 @@ class Coached:
             assert (f'action_form("{card.control}"' in self.template
                     or card.control in self.dynamic), card.control
         if card.see is not None:
-            assert f'id="{card.see}"' in self.template, card.see
+            assert f'id="{card.see}"' in self.template or f"region('{card.see}')" in self.template, card.see
         for sentence in (card.say, card.short, card.scoring, card.after, card.hint):
             if sentence is not None:
                 assert german(sentence) != english(sentence), english(sentence)

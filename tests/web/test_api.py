@@ -6,7 +6,7 @@ import re
 import pytest
 
 from companion.games import GAMES
-from tests.conftest import api_table, bearer
+from tests.conftest import api_seat, api_table, bearer
 
 
 @pytest.fixture
@@ -76,12 +76,16 @@ def test_a_stale_version_is_refused_with_409(client, table):
     payload = {"type": "enter_score", "player": "Ann", "round": 1, "points": 5,
                "expected_version": seen}
     assert client.post(f"/api/tables/{code}/actions", headers=bearer(host), json=payload).status_code == 200
-    again = client.post(f"/api/tables/{code}/actions", headers=bearer(host), json=payload)
+    # Another phone, made against the same version: the table changed under it.
+    ben = api_seat(client, code, "Ben")
+    again = client.post(f"/api/tables/{code}/actions", headers=ben, json={**payload, "points": 6})
     assert again.status_code == 409
     assert "changed a moment before" in again.get_json()["error"]
-    stale_undo = client.post(f"/api/tables/{code}/undo", headers=bearer(host),
-                             json={"expected_version": seen})
+    stale_undo = client.post(f"/api/tables/{code}/undo", headers=ben, json={"expected_version": seen})
     assert stale_undo.status_code == 409
+    # The phone that made the change knows it: its own next tap against that version counts.
+    mine = client.post(f"/api/tables/{code}/actions", headers=bearer(host), json={**payload, "points": 7})
+    assert mine.status_code == 200 and mine.get_json()["scores"]["Ann"] == 7
 
 
 @pytest.mark.parametrize("payload, message", [
@@ -172,24 +176,26 @@ def test_healthz(client):
     assert client.get("/healthz").get_json() == {"ok": True}
 
 
-def test_phones_tapping_at_the_same_moment_record_the_event_once(app, table):
+def test_phones_tapping_at_the_same_moment_record_the_event_once(app):
     """Eight phones send the same tap against the same version at once: one lands."""
     import threading
 
-    code, token = table["code"], table["token"]
+    seats = ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
+    code = api_table(app.test_client(), players=seats)["code"]
+    phones = [api_seat(app.test_client(), code, seat) for seat in seats]
     seen = app.test_client().get(f"/api/tables/{code}").get_json()["state_version"]
     start = threading.Barrier(8)
     statuses = []
 
-    def tap():
+    def tap(phone):
         client = app.test_client()
         start.wait()
-        response = client.post(f"/api/tables/{code}/actions", headers=bearer(token),
+        response = client.post(f"/api/tables/{code}/actions", headers=phone,
                                json={"type": "enter_score", "player": "Ann", "round": 1,
                                      "points": 6, "expected_version": seen})
         statuses.append(response.status_code)
 
-    threads = [threading.Thread(target=tap) for _ in range(8)]
+    threads = [threading.Thread(target=tap, args=(phone,)) for phone in phones]
     for thread in threads:
         thread.start()
     for thread in threads:

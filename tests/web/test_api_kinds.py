@@ -7,7 +7,7 @@ import gevent
 
 from companion.service.errors import KINDS
 from companion.web.openapi import openapi_document
-from tests.conftest import api_table, bearer
+from tests.conftest import api_seat, api_table, bearer
 
 
 class Trickle:
@@ -33,15 +33,16 @@ def test_each_kind_of_refusal_is_named_beside_its_sentence(make_app, monkeypatch
     table = api_table(client, players=("Ann", "Ben"))
     acts, host = f"/api/tables/{table['code']}/actions", table["headers"]
 
-    def score(points, **more):
-        return client.post(acts, headers=host, json={"type": "enter_score", "player": "Ann",
-                                                    "round": 1, "points": points, **more})
+    def score(points, phone=host, **more):
+        return client.post(acts, headers=phone, json={"type": "enter_score", "player": "Ann",
+                                                     "round": 1, "points": points, **more})
 
     refused(client.post(acts, headers=host, json={"type": "enter_score", "player": "Ann",
                                                    "round": "one", "points": 3}), 422, "invalid")
     version = score(4).get_json()["state_version"]
     assert score(5).status_code == 200
-    refused(score(6, expected_version=version), 409, "conflict")  # the same cell, changed since
+    # The same cell, changed since by another phone.
+    refused(score(6, api_seat(client, table["code"], "Ben"), expected_version=version), 409, "conflict")
     refused(client.post(acts, json={"type": "finish_game"}), 401, "unauthorized")
     watcher = client.post(f"/api/tables/{table['code']}/join", json={"watch": True}).get_json()
     refused(client.post(acts, json={"type": "finish_game"}, headers=bearer(watcher["token"])),

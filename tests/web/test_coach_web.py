@@ -43,7 +43,7 @@ def test_a_first_game_opens_with_the_introduction_and_says_what_to_do(phone):
 
     host.act(type="enter_score", player="Ann", round=1, points=7)
     card = coach_card(text(host.get(f"/t/{code}", headers=GERMAN)))
-    assert "In Runde 1 fehlen noch die Punkte von Ben." in card
+    assert "Es fehlen noch Punkte: Runde 1 von Ben." in card
     assert "Der Punkteblock ist der Punktezettel" not in card.split("<details")[0]  # intro folded
     assert "So geht das Spiel" in card
 
@@ -66,7 +66,7 @@ def test_the_host_switches_it_on_and_off_mid_game_and_nobody_else_can(phone):
 
     assert host.post(f"/t/{code}/host/coach-on", htmx=True).status_code == 200
     card = coach_card(text(ann.get(f"/t/{code}")))
-    assert "Round 1 still lacks the points of Ben." in card
+    assert "Points still missing: round 1 from Ben." in card
     host_page = text(host.get(f"/t/{code}"))
     assert "Switch off the coach (Our first game)" in host_page
     assert host.post(f"/t/{code}/host/coach-off", htmx=True).status_code == 200
@@ -116,8 +116,11 @@ def test_make_coach_sentences_prints_every_games_sentences_in_both_languages(tmp
         package = game.id.replace("-", "_")
         assert f"## {package}" in english.read_text() and f"## {package}" in german.read_text()
     assert "(MISSING)" not in german.read_text()
-    assert "- Round ‹round› still lacks the points of ‹players›." in english.read_text()
-    assert "- In Runde ‹round› fehlen noch die Punkte von ‹players›." in german.read_text()
+    # Beside each sentence, the rules section its card's "Why?" opens, in the file's language.
+    assert "- Points still missing: ‹rounds›. — § Entering scores (#entering-scores)\n" in english.read_text()
+    assert "- Es fehlen noch Punkte: ‹rounds›. — § Punkte eintragen (#entering-scores)\n" in german.read_text()
+    # A sentence built before its card rests on the cards its function makes.
+    assert "- Lena wins with ‹count› point! — § Who wins (#winning)\n" in english.read_text()
 
 
 def test_after_three_moves_of_a_kind_the_card_is_one_line_for_that_player_only(phone):

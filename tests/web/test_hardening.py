@@ -9,7 +9,7 @@ import html
 import pytest
 
 from companion.service.inputs import name_key, tidy_name
-from tests.conftest import Phone, api_table, bearer
+from tests.conftest import Phone, api_seat, api_table, bearer
 
 
 @pytest.fixture
@@ -154,9 +154,10 @@ def test_a_retried_action_with_the_same_key_is_recorded_once(make_app):
     assert again.status_code == 200  # not 409, although it carries the old version
     assert again.headers["Idempotent-Replayed"] == "true"
     assert again.get_json()["scores"] == first.get_json()["scores"] == {"Ann": 7, "Ben": 0}
-    # A new key is a new tap: refused as stale, since it was made against the old version.
-    other = client.post(f"/api/tables/{code}/actions", json=move,
-                        headers={**headers, "Idempotency-Key": "tap-2"})
+    # A new key is a new tap: from another phone, refused as stale, since it was made against
+    # the old version (this phone's own change since is no conflict for it).
+    other = client.post(f"/api/tables/{code}/actions", json={**move, "points": 8},
+                        headers={**api_seat(client, code, "Ben"), "Idempotency-Key": "tap-2"})
     assert other.status_code == 409
     undo = {"expected_version": first.get_json()["state_version"]}
     for _try in range(2):
@@ -195,24 +196,25 @@ def test_players_entering_their_own_scores_at_once_are_all_recorded(client):
     names = ["Ann", "Ben", "Cid", "Dee", "Eve"]
     made = api_table(client, players=names)
     code, headers = made["code"], made["headers"]
+    phones = {name: api_seat(client, code, name) for name in names}
     seen = client.get(f"/api/tables/{code}").get_json()["state_version"]
     # Every phone saw the same version and taps before hearing of the others.
     for points, name in enumerate(names, start=1):
-        answer = client.post(f"/api/tables/{code}/actions", headers=headers, json={
+        answer = client.post(f"/api/tables/{code}/actions", headers=phones[name], json={
             "type": "enter_score", "player": name, "round": 1, "points": points,
             "expected_version": seen})
         assert answer.status_code == 200, answer.get_json()
     assert client.get(f"/api/tables/{code}").get_json()["scores"] == {
         "Ann": 1, "Ben": 2, "Cid": 3, "Dee": 4, "Eve": 5}
     # Two phones writing the same cell: the second one did not see the first, so it is asked.
-    clash = client.post(f"/api/tables/{code}/actions", headers=headers, json={
+    clash = client.post(f"/api/tables/{code}/actions", headers=phones["Ben"], json={
         "type": "enter_score", "player": "Ann", "round": 1, "points": 9, "expected_version": seen})
     assert clash.status_code == 409
     assert client.get(f"/api/tables/{code}").get_json()["scores"]["Ann"] == 1
     # After an undo nothing is merged: the undo may have changed any cell.
     after = client.get(f"/api/tables/{code}").get_json()["state_version"]
     client.post(f"/api/tables/{code}/undo", headers=headers, json={})
-    late = client.post(f"/api/tables/{code}/actions", headers=headers, json={
+    late = client.post(f"/api/tables/{code}/actions", headers=phones["Ben"], json={
         "type": "enter_score", "player": "Ben", "round": 2, "points": 1, "expected_version": after})
     assert late.status_code == 409
 
@@ -223,7 +225,7 @@ def test_a_stale_move_of_a_turn_based_game_is_still_refused(client, table):
     started = client.post(f"/api/tables/{table['code']}/actions", headers=headers,
                           json={"type": "start_game", "starter": "Ann", "expected_version": seen})
     assert started.status_code == 200, started.get_json()
-    again = client.post(f"/api/tables/{table['code']}/actions", headers=headers,
+    again = client.post(f"/api/tables/{table['code']}/actions", headers=api_seat(client, table["code"], "Bob"),
                         json={"type": "start_game", "starter": "Bob", "expected_version": seen})
     assert again.status_code == 409
 
@@ -526,15 +528,16 @@ def test_undo_reads_only_what_came_since_and_still_agrees_with_the_whole_log(mak
 def test_players_typing_in_their_own_piles_at_once_are_all_recorded(client):
     made = api_table(client, "kartenspiel", ("Ann", "Ben", "Cid"))
     code, headers = made["code"], made["headers"]
+    phones = {name: api_seat(client, code, name) for name in ("Ann", "Ben", "Cid")}
     seen = client.get(f"/api/tables/{code}").get_json()["state_version"]
     for player, values in (("Ann", "3, 5"), ("Ben", "7"), ("Cid", "")):
-        answer = client.post(f"/api/tables/{code}/actions", headers=headers, json={
+        answer = client.post(f"/api/tables/{code}/actions", headers=phones[player], json={
             "type": "enter_romans", "player": player, "values": values, "expected_version": seen})
         assert answer.status_code == 200, answer.get_json()
     piles = client.get(f"/api/tables/{code}").get_json()["state"]["piles"]
     assert [piles[name]["romans"] for name in ("Ann", "Ben", "Cid")] == [[3, 5], [7], []]
-    # The same pile again, made against the old version, is a real conflict.
-    again = client.post(f"/api/tables/{code}/actions", headers=headers, json={
+    # The same pile again, from another phone against the old version, is a real conflict.
+    again = client.post(f"/api/tables/{code}/actions", headers=phones["Ben"], json={
         "type": "enter_romans", "player": "Ann", "values": "9", "expected_version": seen})
     assert again.status_code == 409
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 
 import pytest
 
@@ -287,6 +288,21 @@ def test_the_banner_on_loopback_says_phones_cannot_join_and_shows_no_qr(monkeypa
     assert "other phones cannot join" in shown
     assert "`make run`" in shown and "HOST=0.0.0.0" in shown
     assert "█" not in shown and "scan" not in shown
+
+
+def test_the_lan_address_is_the_wi_fi_not_a_virtual_machines_switch(monkeypatch):
+    """A Windows laptop with WSL or Hyper-V has a "vEthernet" switch on a private address too:
+    the QR code must name the Wi-Fi's, which phones reach (VirtualBox and VMware alike)."""
+    from types import SimpleNamespace
+
+    interfaces = {"vEthernet (WSL)": "172.20.112.1", "VirtualBox Host-Only Network": "192.168.56.1",
+                  "VMware Network Adapter VMnet8": "192.168.0.1", "Wi-Fi": "192.168.178.23"}
+    monkeypatch.setattr(network.psutil, "net_if_stats", lambda: {
+        name: SimpleNamespace(isup=True) for name in interfaces})
+    monkeypatch.setattr(network.psutil, "net_if_addrs", lambda: {
+        name: [SimpleNamespace(family=socket.AF_INET, address=address)]
+        for name, address in interfaces.items()})
+    assert network.lan_addresses()[0] == "192.168.178.23"
 
 
 def test_the_banner_listening_everywhere_shows_the_lan_address_and_its_qr(monkeypatch, lan):

@@ -1,10 +1,17 @@
 """Platform pieces a phone relies on: changing seat, the QR image, the command line, the
-"nothing changed" shortcut, and the pages for a wrong method or a crash."""
+"nothing changed" shortcut, the pages for a wrong method or a crash, and the server
+`companion serve` chooses (gunicorn, or gevent's own where gunicorn cannot run)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import signal
+import socket
+import sys
+import time
+import urllib.request
 import xml.etree.ElementTree as ElementTree
 
 import pytest
@@ -195,3 +202,99 @@ def test_the_seat_cookie_is_renewed_when_the_table_opens_not_with_every_tap(phon
     assert poll.status_code == 200 and "Set-Cookie" not in poll.headers
     # the seat is still this phone's after the tap: the cookie it holds was not lost
     assert ann.client.get(f"/t/{code}").status_code == 200
+
+
+# -- the server: gunicorn, or gevent's own where gunicorn cannot run ------------------------
+
+
+def test_serve_chooses_gevent_where_gunicorn_cannot_run(monkeypatch):
+    from companion import cli
+
+    monkeypatch.delenv("SERVER", raising=False)
+    assert cli.chosen_server(None) == "gunicorn"  # Linux, gunicorn installed
+    assert cli.chosen_server("gevent") == "gevent"
+    monkeypatch.setenv("SERVER", "gevent")
+    assert cli.chosen_server(None) == "gevent" and cli.chosen_server("gunicorn") == "gunicorn"
+    monkeypatch.delenv("SERVER")
+    monkeypatch.setitem(sys.modules, "fcntl", None)  # as on Windows: no fcntl
+    assert cli.chosen_server(None) == "gevent"
+    assert cli.server_problem("gunicorn", 1) == (
+        "gunicorn cannot run on this system (it needs Linux or macOS): use --server gevent.")
+
+
+def test_serve_refuses_what_gevents_server_cannot_do_with_a_sentence(monkeypatch):
+    from companion import cli
+
+    assert cli.server_problem("gevent", 1) is None and cli.server_problem("gunicorn", 2) is None
+    assert cli.server_problem("gevent", 2) == (
+        "--workers 2: gevent's server is one process; several need gunicorn (Linux, macOS) and "
+        "PostgreSQL.")
+    assert cli.server_problem("waitress", 1) == (
+        "SERVER must be gunicorn or gevent (it is 'waitress').")
+    monkeypatch.setenv("SERVER", "waitress")
+    with pytest.raises(SystemExit, match="SERVER must be gunicorn or gevent"):
+        cli.serve("127.0.0.1", 5123, 1, 10)
+    with pytest.raises(SystemExit) as wrong:
+        cli.main(["serve", "--server", "waitress"])
+    assert wrong.value.code == 2  # argparse names the choices
+
+
+def test_serve_with_gevent_patches_first_then_serves_the_prepared_app_in_this_process(
+        monkeypatch, tmp_path):
+    """The standard library is patched before the app's modules load (as in gunicorn's gevent
+    worker), then the app is built, its templates compiled, and served here: no exec."""
+    from companion import cli
+    from companion.web.network import LISTEN_HOST_VARIABLE, LISTEN_PORT_VARIABLE, listen_host
+
+    for name in (LISTEN_HOST_VARIABLE, LISTEN_PORT_VARIABLE):  # serve sets them: undone after
+        monkeypatch.setenv(name, "")
+    steps = []
+    monkeypatch.setattr(cli.monkey, "patch_all", lambda: steps.append("patch"))
+    monkeypatch.setattr(cli, "init_db", lambda: steps.append("init_db") or (
+        "postgresql://x@db/companion", "up to date"))
+    monkeypatch.setattr(cli, "create_app", lambda: steps.append("create_app") or "the app")
+    monkeypatch.setattr(cli, "prepare_process", lambda app: steps.append(f"prepare {app}"))
+    monkeypatch.setattr(cli.gevent_server, "run", lambda app, host, port, connections, keep_alive:
+                        steps.append(f"run {app} on {host}:{port} ({listen_host()}), "
+                                     f"{connections} connections, keep-alive {keep_alive:g}"))
+    monkeypatch.setattr(cli.os, "execv", lambda *args: steps.append("exec"))
+    monkeypatch.setenv("KEEP_ALIVE_SECONDS", "7")
+    cli.main(["serve", "--server", "gevent", "--host", "127.0.0.1", "--port", "5123",
+              "--connections", "50"])
+    assert steps == ["patch", "init_db", "create_app", "prepare the app",
+                     "run the app on 127.0.0.1:5123 (127.0.0.1), 50 connections, keep-alive 7"]
+
+
+def test_gevents_server_as_on_windows_closes_quiet_connections_and_slow_headers_not_streams(
+        tmp_path):
+    """`companion serve` without what Windows lacks (fcntl, resource, gunicorn, os.getuid:
+    tests/as_on_windows.py) chooses gevent's server, which keeps gunicorn's --keep-alive: a
+    connection quiet for KEEP_ALIVE_SECONDS is closed, headers not whole by then are refused;
+    a live stream stays open past it and brings the next change."""
+    from tests.browser.conftest import AS_ON_WINDOWS, Server, create_table
+
+    with Server(tmp_path / "instance", env={"KEEP_ALIVE_SECONDS": "1"},
+                command=AS_ON_WINDOWS) as server:
+        address = ("127.0.0.1", server.port)
+        with socket.create_connection(address, timeout=30) as quiet:
+            assert quiet.recv(100) == b""  # closed without a word
+        with socket.create_connection(address, timeout=30) as slow:
+            # Headers begun, never ended by their blank line.
+            slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            assert slow.recv(100).startswith(b"HTTP/1.1 400 Bad Request")
+        table = create_table(server.url, "scorepad", ["Ann", "Ben"])
+        stream = urllib.request.urlopen(f"{server.url}/t/{table['code']}/events?v=0", timeout=30)
+        assert b"event: ready" in stream.read1(1000)
+        time.sleep(2)  # twice the keep-alive, the stream quiet
+        request = urllib.request.Request(
+            f"{server.url}/api/tables/{table['code']}/actions", method="POST",
+            data=json.dumps({"type": "enter_score", "player": "Ann", "round": 1, "points": 9,
+                             "expected_version": table["version"]}).encode(),
+            headers={"Content-Type": "application/json", **table["headers"]})
+        urllib.request.urlopen(request, timeout=30).close()
+        assert b"event: regions" in stream.read1(100_000)
+        # Ctrl+C with the stream still open: a quiet stop, no traceback.
+        server.process.send_signal(signal.SIGINT)
+        assert server.process.wait(timeout=60) == 0
+        stream.close()
+    assert "Traceback" not in server.log.read_text()

@@ -168,6 +168,25 @@ def test_a_stale_tap_is_refused_with_the_fresh_state_and_recorded_once(phone):
     actions = [e for e in host.snapshot()["log"] if e["kind"] == "action"]
     assert len(actions) == 1
 
+def test_a_phones_own_accepted_tap_is_no_conflict_for_its_next(phone):
+    """Two taps on one cell in a row from a menu held open: the page still carries the version
+    before the first, which this phone made itself; another phone's change still counts."""
+    host = phone()
+    code = host.start(players=("Ann", "Ben"), me="0")
+    seen = host.version()
+    first = host.act(type="enter_score", player="Ben", round=1, points=5, expected=seen)
+    second = host.act(type="enter_score", player="Ben", round=1, points=7, expected=seen)
+    assert (first.status_code, second.status_code) == (200, 200), text(second)
+    ben = phone("10.0.0.3")
+    ben.join(code, "Ben")
+    seen = ben.version()
+    assert ben.act(type="enter_score", player="Ben", round=1, points=9, expected=seen).status_code == 200
+    late = host.act(type="enter_score", player="Ben", round=1, points=4, expected=seen - 1)
+    assert late.status_code == 409
+    assert "Ben changed their round 1 from 7 to 9 points." in text(late)
+    assert host.snapshot()["state"]["entries"]["Ben"] == {"1": 9}
+
+
 def test_a_tap_that_changes_nothing_writes_no_log_line(client, phone):
     host = phone()
     code = host.start()

@@ -137,7 +137,7 @@ class VersionOnly(BaseModel):
     model_config = ConfigDict(extra="forbid")
     expected_version: Annotated[StrictInt, BeforeValidator(whole_float)] | None = Field(
         None, ge=0, description="The table's state_version the caller saw (a whole number); "
-        "older than the table's → 409."
+        "older than the table's → 409, unless every change since was this token's own."
     )
 
 
@@ -401,7 +401,7 @@ def table_snapshot(db, table, page: LogPage | None = None) -> Snapshot:
 
 
 NO_TABLE = (Error, "No such table")
-STALE = (Error, "Stale: the table changed since expected_version")
+STALE = (Error, "Stale: another phone changed the table since expected_version")
 
 
 @bp.get("/games")
