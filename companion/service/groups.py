@@ -472,13 +472,13 @@ def _iso(moment: datetime) -> str:
 EXPORT_FORMAT = "table-companion-plays/1"
 
 
-def export_plays(db: Session, group: PlayerGroup) -> dict:
-    """The group as JSON: its name, players and every play (the import reads the same)."""
+def export_plays(db: Session, group: PlayerGroup) -> list[dict]:
+    """The plays as the export lists them (the import reads the same): the group's file is
+    ``{"format": EXPORT_FORMAT, "group": its name, "players": its names, "plays": these}``."""
     records = play_records(db, group)
     for record in records:
         record.pop("table")
-    return {"format": EXPORT_FORMAT, "group": group.name,
-            "players": [p.name for p in players_of(db, group)], "plays": records}
+    return records
 
 
 @dataclass(frozen=True)

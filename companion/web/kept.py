@@ -23,7 +23,8 @@ from datetime import tzinfo
 from flask import Response, current_app, request
 from sqlalchemy import func, select
 
-from ..service.groups import export_csv, export_plays, play_records, shown
+from ..service.groups import (EXPORT_FORMAT, export_csv, export_plays, play_records,
+                              players_of, shown)
 from ..service.models import GroupPlayer
 from ..service.stats import PlayRow, Statistics, prepare, statistics
 from ..service.stats.results import Data
@@ -68,7 +69,7 @@ class Kept:
 
 
 def _weight(thing) -> int:
-    return len(thing) if isinstance(thing, bytes) else getattr(thing, "weight", 0)
+    return len(thing) if isinstance(thing, (bytes, str)) else getattr(thing, "weight", 0)
 
 
 def kept() -> Kept:
@@ -122,18 +123,36 @@ def plays_csv(db, group, lang: str, zone: tzinfo) -> bytes:
 
 def plays_export(db, group) -> bytes:
     """The group's plays as exported and imported (format table-companion-plays/1), gzipped."""
-    return kept().get(("plays.json", *_players_version(db, group)),
-                      lambda: gzipped(json_pieces(export_plays(db, group))))
+    return kept().get(("plays.json", *_players_version(db, group)), lambda: gzipped(json_pieces({
+        "format": EXPORT_FORMAT, "group": group.name, "players": _names(db, group),
+        "plays": _plays_json(db, group)})))
 
 
 def group_json(db, group, url: str) -> bytes:
     """The API's group: its code, name, address (``url``), players and plays, gzipped."""
-    def pieces() -> Iterator[str]:
-        export = export_plays(db, group)
-        yield from json_pieces({"code": group.code, "name": group.name, "url": url,
-                                "players": export["players"], "plays": export["plays"]})
-    return kept().get(("group.json", url, *_players_version(db, group)),
-                      lambda: gzipped(pieces()))
+    return kept().get(("group.json", url, *_players_version(db, group)), lambda: gzipped(json_pieces({
+        "code": group.code, "name": group.name, "url": url, "players": _names(db, group),
+        "plays": _plays_json(db, group)})))
+
+
+def _names(db, group) -> list[str]:
+    return [player.name for player in players_of(db, group)]
+
+
+class Made(str):
+    """JSON text made already, written as it is."""
+
+
+def _plays_json(db, group) -> Made:
+    """The plays as the export lists them, as JSON, once per version: a new player makes only
+    the list of names again."""
+    def make() -> Made:
+        made = []
+        for piece in json_pieces(export_plays(db, group)):
+            made.append(piece)
+            time.sleep(0)  # under gevent: the tables' requests go first
+        return Made("".join(made))
+    return kept().get(("plays", group.code, group.id, group.version), make)
 
 
 def _players_version(db, group) -> tuple:
@@ -150,6 +169,9 @@ def _players_version(db, group) -> tuple:
 def json_pieces(value, depth: int = 0) -> Iterator[str]:
     """``value`` as JSON (``Data`` as its fields), in pieces: the objects of the first levels
     key by key, a long list a few hundred items at a time."""
+    if isinstance(value, Made):
+        yield value
+        return
     if isinstance(value, Data):
         value = vars(value)
     if isinstance(value, dict) and depth < 3:
