@@ -170,7 +170,8 @@ def json_pieces(value, depth: int = 0) -> Iterator[str]:
     """``value`` as JSON (``Data`` as its fields), in pieces: the objects of the first levels
     key by key, a long list a few hundred items at a time."""
     if isinstance(value, Made):
-        yield value
+        for start in range(0, len(value), PIECE):  # as pieces: the gzipping gives way between
+            yield value[start:start + PIECE]
         return
     if isinstance(value, Data):
         value = vars(value)
