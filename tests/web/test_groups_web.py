@@ -942,10 +942,12 @@ def test_the_apis_statistics_share_the_pages_and_a_new_player_recomputes_nothing
     page alike; a player added (on the page, or by a new table's seat) changes no statistic."""
     from companion.service import stats as stats_package
     from companion.web import kept
+    from companion.web.views import groups as views
 
-    counted = []
-    real = stats_package.statistics
+    counted, drawn = [], []
+    real, draw = stats_package.statistics, views.render_block
     monkeypatch.setattr(kept, "statistics", lambda rows: counted.append(1) or real(rows))
+    monkeypatch.setattr(views, "render_block", lambda *a, **k: drawn.append(1) or draw(*a, **k))
     night = Night(client)
     night.play({"Katrin": 5, "Ben": 9})
     first = client.get(f"/api/groups/{night.code}/stats").get_json()
@@ -958,11 +960,12 @@ def test_the_apis_statistics_share_the_pages_and_a_new_player_recomputes_nothing
     assert client.get(f"/api/groups/{night.code}/stats").get_json() == first
     assert client.get(f"/g/{night.code}/stats").get_data(as_text=True) == page
     assert len(counted) == 1
+    assert len(drawn) == 1  # the page's statistics drawn once, the page around them each time
     night.play({"Katrin": 7, "Cem": 3})
     newer = client.get(f"/api/groups/{night.code}/stats").get_json()
     assert len(counted) == 2 and newer["group"]["plays"] == 2
-    client.get(f"/g/{night.code}/stats")
-    assert len(counted) == 2
+    assert "Cem" in client.get(f"/g/{night.code}/stats").get_data(as_text=True)
+    assert len(counted) == 2 and len(drawn) == 2
 
 
 def ungzipped(answer) -> str:

@@ -18,6 +18,8 @@ from flask import (
     url_for,
 )
 from flask_babel import get_locale, ngettext
+from jinja2_fragments.flask import render_block
+from markupsafe import Markup
 from flask_babel import gettext as _
 from sqlmodel import Session
 
@@ -64,7 +66,7 @@ from ...service.errors import Forbidden, Invalid, NotFound, TableProblem
 from ...service.inputs import NAME_MAX, quote
 from ...service.tables import find_table, game_of, log_entries, require_host
 from ..i18n import select_language
-from ..kept import group_statistics, page_charts, plays_export, send
+from ..kept import group_statistics, plays_export, send, statistics_page
 from ..kept import plays_csv as kept_csv
 from ...service.metrics import IMPORTS
 from ..phone import find_phone
@@ -387,9 +389,15 @@ def stats(code: str):
     every chart with its table."""
     db = get_db()
     group = find_group(db, code)
-    numbers, games, win_rates = _statistics(db, group)
-    return render_template("groups/stats.html", group=group, numbers=numbers, games=games,
-                           win_rates=win_rates, most=SHOWN_MOST)
+
+    def draw() -> Markup:
+        numbers, games, win_rates = _statistics(db, group)
+        return Markup(render_block("groups/stats.html", "content", group=group, numbers=numbers,
+                                   games=games, win_rates=win_rates, most=SHOWN_MOST))
+
+    # The statistics drawn once per version and language (kept), the page around them each time.
+    content = statistics_page(db, group, str(get_locale()), draw)
+    return render_template("groups/stats.html", group=group, content=content)
 
 
 # Players and pairs a table or chart of the statistics page lists at most: a phone reads no
@@ -399,10 +407,9 @@ SHOWN_MOST = 100
 
 def _statistics(db, group) -> tuple:
     """The numbers, computed once per version of the group (``kept``: the API's too), and the
-    charts, drawn once per version and language: a big group's take a while, its visitors
-    come often."""
-    games, win_rates = page_charts(db, group, str(get_locale()), _draw_charts)
-    return group_statistics(db, group).numbers, games, win_rates
+    charts: a big group's take a while, its visitors come often."""
+    found = group_statistics(db, group)
+    return (found.numbers, *_draw_charts(found))
 
 
 def _draw_charts(found) -> tuple:
