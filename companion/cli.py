@@ -37,9 +37,10 @@ except ImportError:  # Windows: its own lock; gevent's server, no gunicorn (SERV
     fcntl = resource = None
 
 
-def init_db() -> tuple[str, str]:
+def init_db() -> tuple[str, str | None]:
     """Bring the database (under instance/ unless DATABASE_URL says otherwise) to the newest
-    schema; answer its address without the password, and what was done."""
+    schema; answer its address without the password, and what was done (None: the database
+    cannot be reached, and the app has said why in a line)."""
     app = create_app()
     url = app.config["DATABASE_URL"].split("@")[-1]
     app.extensions["engine"].dispose()
@@ -105,8 +106,9 @@ def gunicorn_args(host: str, port: int, workers: int, connections: int,
         sys.executable, "-m", "gunicorn",
         "--bind", f"{host}:{port}",
         "--workers", str(workers),
-        # gevent: every phone keeps a live stream open, and each costs a greenlet, not a thread.
-        "--worker-class", "gevent",
+        # gevent: every phone keeps a live stream open, and each costs a greenlet, not a thread;
+        # its refusals before the app answer in the app's shape (web/worker.py).
+        "--worker-class", "companion.web.worker.Worker",
         "--worker-connections", str(connections),
         # Idle connections and trickling headers go after this (a body: guards.body_in_time).
         "--keep-alive", f"{keep_alive:g}",
@@ -255,7 +257,8 @@ def serve(host: str, port: int, workers: int, connections: int, server: str | No
     url, done = init_db()
     if url.startswith("sqlite"):
         claim_sqlite(url, workers)
-    print(f"Database: {url} ({done})")
+    # Served all the same: /healthz answers, /readyz says 503 until the database does.
+    print(f"Database: {url} ({done or 'not reached yet: /readyz answers 503 until it is'})")
     print(banner(host, port))
     sys.stdout.flush()
     # The server process inherits it: its invites then know whether phones can reach them.
@@ -304,6 +307,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.command == "init-db":
         url, done = init_db()
+        if done is None:
+            raise SystemExit(f"companion init-db: the database {url} cannot be reached.")
         print(f"Database {url}: {done}.")
     elif args.command in ("backup", "restore", "purge"):
         # Imported here: gunicorn reads this module as its config before its worker patches
@@ -330,8 +335,8 @@ def operate(args) -> str:
     instance = Path(settings.instance_path)
     url = database_url(settings.config.get("DATABASE_URL"), str(instance))
     if args.command == "restore":
-        manifest = backup.restore(args.file, instance, url)
-        restored, done = init_db()  # the schema of this code, as serve would bring it
+        manifest, done = backup.restore(args.file, instance, url)  # at this code's schema
+        restored, _ = init_db()
         return (f"Restored {args.file} (made {manifest['created']}) into {restored}: "
                 f"{sum(manifest['rows'].values())} rows; {done}.")
     if args.command == "backup":

@@ -83,14 +83,17 @@
     const first = Array.from(document.querySelectorAll(".coach-target"))
       .find((element) => !card.contains(element) && element.getClientRects().length);
     if (!way) return;
-    way.hidden = true;
-    if (!first || !("IntersectionObserver" in window)) return;
+    // Its place is kept while the control is in sight (only its visibility changes): the
+    // card's height must not change with it, or the control would move in and out of sight.
+    way.hidden = !first || !("IntersectionObserver" in window);
+    if (way.hidden) return;
     way.coachTarget = first;
+    way.classList.add("coach-goto-idle");
     // On screen: whole, or (a tall board) over half the screen's height.
     watching = new IntersectionObserver((seen) => {
       const entry = seen[seen.length - 1];
       const shown = entry.intersectionRatio > 0.99 || entry.intersectionRect.height > window.innerHeight / 2;
-      way.hidden = shown;
+      way.classList.toggle("coach-goto-idle", shown);
       way.textContent = entry.boundingClientRect.top < 0 ? way.dataset.up : way.dataset.down;
     }, { threshold: [0, 0.25, 0.5, 0.75, 1] });
     watching.observe(first);

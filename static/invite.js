@@ -1,7 +1,13 @@
 // The invite's "Share the link": the phone's share sheet where the browser has one, else the
-// link is copied, and the page says so ("Link copied") next to the button.
+// link is copied, and the page says so ("Link copied") next to the button, in the phone's
+// language (templates/app_texts.html).
 (function () {
   "use strict";
+
+  function words(key) {
+    const holder = document.getElementById("app-texts");
+    return (holder && holder.dataset[key]) || "";
+  }
 
   function say(button, text) {
     const done = button.parentElement.querySelector(".share-done");
@@ -40,7 +46,7 @@
 
   function copyAndSay(button, url) {
     copy(url).then((copied) => {
-      say(button, copied ? "Link copied" : "Copying is not allowed here: press on the link above to copy it");
+      say(button, words(copied ? "copied" : "copyRefused"));
     });
   }
 
@@ -50,7 +56,7 @@
     const url = button.dataset.shareUrl;
     if (navigator.share) {
       navigator.share({ title: button.dataset.shareTitle, text: button.dataset.shareTitle, url: url })
-        .then(() => say(button, "Shared"))
+        .then(() => say(button, words("shared")))
         .catch((error) => {
           // Closing the share sheet is a choice, not a failure; anything else: copy instead.
           if (error && error.name === "AbortError") return;

@@ -264,6 +264,35 @@ def test_a_restore_refuses_a_damaged_zip_a_newer_schema_or_a_stray_file(instance
     assert not (empty / "secret_key").exists()
 
 
+def test_a_restore_refused_for_its_schema_leaves_the_instance_as_it_was(instance, tmp_path):
+    """The database in the file says another revision than its manifest (0099, which no
+    companion has): refused in a line, and the instance folder is exactly as before."""
+    instance("first")
+    a_night(instance.app())
+    main(["backup", str(tmp_path / "night.zip")])
+
+    def unknown_revision(name: str, data: bytes) -> bytes:
+        if name != "companion.sqlite3":
+            return data
+        copy = tmp_path / "copy.sqlite3"
+        copy.write_bytes(data)
+        connection = sqlite3.connect(copy)
+        with connection:
+            connection.execute("UPDATE alembic_version SET version_num = '0099'")
+        connection.close()
+        return copy.read_bytes()
+
+    mismatched = rewritten(tmp_path / "night.zip", tmp_path / "mismatch.zip", unknown_revision)
+    for folder, made in ((instance("absent"), False), (instance("empty"), True)):
+        if made:
+            folder.mkdir()
+        run = subprocess.run([sys.executable, "-m", "companion.cli", "restore", str(mismatched)],
+                             capture_output=True, text=True)
+        assert run.returncode == 1 and run.stderr.count("\n") == 1, run.stderr
+        assert "schema" in run.stderr and "nothing was restored" in run.stderr
+        assert (sorted(folder.iterdir()) == []) if made else not folder.exists()
+
+
 def test_purge_is_refused_where_tables_are_never_put_away(instance, monkeypatch):
     instance("first")
     monkeypatch.setenv("ARCHIVE_DAYS", "0")
@@ -348,11 +377,12 @@ def test_missing_or_malformed_arguments_say_what_is_wrong(argv, said, capsys):
 
 
 def test_gunicorns_config_module_loads_no_database_driver():
-    """gunicorn reads companion.cli as its config before its worker patches the standard
-    library for gevent: a database driver loaded then waits without yielding (psycopg's wait
-    blocked the whole worker on PostgreSQL), so the operator's commands import theirs late."""
+    """gunicorn reads companion.cli as its config, and loads its worker class (web/worker.py),
+    before its worker patches the standard library for gevent: a database driver loaded then
+    waits without yielding (psycopg's wait blocked the whole worker on PostgreSQL), so the
+    operator's commands import theirs late."""
     loaded = subprocess.run(
-        [sys.executable, "-c", "import sys, companion.cli; "
+        [sys.executable, "-c", "import sys, companion.cli, companion.web.worker; "
          "print(sorted(m for m in ('psycopg', 'sqlalchemy') if m in sys.modules))"],
         capture_output=True, text=True, check=True).stdout.strip()
     assert loaded == "[]"

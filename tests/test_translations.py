@@ -89,3 +89,16 @@ def test_a_sentence_renders_in_each_language_with_its_names_and_plurals():
     # A translation with a broken placeholder shows the English, never fails.
     assert taken.render(lambda t: "%(spieler)s nimmt" if t.startswith("%(player)s") else t) \
         == "Ann takes Dogmatix."
+
+
+def test_german_calls_the_app_tischbegleiter_never_companion(catalogue):
+    """Every German text, the catalogue and the rules library, says "Tischbegleiter"."""
+    from pathlib import Path
+
+    found = [message.id for message in catalogue if message.id and "Companion" in (
+        message.string if isinstance(message.string, str) else " ".join(message.string))]
+    rules = Path(__file__).resolve().parents[1] / "companion/rules/content/de"
+    found += [f"{path.name}:{number}" for path in sorted(rules.glob("*.md"))
+              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+              if "Companion" in line]
+    assert found == []

@@ -12,7 +12,8 @@ import copy
 from dataclasses import dataclass
 from typing import Annotated, Any, Callable, ClassVar, Literal, Union
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError,
+                      ValidationInfo)
 
 from .coach import Coach, Intro
 from .patterns import unblank_pattern
@@ -36,14 +37,42 @@ def no_such_player(name) -> GameError:
                               player=quote(name, 40)))
 
 
-def _no_bool(value: Any) -> Any:
+class FromJson(dict):
+    """A payload decoded from a request's JSON (the API): its numbers must be JSON's numbers,
+    as the API's document says. A page's form sends them as text ("5"), and the log holds
+    what was checked when it was written: both are read as before."""
+
+
+def typed_by(raw: Any) -> dict:
+    """The validation context of a payload: whether it is JSON (``FromJson``)."""
+    return {"json": isinstance(raw, FromJson)}
+
+
+def _whole(value: Any, info: ValidationInfo) -> Any:
     if isinstance(value, bool):
         raise ValueError(N_("expected a whole number, not true/false"))
+    if isinstance(value, str) and (info.context or {}).get("json"):
+        raise ValueError(N_("expected a whole number, not text"))  # JSON's are unquoted
     return value
 
 
-# A whole number that also arrives as a form string ("5") but never as true/false.
-Whole = Annotated[int, BeforeValidator(_no_bool)]
+# A whole number (from a form: its text, "5"; from JSON: a number), never true/false.
+Whole = Annotated[int, BeforeValidator(_whole)]
+
+
+def _ticked(value: Any) -> Any:
+    return True if value == "on" else value  # what a ticked checkbox of a page sends
+
+
+def _true_false_or_on(schema: dict) -> None:
+    schema.pop("type", None)
+    schema["anyOf"] = [{"type": "boolean"}, {"const": "on", "description": "Ticked: true."}]
+
+
+# True or false, and nothing else that reads as one (0, "yes"), but for the "on" a ticked
+# checkbox of a page sends.
+Ticked = Annotated[bool, BeforeValidator(_ticked),
+                   Field(strict=True, json_schema_extra=_true_false_or_on)]
 
 
 def _type_is_required(schema: dict, model: type) -> None:
@@ -174,7 +203,8 @@ class Move:
     ``turn``: the payload field naming the player the move is made for (usually "player"),
     checked against whose turn it is; "actor" checks the seat making it; None: anyone.
     ``seat_check``: a condition on the seat making the move (a seat takes back only its own
-    entry), for every phone apart from whose turn it is.
+    entry), for every phone apart from whose turn it is. ``host_too``: the host's phone passes
+    it whatever its seat (a player's choice made for a player without a phone).
     ``after_end``: still allowed once the game is over (corrections of the final count).
     ``scope``: what a move of this kind touches (e.g. one cell of a score sheet), as a set of
     keys: two moves with disjoint scopes leave the same table in either order, so one made
@@ -186,6 +216,7 @@ class Move:
     phases: tuple[str, ...] | None = None
     check: Check | None = None
     seat_check: SeatCheck | None = None
+    host_too: bool = False
     turn: str | None = None
     after_end: bool = False
     scope: Callable[[Any], frozenset] | None = None
@@ -248,7 +279,7 @@ class Game:
     def parse_options(self, raw: dict | None) -> Options:
         """Validate table options; raise GameError naming the problem."""
         try:
-            return self.options_model.model_validate(raw or {})
+            return self.options_model.model_validate(raw or {}, context=typed_by(raw))
         except ValidationError as exc:
             raise GameError(explain(exc)) from None
 
@@ -266,7 +297,7 @@ class Game:
             raise GameError(Sentence("The action type is missing; %(game)s knows: %(known)s.",
                                      game=Name(self.name), known=", ".join(known)))
         try:
-            return self._action_adapter.validate_python(raw)
+            return self._action_adapter.validate_python(raw, context=typed_by(raw))
         except ValidationError as exc:
             skip = len(self.actions) > 1
             raise GameError(explain(exc, skip_first=skip)) from None
@@ -334,32 +365,35 @@ class Game:
                 return False
         return True
 
-    def legal_actions(self, state: dict, seat: str | None = None) -> dict[str, Sentence | None]:
-        """Every move of the game: None when ``seat`` may make it now, else why not."""
+    def legal_actions(self, state: dict, seat: str | None = None,
+                      host: bool = False) -> dict[str, Sentence | None]:
+        """Every move of the game: None when ``seat`` (``host``: on the host's phone) may make
+        it now, else why not."""
         if not self.moves:
             return {kind: None for kind in self.action_types()}
-        return {kind: self.why_not(state, kind, seat if move.turn else None, seat)
+        return {kind: self.why_not(state, kind, seat if move.turn else None,
+                                   None if host and move.host_too else seat)
                 for kind, move in self._moves.items()}
 
     def play(self, state: dict, action: Action, actor: str | None,
-             replaying: bool = False) -> tuple[dict, str]:
+             replaying: bool = False, host: bool = False) -> tuple[dict, str]:
         """The state after ``action`` and its log sentence, computed once; ``state`` is left
-        as it was. ``actor`` is the seat that made it (None: the host or a script).
+        as it was. ``actor`` is the seat that made it (None: the host or a script); ``host``:
+        made on the host's phone.
 
-        ``replaying``: the move is read back from the log, where it was accepted once; the
-        turn is not checked again (a log written before turns were checked replays as it
-        was played at the real table)."""
+        ``replaying``: the move is read back from the log, where it was accepted once; when it
+        is legal is not checked again (a log written before a turn, a check or a seat check was
+        added replays as it was played at the real table)."""
         if not self.moves:  # a game written before declared moves
             return self.apply(state, action, actor), self.describe(state, action, actor)
         move = self._moves[action.type]
         player = None
-        if replaying:
-            pass
-        elif move.turn == "actor":
+        if move.turn == "actor":
             player = actor
         elif move.turn:
             player = getattr(action, move.turn, None) or actor
-        reason = self.why_not(state, action.type, player, actor)
+        seat = None if host and move.host_too else actor
+        reason = None if replaying else self.why_not(state, action.type, player, seat)
         if reason:
             raise GameError(reason)
         new = copy.deepcopy(state)

@@ -10,8 +10,14 @@ import sys
 STORABLE_PATTERN = "^[^\\u0000]*$"
 
 
-def something_left(gone) -> str:
-    """A pattern: no NUL, and at least one character for which ``gone`` is false."""
+# A name's text holds no control character (a tab, a line break, …: Unicode's Cc).
+NO_CONTROLS = "\\u0000-\\u001f\\u007f-\\u009f"
+NO_CONTROLS_PATTERN = f"^[^{NO_CONTROLS}]*$"
+
+
+def something_left(gone, never: str = "\\u0000") -> str:
+    """A pattern: none of ``never`` (a character class's inside; NUL by default), and at
+    least one character for which ``gone`` is false."""
     codes = [code for code in range(sys.maxunicode + 1)
              if not 0xD800 <= code <= 0xDFFF and gone(chr(code))]
     ranges, start = [], codes[0]
@@ -25,7 +31,7 @@ def something_left(gone) -> str:
         return f"\\u{code:04x}" if code <= 0xFFFF else chr(code)
 
     kept_out = "".join(char(a) if a == b else f"{char(a)}-{char(b)}" for a, b in ranges)
-    return f"^[^\\u0000]*[^\\u0000{kept_out}][^\\u0000]*$"
+    return f"^[^{never}]*[^{never}{kept_out}][^{never}]*$"
 
 
 @functools.cache

@@ -156,15 +156,17 @@ def viewer_context(shared: dict, device_id: int | None, lang: str | None = None)
     device = next((d for d in joined if d.id == device_id), None)
     holders = {d.seat: d.id for d in joined if d.seat}
     seat = device.seat if device else None
-    # What this seat may do now, from the game's table of moves (one computation per seat).
+    # What this seat may do now, from the game's table of moves (one computation per seat, and
+    # the host's phone apart: it may make some moves for any seat).
     legal_by_seat = shared.setdefault("legal_by_seat", {})
-    if seat not in legal_by_seat:
-        legal_by_seat[seat] = shared["game"].legal_actions(shared["state"], seat)
+    host = bool(device and device.is_host)
+    if (seat, host) not in legal_by_seat:
+        legal_by_seat[(seat, host)] = shared["game"].legal_actions(shared["state"], seat, host)
     return {
         "lang": lang or language(),
         "phone": device.id if device else None,
         "seat": seat,
-        "legal": legal_by_seat[seat],
+        "legal": legal_by_seat[(seat, host)],
         "can_act": can_act(device),
         "follows": follows_rematch(device),
         "is_host": bool(device and device.is_host),

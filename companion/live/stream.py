@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import zlib
 
+from sqlalchemy.exc import OperationalError
+
 from .hub import Feed
 from .regions import regions_for
 from .snapshot import region_names, viewer_context
@@ -72,7 +74,10 @@ class Stream:
             self.seen = -1
         yield f"retry: {self.settings['retry_ms']}\n" + sse("ready", str(snapshot.version))
         while True:
-            chunk, last = self._step()
+            try:
+                chunk, last = self._step()
+            except OperationalError:
+                return  # the database has gone: the browser reconnects (503 until it is back)
             if chunk:
                 yield chunk
             if last:

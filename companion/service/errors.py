@@ -12,7 +12,7 @@ KINDS = {
     "unauthorized": "No token, or one that gives no rights here.",
     "forbidden": "Not allowed to this caller (a watcher, a non-owner, a finished game's seat).",
     "rate_limited": "Too many requests: wait the Retry-After seconds.",
-    "too_large": "The body is larger than this address takes.",
+    "too_large": "The body (or the address, or the headers) is larger than this server takes.",
     "too_slow": "The body did not arrive in time.",
     "method_not_allowed": "This address does not take that method.",
     "busy": "The server cannot do it just now: send it again after the Retry-After seconds.",

@@ -20,7 +20,7 @@ import re
 import unicodedata
 from typing import Any
 
-from ..games.patterns import something_left
+from ..games.patterns import NO_CONTROLS, something_left
 from ..games.text import Sentence, quote
 
 # A person's name: as long as a seat's label on a phone can show.
@@ -109,6 +109,10 @@ def depth_problem() -> Sentence:
 
 @functools.cache
 def name_pattern() -> str:
-    """A name ``tidy_name`` leaves something of: no NUL, and at least one character that is
-    neither invisible (as ``_invisible``) nor a space."""
-    return something_left(lambda char: _invisible(char) or char.isspace())
+    """A name as the API takes it: no control character (``CONTROL``), and at least one
+    character that is neither invisible (as ``_invisible``) nor a space."""
+    return something_left(lambda char: _invisible(char) or char.isspace(), never=NO_CONTROLS)
+
+
+# What the API refuses in a name (the pages' forms have them tidied away): Unicode's Cc.
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")

@@ -22,6 +22,7 @@ from flask import current_app, has_app_context
 from flask_babel import gettext as _
 from sqlalchemy import Engine, Row, bindparam, delete, func
 from sqlalchemy import select as sa_select
+from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, select
 
 from ..games import GameError, get_game
@@ -152,15 +153,19 @@ def table_version(engine: Engine, code: str) -> int | None:
     One indexed read on a pooled driver connection, past the ORM and the explicit BEGIN of
     the engine's transactions: this runs once a second for every phone at every table."""
     marker = "?" if engine.dialect.paramstyle == "qmark" else "%s"
-    connection = engine.raw_connection()
+    driver = engine.dialect.loaded_dbapi
     try:
-        cursor = connection.cursor()
-        cursor.execute(f"SELECT version FROM game_table WHERE code = {marker}",
-                       (normalise_code(code),))
-        row = cursor.fetchone()
-        cursor.close()
-    finally:
-        connection.close()  # back to the pool, which ends any transaction the driver opened
+        connection = engine.raw_connection()
+        try:
+            cursor = connection.cursor()
+            cursor.execute(f"SELECT version FROM game_table WHERE code = {marker}",
+                           (normalise_code(code),))
+            row = cursor.fetchone()
+            cursor.close()
+        finally:
+            connection.close()  # back to the pool, which ends any transaction the driver opened
+    except driver.Error as error:  # as SQLAlchemy reports any query's (a database gone: 503)
+        raise DBAPIError.instance("SELECT version", (), error, driver.Error) from error
     return row[0] if row else None
 
 
@@ -662,7 +667,7 @@ def act(db: Session, table: GameTable, device: Device | None, payload: dict,
     try:
         if action.type == "hand_turn" and not device.is_host:
             raise Forbidden(_("Only the host hands the turn to another player."))
-        new_state, sentence = game.play(table.state, action, actor)
+        new_state, sentence = game.play(table.state, action, actor, host=device.is_host)
     except GameError as exc:
         raise RuleRefused(say(exc.sentence)) from None
     if new_state == table.state:  # e.g. 5 points written over 5: the table shows it already

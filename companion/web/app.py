@@ -10,6 +10,7 @@ from pathlib import Path
 from flask import Flask
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
+from sqlalchemy.exc import OperationalError
 
 from ..live.hub import Hub
 from ..service.database import close_db, init_db, make_engine, writing
@@ -52,8 +53,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     engine = app.extensions["engine"] = make_engine(app.config["DATABASE_URL"])
     app.teardown_appcontext(close_db)
     if app.config.get("CREATE_TABLES", True):
-        # Processes starting together take turns (init_db locks); what was done, for init-db.
-        app.extensions["schema_upgrade"] = init_db(engine)
+        _prepare_database(app)
     app.extensions["live"] = Hub(engine, app.config["STREAMS_PER_CLIENT"])
 
     init_i18n(app)
@@ -79,9 +79,25 @@ def create_app(test_config: dict | None = None) -> Flask:
     return app
 
 
+def _prepare_database(app: Flask) -> None:
+    """Bring the schema up to date; processes starting together take turns (init_db locks).
+    A database that cannot be reached yet does not stop the server: it serves /healthz, and
+    ``guards.database_ready`` tries again at each request until the database answers."""
+    try:
+        app.extensions["schema_upgrade"] = init_db(app.extensions["engine"])  # for init-db
+    except OperationalError as error:
+        app.extensions["schema_upgrade"] = None
+        app.extensions["database_problem"] = str(error.orig or error).strip().splitlines()[0]
+        app.logger.warning("The database cannot be reached (%s); serving anyway: /readyz "
+                           "answers 503 until it does.", app.extensions["database_problem"])
+
+
 def forget_dead_imports(app: Flask) -> None:
     """A server starting (cli.post_worker_init): what the imports of its last run left
-    half-written (killed with it) is cleared; another server's imports under way stay."""
+    half-written (killed with it) is cleared; another server's imports under way stay. A
+    database away at the start: the next import clears them."""
+    if "database_problem" in app.extensions:
+        return
     with writing(app.extensions["engine"]) as db:
         forget_dead(db)
         db.commit()

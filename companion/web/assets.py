@@ -15,6 +15,10 @@ the game's style sheet repeats app.css's): a table page's first load is 2.2 KB s
 gzip. The bundles (``bundle_files``): ``core`` for the pages outside a table; one per game
 for its table, join, set-up and quick-score pages, with the game's own files and the
 invite's script.
+
+``worker.js`` is the service worker (``offline.js``, in every bundle, registers it where the
+page is a secure context): served from here with ``Service-Worker-Allowed``, registered at an
+address carrying ``release``, a hash of every bundle and of itself, which names its cache.
 """
 
 from __future__ import annotations
@@ -38,7 +42,9 @@ YEAR = 365 * 24 * 3600
 MINIFIERS = {".js": rjsmin.jsmin, ".css": rcssmin.cssmin}
 # Between two files of a bundle: a script without its last semicolon must not run on.
 JOINERS = {".js": ";\n", ".css": "\n"}
-CORE_FILES = {".js": ["vendor/htmx.min.js", "vendor/sse.min.js", "app.js"], ".css": ["app.css"]}
+CORE_FILES = {".js": ["vendor/htmx.min.js", "vendor/sse.min.js", "app.js", "offline.js"],
+              ".css": ["app.css"]}
+WORKER = "worker.js"  # the service worker (offline.js registers it where the page is secure)
 BUNDLES = "bundle/"  # the addresses of bundles, as if they were a folder of static/
 CODINGS = ("br", "gzip", None)
 _BUILT: dict[str, dict[str | None, bytes]] = {}  # this process's builds, by content (every app)
@@ -121,6 +127,7 @@ class Assets:
         self.folder, self.minify, self.cache, self.games = folder, minify, cache, games
         self._built: dict[str, tuple[tuple[float, ...], Asset]] = {}
         self._versions: dict[str, str] = {}
+        self._release: str | None = None
 
     def path(self, filename: str) -> str | None:
         """The file inside the static folder (the name may come from an address: no "../",
@@ -189,6 +196,18 @@ class Assets:
             f'<link rel="stylesheet" href="{url_for("static", filename=f"{BUNDLES}{name}.css")}">\n'
             f'  <script src="{url_for("static", filename=f"{BUNDLES}{name}.js")}" defer></script>')
 
+    def release(self) -> str:
+        """A short hash of every bundle and of the worker: what the worker's address carries,
+        so that a release that changes any of them installs a new worker (and its cache)."""
+        if self._release is None:  # the versions, too, are read once per process
+            digest = hashlib.blake2b(digest_size=6)
+            for name in ("core", *self.games):
+                for kind in MINIFIERS:
+                    digest.update(f"{self.version(f'{BUNDLES}{name}{kind}')}:".encode())
+            digest.update(str(self.version(WORKER)).encode())
+            self._release = digest.hexdigest()
+        return self._release
+
     def warm(self) -> None:
         """Build every script, style sheet and bundle now (a worker, before its first
         request)."""
@@ -208,6 +227,8 @@ def init_assets(app: Flask) -> None:
                     os.path.join(app.instance_path, "assets"), tuple(GAMES))
     app.extensions["companion.assets"] = assets
     app.jinja_env.globals["assets_for"] = assets.tags
+    app.jinja_env.globals["worker_url"] = lambda: url_for(
+        "static", filename=WORKER, release=assets.release())
     send_static_file = app.view_functions["static"]
 
     def static(filename: str):
@@ -223,6 +244,8 @@ def init_assets(app: Flask) -> None:
         if coding:
             response.headers["Content-Encoding"] = coding
         response.vary.add("Accept-Encoding")
+        if filename == WORKER:  # it serves the whole site, not only the static folder
+            response.headers["Service-Worker-Allowed"] = url_for("pages.home")
         response.set_etag(f"{asset.etag}-{coding or 'identity'}")
         return response.make_conditional(request)
 

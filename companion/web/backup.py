@@ -4,8 +4,8 @@ A backup is one zip file: the SQLite database, copied with SQLite's online backu
 consistent copy while the server writes, what is still in its WAL included), the instance's
 secret key (phones' signed cookies and the groups' owner links depend on it) and a manifest
 (format, schema revision, time, rows per table). A PostgreSQL database is pg_dump's to copy
-(docs/operating.md). A restore brings a backup into an empty instance; the command line then
-brings its schema up to date.
+(docs/operating.md). A restore brings a backup into an empty instance, its schema brought up to
+date on a copy first: refused, it leaves the instance exactly as it was.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from pathlib import Path
 
 from sqlalchemy import Engine, delete, func, select
 
-from ..service.database import writing
+from ..service.database import init_db, make_engine, writing
 from ..service.migrations import head_revision
 from ..service.models import Device, GameTable, LogEntry, StateCheckpoint
 
@@ -95,8 +95,9 @@ def _counts(connection: sqlite3.Connection) -> dict[str, int]:
             for name in sorted(names)}
 
 
-def restore(source: Path, instance: Path, url: str) -> dict:
-    """Bring the backup ``source`` into the empty instance; its manifest."""
+def restore(source: Path, instance: Path, url: str) -> tuple[dict, str]:
+    """Bring the backup ``source`` into the empty instance, at this companion's schema; its
+    manifest and what the schema's upgrade did."""
     database = sqlite_path(url)
     if database is None:
         raise BackupProblem("The database is PostgreSQL: restore it with pg_restore, as "
@@ -122,32 +123,68 @@ def restore(source: Path, instance: Path, url: str) -> dict:
             raise BackupProblem(f"{source} was made by a newer companion (schema "
                                 f"{manifest['schema']}, this one knows up to {head_revision()}): "
                                 "install that version, then restore.")
-        copy = sqlite3.connect(Path(folder) / DATABASE)
-        try:
-            healthy = copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-            rows = _counts(copy) if healthy else {}
-        except sqlite3.DatabaseError:
-            healthy = False
-        finally:
-            copy.close()
-        if not healthy or rows != manifest.get("rows"):
-            raise BackupProblem(f"The database in {source} is damaged; nothing was restored.")
+        _check_copy(Path(folder) / DATABASE, manifest, source)
         if database.exists() and _has_tables(database):
             raise BackupProblem(f"{database} already holds a database: a backup is restored "
                                 "into an empty instance only. Move it away first.")
-        instance.mkdir(parents=True, exist_ok=True)
-        into, copy = sqlite3.connect(database), sqlite3.connect(Path(folder) / DATABASE)
+        upgraded = _bring_up_to_date(Path(folder) / DATABASE, source)
+        _place(Path(folder) / DATABASE, database, key, instance)
+    return manifest, upgraded
+
+
+def _check_copy(copy_path: Path, manifest: dict, source: Path) -> None:
+    """The database of the backup is whole, holds the rows and the schema its manifest says."""
+    copy = sqlite3.connect(copy_path)
+    try:
+        healthy = copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        rows = _counts(copy) if healthy else {}
+        schema = _schema(copy) if healthy else None
+    except sqlite3.DatabaseError:
+        healthy = False
+    finally:
+        copy.close()
+    if not healthy or rows != manifest.get("rows"):
+        raise BackupProblem(f"The database in {source} is damaged; nothing was restored.")
+    if schema != manifest.get("schema"):
+        raise BackupProblem(f"The database in {source} is at schema {schema}, but its manifest "
+                            f"says {manifest.get('schema')}: it is damaged; nothing was restored.")
+
+
+def _bring_up_to_date(copy_path: Path, source: Path) -> str:
+    """The copy brought to this companion's schema before it goes into the instance, so that
+    a migration that fails leaves the instance as it was; what was done."""
+    engine = make_engine(f"sqlite:///{copy_path}")
+    try:
+        return init_db(engine)
+    except Exception as exc:  # noqa: BLE001 - whatever stops the migration, nothing is restored
+        raise BackupProblem(f"The database in {source} could not be brought to this companion's "
+                            f"schema ({type(exc).__name__}); nothing was restored.") from None
+    finally:
+        engine.dispose()
+
+
+def _place(copy_path: Path, database: Path, key: str, instance: Path) -> None:
+    """The database and the secret key into the instance, both or neither."""
+    made = not instance.exists()
+    instance.mkdir(parents=True, exist_ok=True)
+    secret = instance / SECRET
+    try:
+        into, copy = sqlite3.connect(database), sqlite3.connect(copy_path)
         try:
             with into:
                 copy.backup(into)
         finally:
             copy.close()
             into.close()
-        secret = instance / SECRET
         descriptor = os.open(secret, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(descriptor, "w") as handle:
             handle.write(key)
-    return manifest
+    except BaseException:
+        for written in (database, secret, *database.parent.glob(database.name + "-*")):
+            written.unlink(missing_ok=True)
+        if made:
+            instance.rmdir()
+        raise
 
 
 def _has_tables(database: Path) -> bool:

@@ -1,21 +1,25 @@
 """Every refusal and failure as the request expects it (``answer``): JSON under /api/, the
-sentence alone to htmx and to a stream, else a page. Never a stack trace, never silence."""
+sentence alone to htmx and to a stream, else a page. Never a stack trace, never silence; in
+the log, a failure is one line and its traceback (``log_failure``)."""
 
 from __future__ import annotations
 
 import math
 import random
 import time
+import traceback
 
-from flask import Flask, current_app, render_template, request
+from flask import Flask, current_app, g, render_template, request
 from flask_babel import gettext as _
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import SecurityError
 
 from ..service.errors import TableProblem
 from ..service.inputs import quote
+from .guards import BrokenChunks, DatabaseAway
 from .phone import is_fragment_request
 
 
@@ -65,6 +69,12 @@ def too_slow(_error):
     return answer(408, message, _("Too slow"), kind="too_slow", headers={"Connection": "close"})
 
 
+def broken_chunks(_error):
+    return answer(400, _("The request body's chunks could not be read (a chunk's size is not a "
+                         "number, or a chunk has no end); nothing was read or changed."),
+                  _("Change not made"), kind="invalid")
+
+
 def csrf_refused(_error: CSRFError):
     return answer(400, _("This page was open too long or came from elsewhere, so the change was "
                          "not made. Reload the page and try again."), _("Change not made"),
@@ -103,15 +113,46 @@ def busy(_error):
                          "few seconds."), headers={"Retry-After": "2"})
 
 
+def database_gone(_error):
+    # The database refused the connection or dropped it: it is expected back, so 503, not 500.
+    return answer(503, _("The companion cannot reach its database just now; try again in a few "
+                         "seconds."), _("Back in a moment"), kind="busy",
+                  api=_("The database cannot be reached just now; nothing was changed. Try "
+                        "again after the Retry-After seconds: a change sent again with the same "
+                        "Idempotency-Key is recorded once."),
+                  page=_("The companion cannot reach its database just now; reload the page in "
+                         "a few seconds."), headers={"Retry-After": "5"})
+
+
 def server_error(_error):
     return answer(500, _("The companion hit a problem; nothing was changed. Reload the page to "
                          "carry on."), _("Something went wrong"), kind="server_error",
                   api=_("Something went wrong on the companion; nothing was changed."))
 
 
+def log_failure(exc_info) -> None:
+    """A failure in the log: one line naming the route's pattern and the error's type, then the
+    traceback's frames. Never the error's own words, nor the address: they hold tables' and
+    groups' codes, players' names and SQL parameters."""
+    _kind, error, trace = exc_info
+    rule = request.url_rule.rule if request.url_rule else "-"
+    chain = []
+    while error is not None and len(chain) < 5:
+        chain.append(f"{type(error).__module__}.{type(error).__qualname__}")
+        error = error.__cause__ or error.__context__
+    current_app.logger.error("%s %s failed: %s\nTraceback (most recent call last):\n%s%s",
+                             request.method, rule, chain[0], "".join(traceback.format_tb(trace)),
+                             " <- ".join(chain))
+    g.failure_logged = True  # metrics.count_and_log adds no line of its own
+
+
 def init_errors(app: Flask) -> None:
     for error, handler in ((SecurityError, untrusted_host), (RateLimitExceeded, too_many),
-                           (413, too_large), (408, too_slow), (CSRFError, csrf_refused),
+                           (413, too_large), (408, too_slow), (BrokenChunks, broken_chunks),
+                           (CSRFError, csrf_refused),
                            (TableProblem, table_problem), (404, not_found),
-                           (405, wrong_method), (PoolTimeout, busy), (500, server_error)):
+                           (405, wrong_method), (PoolTimeout, busy),
+                           (OperationalError, database_gone), (DatabaseAway, database_gone),
+                           (500, server_error)):
         app.register_error_handler(error, handler)
+    app.log_exception = log_failure

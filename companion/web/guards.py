@@ -4,14 +4,16 @@ problem (``errors``) and nothing is read further or changed."""
 
 from __future__ import annotations
 
+import io
 import threading
 
 import gevent
 from flask import Flask, current_app, g, request
 from flask_babel import gettext as _
-from werkzeug.exceptions import RequestTimeout
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, RequestTimeout
 
 from ..games.text import say
+from ..service.database import init_db
 from ..service.errors import Busy, Invalid
 from ..service.inputs import text_problem
 
@@ -58,13 +60,80 @@ class BodyTooSlow(RequestTimeout):
     pass
 
 
+class BrokenChunks(BadRequest):
+    """A chunked body whose framing the server could not read (a chunk size that is no number,
+    a chunk without its end)."""
+
+
 def body_in_time() -> None:
     """The body arrives whole within BODY_SECONDS or the answer is 408: gunicorn times a
     request's headers (its keep-alive), not its body, and a client trickling one byte every
     few seconds would hold its connection for good."""
     if request.content_length or request.headers.get("Transfer-Encoding"):
         with gevent.Timeout(current_app.config["BODY_SECONDS"], BodyTooSlow):
+            if request.content_length is None:
+                count_chunked_body()
             request.get_data(cache=True)
+
+
+CHUNK_READ = 64 * 1024
+
+
+def count_chunked_body() -> None:
+    """A body without a length (``Transfer-Encoding: chunked``) is counted as it arrives and
+    refused with 413 once past the route's limit: Werkzeug's own stream stops at the limit and
+    hands on what it read, so the view would see a body cut short without a word."""
+    limit = request.max_content_length or 0
+    source, body = request.environ["wsgi.input"], bytearray()
+    while True:
+        try:
+            piece = source.read(min(CHUNK_READ, limit + 1 - len(body)))
+        except BodyTooSlow:
+            raise
+        # The server's reader raises its own error for broken framing (gunicorn: its
+        # ParseException; gevent's server: ValueError or IOError).
+        except Exception:  # noqa: BLE001
+            raise BrokenChunks() from None
+        if not piece:
+            break
+        body += piece
+        if len(body) > limit:
+            raise RequestEntityTooLarge()
+    # What Werkzeug reads from now on: the body as it came, whole.
+    request.environ["wsgi.input"] = io.BytesIO(bytes(body))
+
+
+# What answers without the database: the trivial health check, files, an operator's metrics
+# (/readyz brings the schema up itself, to answer 503 in its own words).
+WITHOUT_DATABASE = {"health.healthz", "health.readyz", "static", "metrics.metrics"}
+
+
+def database_ready() -> None:
+    """A server that started while its database could not be reached brings the schema up to
+    date at the first request that finds the database back; until then, every request that
+    needs it is answered 503 (``errors.database_gone``)."""
+    if "database_problem" in current_app.extensions and request.endpoint not in WITHOUT_DATABASE:
+        prepare_schema()
+
+
+class DatabaseAway(Exception):
+    """The database has not answered yet, and another request is asking it just now."""
+
+
+def prepare_schema() -> None:
+    """The schema brought up to date, once (init_db raises OperationalError while the
+    database cannot be reached). One request asks at a time; the others meanwhile are
+    answered at once (DatabaseAway), not queued behind a connection that may take seconds."""
+    app = current_app
+    gate = app.extensions["schema_gate"]
+    if not gate.acquire(blocking=False):
+        raise DatabaseAway()
+    try:
+        if "database_problem" in app.extensions:
+            app.extensions["schema_upgrade"] = init_db(app.extensions["engine"])
+            del app.extensions["database_problem"]
+    finally:
+        gate.release()
 
 
 def storable_text() -> None:
@@ -80,12 +149,14 @@ def storable_text() -> None:
 
 
 def init_guards(app: Flask, limiter) -> None:
-    """In this order: the name, the size, the client's limits (a client past one is not read
-    at all), an import's owner, the body's time, its text; then the CSRF check, which reads
-    the form."""
+    """In this order: the name, the database (when it was away), the size, the client's limits
+    (a client past one is not read at all), an import's owner, the body's time, its text; then
+    the CSRF check, which reads the form."""
     app.extensions["import_gate"] = threading.Semaphore(1)
+    app.extensions["schema_gate"] = threading.Lock()
     app.teardown_request(open_import_gate)
     app.before_request(trusted_host)
+    app.before_request(database_ready)
     app.before_request(limit_body)
     limiter.init_app(app)
     app.before_request(owners_import_alone)

@@ -51,7 +51,7 @@ def untranslated(path: Path = CATALOGUE) -> list[str]:
 
 
 def coach_sentences(folder: Path) -> list[Path]:
-    """Every sentence of the teaching mode (``games/*/coach.py``), game by game in the order
+    """Every sentence of the teaching mode (``games/*/coach*.py``), game by game in the order
     the code has them, one file per language, for a reading by hand: a field shows as
     ‹field›, the player as Lena; beside each, the rules section its card's "Why?" opens (the
     one the sentence rests on), to read it against."""
@@ -59,25 +59,17 @@ def coach_sentences(folder: Path) -> list[Path]:
         german = read_po(handle)
     keywords = {key: KEYWORDS[key] for key in ("Sentence", "plural_sentence")}
     lines = {"en": ["# The coach's sentences (English)"], "de": ["# Die Sätze des Coachs (Deutsch)"]}
-    for source in sorted((ROOT / "companion" / "games").glob("*/coach.py")):
-        for words in lines.values():
-            words.append(f"\n## {source.parent.name}\n")
-        rules = _rules_by_line(source)
-        titles = {language: _section_titles(source.parent.name.replace("_", "-"), language)
+    # A game's coach may keep some of its words in coach_<part>.py beside coach.py.
+    for game in sorted((ROOT / "companion" / "games").glob("*/coach.py")):
+        parts = [game] + sorted(set(game.parent.glob("coach*.py")) - {game})
+        rules = _rules_by_line(parts)
+        titles = {language: _section_titles(game.parent.name.replace("_", "-"), language)
                   for language in lines}
-        for line, message, _comments, _context in extract_from_file(
-                "python", str(source), keywords=keywords):
-            english = message if isinstance(message, str) else message[0]
-            found = german.get(english)
-            translated = found.string if found is not None else ""
-            if isinstance(translated, (list, tuple)):
-                translated = translated[0]
-            where = {language: " · ".join(f"§ {titles[language].get(rule, rule)} (#{rule})"
-                                          for rule in rules.get(line, ())) or "§ —"
-                     for language in lines}
-            lines["en"].append(f"- {_example(english)} — {where['en']}")
-            lines["de"].append(f"- {_example(translated) if translated else '(MISSING) ' + english}"
-                               f" — {where['de']}")
+        for source in parts:
+            for words in lines.values():
+                words.append(f"\n## {game.parent.name}"
+                             f"{'' if source == game else ' (' + source.stem.replace('_', '-') + ')'}\n")
+            _list_sentences(source, rules, titles, german, lines)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for language, words in lines.items():
@@ -87,16 +79,36 @@ def coach_sentences(folder: Path) -> list[Path]:
     return written
 
 
-def _rules_by_line(source: Path) -> dict[int, list[str]]:
-    """For each line of a coach module with a sentence, the rules sections (``rule=`` of
-    ``Coach``) it rests on: the card it is written in, else every card its function makes,
-    else those of the cards made by the functions that call it."""
-    tree = ast.parse(source.read_text(encoding="utf-8"))
-    functions = {node.name: node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
+def _list_sentences(source: Path, rules: dict, titles: dict, german, lines: dict) -> None:
+    """Each sentence of one coach module, in both languages, with its rules sections."""
+    keywords = {key: KEYWORDS[key] for key in ("Sentence", "plural_sentence")}
+    for line, message, _comments, _context in extract_from_file("python", str(source), keywords=keywords):
+        english = message if isinstance(message, str) else message[0]
+        found = german.get(english)
+        translated = found.string if found is not None else ""
+        if isinstance(translated, (list, tuple)):
+            translated = translated[0]
+        where = {language: " · ".join(f"§ {titles[language].get(rule, rule)} (#{rule})"
+                                      for rule in rules.get((source, line), ())) or "§ —"
+                 for language in lines}
+        lines["en"].append(f"- {_example(english)} — {where['en']}")
+        lines["de"].append(f"- {_example(translated) if translated else '(MISSING) ' + english}"
+                           f" — {where['de']}")
+
+
+def _rules_by_line(sources: list[Path]) -> dict[tuple[Path, int], list[str]]:
+    """For each line of a game's coach modules with a sentence, the rules sections (``rule=``
+    of ``Coach``) it rests on: the card it is written in, else every card its function makes,
+    else those of the cards made by the functions that call it (in any of the modules)."""
+    trees = {source: ast.parse(source.read_text(encoding="utf-8")) for source in sources}
+    functions = {node.name: node for tree in trees.values() for node in ast.walk(tree)
+                 if isinstance(node, ast.FunctionDef)}
+    where = {node.name: source for source, tree in trees.items() for node in ast.walk(tree)
+             if isinstance(node, ast.FunctionDef)}
 
     def calls(node, names) -> list[ast.Call]:
         return [call for call in ast.walk(node) if isinstance(call, ast.Call)
-                and getattr(call.func, "id", None) in names]
+                and (getattr(call.func, "id", None) or getattr(call.func, "attr", None)) in names]
 
     def rules_of(node) -> list[str]:
         found = [rule for call in calls(node, ("Coach",)) for keyword in call.keywords
@@ -112,12 +124,12 @@ def _rules_by_line(source: Path) -> dict[int, list[str]]:
         return list(dict.fromkeys(rule for caller in callers
                                   for rule in rules_of_function(caller, seen | {name})))
 
-    found: dict[int, list[str]] = {}
+    found: dict[tuple[Path, int], list[str]] = {}
     for name, function in functions.items():
         cards = calls(function, ("Coach",))
         for call in calls(function, ("Sentence", "plural_sentence")):
             card = next((card for card in cards if card.lineno <= call.lineno <= card.end_lineno), None)
-            found.setdefault(call.lineno, rules_of(card) if card else rules_of_function(name))
+            found.setdefault((where[name], call.lineno), rules_of(card) if card else rules_of_function(name))
     return found
 
 

@@ -14,7 +14,7 @@ import hmac
 import ipaddress
 import os
 
-from flask import Blueprint, Flask, Response, current_app, request
+from flask import Blueprint, Flask, Response, current_app, g, request
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest, multiprocess
 
 from ..service.metrics import REQUESTS
@@ -32,19 +32,26 @@ def route_kind() -> str:
 def count_and_log(response: Response) -> Response:
     status = response.status_code
     REQUESTS.labels(route_kind(), str(status)).inc()
-    if status == 429 or status >= 500:
+    if (status == 429 or status >= 500) and not g.get("failure_logged"):
         rule = request.url_rule.rule if request.url_rule else "-"  # "/t/<code>/act", no code
         current_app.logger.warning("%s %s answered %d", request.method, rule, status)
     return response
 
 
+# Headers a proxy names the client or itself in: any of them means the request was passed on.
+FORWARDING = {"forwarded", "via", "x-real-ip", "true-client-ip", "cf-connecting-ip",
+              "x-client-ip", "x-cluster-client-ip", "fastly-client-ip"}
+
+
 def _from_this_machine() -> bool:
-    """Loopback, and not passed on by a proxy on this machine (nginx would add the header)."""
+    """Loopback, and not passed on by a proxy on this machine: no forwarding header of any
+    kind (nginx, Caddy or another proxy adds one, whichever it is set up to send)."""
     try:
         loopback = ipaddress.ip_address(request.remote_addr or "").is_loopback
     except ValueError:
         return False
-    return loopback and "X-Forwarded-For" not in request.headers
+    return loopback and not any(name.lower() in FORWARDING or name.lower().startswith(
+        ("x-forwarded-", "x-original-")) for name in request.headers.keys())
 
 
 @bp.get("/metrics")

@@ -26,7 +26,9 @@ from werkzeug.routing.rules import parse_converter_args
 from ..games import GAMES
 from ..games.base import Game
 from ..games.patterns import STORABLE_PATTERN
-from ..service.errors import KINDS
+from ..games.text import Sentence, say
+from ..service.errors import KINDS, Invalid
+from ..service.inputs import quote
 from ..service.tables import KEY_MAX
 from .limits import kind_of
 
@@ -119,6 +121,16 @@ def documented(*, responses: dict[int, type[BaseModel] | tuple[type[BaseModel], 
 
 def declaration_of(app: Flask, endpoint: str) -> Declaration | None:
     return getattr(app.view_functions.get(endpoint), "api_declaration", None)
+
+
+def query_args() -> dict[str, str]:
+    """The query's parameters: the document describes each as one value, so one given twice
+    (``?log=1&log=2``) is refused, not read as its first."""
+    for name, values in request.args.lists():
+        if len(values) > 1:
+            raise Invalid(say(Sentence("The query parameter '%(name)s' is given more than "
+                                       "once; send it once.", name=quote(name))))
+    return request.args.to_dict()
 
 
 def reply(answer: BaseModel, status: int = 200) -> tuple[Any, int]:

@@ -5,20 +5,32 @@ from __future__ import annotations
 import io
 
 import qrcode
-import qrcode.image.svg
 from markupsafe import Markup, escape
 
 
 def qr_svg(data: str, label: str = "QR code of the join address") -> Markup:
     """An inline SVG (no image library needed) that scales to its container; ``label`` is
-    what a screen reader says it is."""
-    code = qrcode.QRCode(border=2, error_correction=qrcode.constants.ERROR_CORRECT_M,
-                         image_factory=qrcode.image.svg.SvgPathImage)
+    what a screen reader says it is. One path of each row's runs of dark modules: a fifth of
+    the bytes of a square per module (qrcode's SvgPathImage), on every table page."""
+    code = qrcode.QRCode(border=2, error_correction=qrcode.constants.ERROR_CORRECT_M)
     code.add_data(data)
     code.make(fit=True)
-    svg = code.make_image().to_string(encoding="unicode")
-    svg = svg.replace("<svg ", f'<svg role="img" aria-label="{escape(label)}" ', 1)
-    return Markup(svg)
+    rows = code.get_matrix()
+    runs = []
+    for y, row in enumerate(rows):
+        x = 0
+        while x < len(row):
+            if not row[x]:
+                x += 1
+                continue
+            start = x
+            while x < len(row) and row[x]:
+                x += 1
+            runs.append(f"M{start} {y}h{x - start}v1h-{x - start}z")
+    size = len(rows)
+    return Markup(f'<svg role="img" aria-label="{escape(label)}" xmlns="http://www.w3.org/2000/svg" '
+                  f'viewBox="0 0 {size} {size}" width="{size}mm" height="{size}mm">'
+                  f'<path shape-rendering="crispEdges" d="{"".join(runs)}"/></svg>')
 
 
 def qr_text(data: str) -> str:

@@ -58,11 +58,17 @@
     // Whose token: the player whose turn it is, as on the ledger.
     const turn = document.querySelector("[data-turn]");
     if (turn) fill(dialog, "[data-ac-turn]", turn.dataset.turn);
+    // The card as the table sees it: its name, what it shows, its album (never the page's id).
     const name = link.querySelector("strong");
-    say(dialog, "[data-ac-title]", (name ? name.textContent.trim() + " " : "") + "(" + link.dataset.acChar + ")");
+    say(dialog, "[data-ac-title]", name ? name.textContent.trim() : "");
     const details = link.querySelector("small");
-    say(dialog, "[data-ac-what]", (details ? details.textContent.replace(/\s+/g, " ").trim() + " · " : "") +
-      words(dialog, "[data-ac-what]", "album", { album: link.dataset.album }));
+    let shown = "";
+    if (details) {
+      const copy = details.cloneNode(true);
+      copy.querySelectorAll(".ac-nojs").forEach((part) => part.remove());
+      shown = copy.textContent.replace(/\s+/g, " ").trim() + " · ";
+    }
+    say(dialog, "[data-ac-what]", shown + words(dialog, "[data-ac-what]", "album", { album: link.dataset.album }));
     show(dialog);
     return true;
   }

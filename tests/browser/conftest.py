@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.proxies import CADDY, CERTUTIL, SITE, Caddy, stop_process, trusting_home
 from tests.conftest import PG_URL, bearer
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -84,8 +85,8 @@ class Server:
         env = {**os.environ, "COMPANION_INSTANCE": str(self.instance),
                "RATE_LIMITS": "code=0,action=0,live=0,create=0", **self.env}
         env.pop("DATABASE_URL", None)
-        if PG_URL:
-            env["DATABASE_URL"] = PG_URL
+        if PG_URL or "DATABASE_URL" in self.env:  # the suite's PostgreSQL, or the test's own
+            env["DATABASE_URL"] = self.env.get("DATABASE_URL", PG_URL)
         # The server's output goes to a file: a pipe nobody reads would fill up and stall it.
         self.instance.mkdir(parents=True, exist_ok=True)
         self.log = self.instance / f"server-{self.port}.log"
@@ -97,13 +98,7 @@ class Server:
         wait_until_up(self.url, self.process, self.log)
 
     def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process)
         self.process = None
 
     def __enter__(self) -> "Server":
@@ -153,6 +148,67 @@ LAN_HOST = "table.lan"
 def lan_browser(playwright):
     chromium = playwright.chromium.launch(
         executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1"])
+    yield chromium
+    chromium.close()
+
+
+def needed(program: str, package: str) -> None:
+    """Skip without ``program`` locally; under CI (CI=true) its absence is a failure."""
+    if not os.path.exists(program):
+        if os.environ.get("CI"):
+            pytest.fail(f"{program} is missing; .ci/run installs Debian's {package}.")
+        pytest.skip(f"{program} is not installed (Debian's {package})")
+
+
+class HttpsSite(Caddy):
+    """Caddy over HTTPS in front of ``server`` (see tests/browser/proxies.py)."""
+
+    def __init__(self, folder: Path, server: Server):
+        super().__init__(folder, server.url.removeprefix("http://"))
+        self.server = server
+
+
+def https_site_of(folder: Path, env: dict | None = None) -> HttpsSite:
+    """A companion believing one proxy in front, and Caddy in front of it, started."""
+    needed(CADDY, "caddy")
+    server = Server(folder / "instance", env={"TRUSTED_PROXIES": "1",
+                                              "TRUSTED_HOSTS": f"{SITE},127.0.0.1", **(env or {})})
+    server.start()
+    site = HttpsSite(folder / "caddy", server)
+    try:
+        site.start()
+    except Exception:
+        server.stop()
+        raise
+    return site
+
+
+@pytest.fixture(scope="session")
+def https_site(tmp_path_factory):
+    """The suite's companion over HTTPS: docs/operating.md's Caddyfile in front (one per test
+    process), its certificate from Caddy's local authority; ``url`` is its address."""
+    site = https_site_of(tmp_path_factory.mktemp("https"))
+    yield site
+    site.stop()
+    site.server.stop()
+
+
+@pytest.fixture(scope="session")
+def https_home(https_site, tmp_path_factory) -> Path:
+    """A HOME for Chromium whose certificate store trusts Caddy's local authority."""
+    needed(CERTUTIL, "libnss3-tools")
+    return trusting_home(tmp_path_factory.mktemp("chromium-home"), https_site.root)
+
+
+# Chromium finds the site's name at ::1, where Caddy listens (see tests/browser/proxies.py).
+HTTPS_RULE = f"MAP {SITE} [::1]"
+HTTPS_ARGS = [*CHROMIUM_ARGS, f"--host-resolver-rules={HTTPS_RULE}"]
+
+
+@pytest.fixture(scope="session")
+def https_browser(playwright, https_home):
+    chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=HTTPS_ARGS,
+                                          env={**os.environ, "HOME": str(https_home)})
     yield chromium
     chromium.close()
 
@@ -231,6 +287,16 @@ def lan_phone(lan_browser, live_server, console_errors):
     the maker and the server's address by that name (for the phone; tests call live_server)."""
     make, contexts = phones_of(lan_browser, console_errors)
     yield make, live_server.replace("127.0.0.1", LAN_HOST)
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def https_phone(https_browser, https_site, console_errors):
+    """Make a phone that opens the companion over HTTPS through Caddy: answers the maker and
+    the site's address (tests call the app itself at ``https_site.server.url``)."""
+    make, contexts = phones_of(https_browser, console_errors)
+    yield make, https_site.url
     for context in contexts:
         context.close()
 

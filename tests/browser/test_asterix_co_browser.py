@@ -59,6 +59,9 @@ def test_an_album_battle_on_two_phones(live_server, new_phone):
         "Asterix is already visible on album 1; an identical Hero cannot join while it is.")
     dialog.get_by_role("button", name="Close").click()
 
+    # Asterix is the first on the album: his power has no target, Matthew says it is done.
+    matthew.locator("#resolution").get_by_role("button", name="✓ Power done").click()
+    expect(matthew.locator("#resolution .ac-end-power")).to_have_count(0)
     # Laura K.O.s Asterix from its menu; Matthew's phone sees the Gaul side drop to 0.
     tap_move(laura, "c1", "K.O.")
     gaul_on_matthew = matthew.locator("#album-1 .ac-side-gaul")
@@ -79,7 +82,7 @@ def test_an_album_battle_on_two_phones(live_server, new_phone):
     matthew.locator("#ac-moves").get_by_role("button", name="Close").click()
     # Laura reinforces her hand from her powers dialog: Matthew's turn.
     laura.locator('#ledger [data-ac-powers="Laura"]').click()
-    laura.locator("#ac-powers").get_by_role("button", name="Laura reinforces (ends the turn)").click()
+    laura.locator("#ac-powers").get_by_role("button", name="Reinforce", exact=True).click()
     expect(laura.locator("#ac-powers")).to_be_hidden()
 
     # A Potion and a strength 4 Rebel take the album: 12 + 4 = 16.
@@ -89,7 +92,8 @@ def test_an_album_battle_on_two_phones(live_server, new_phone):
     # With its Potion, Asterix's menu on Laura's phone no longer offers a K.O. or a Fish.
     laura.locator("#char-c1 .ac-char-line").click()
     menu = laura.locator("#ac-moves")
-    expect(menu.locator("h2")).to_have_text("Asterix (c1)")
+    expect(menu.locator("h2")).to_have_text("Asterix")  # its name, not the page's id
+    expect(menu.locator("[data-ac-what]")).not_to_contain_text("c1")
     expect(menu.get_by_role("button", name="✖ Eliminate")).to_be_visible()
     for refused in ("K.O.", "🐟 K.O. it with a Fish"):
         button = menu.get_by_role("button", name=refused, exact=True, include_hidden=True)

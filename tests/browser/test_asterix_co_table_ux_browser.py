@@ -185,14 +185,14 @@ def test_an_open_menu_and_dialog_outlive_another_phones_moves(mid_game, live_ser
     page.locator("#char-c3 .ac-char-line").click()
     menu = page.locator("#ac-moves")
     expect(menu).to_be_visible()
-    expect(menu.locator("h2")).to_have_text("Caius Bonus (c3)")
+    expect(menu.locator("h2")).to_have_text("Caius Bonus")
     before = shown_version(page)
     another_phone(live_server, table, type="gain_bonus", player="Ann", bonus="boar")
     another_phone(live_server, table, type="set_album_note", album=3, note="Romans +2")
     page.wait_for_function("v => +document.getElementById('live-meta').dataset.version > v", arg=before)
     page.wait_for_timeout(1500)  # later pushes too
     expect(menu).to_be_visible()
-    expect(menu.locator("h2")).to_have_text("Caius Bonus (c3)")
+    expect(menu.locator("h2")).to_have_text("Caius Bonus")
     expect(menu.get_by_role("button", name="✖ Eliminate")).to_be_visible()
     # The page behind it did take the moves in.
     expect(page.locator("#album-3 .ac-note")).to_contain_text("Romans +2")
@@ -345,7 +345,7 @@ def test_a_german_phone_fits_the_hand_and_its_dialogs_speak_german(mid_game, liv
     page.locator("#char-c3 .ac-char-line").click()
     menu = page.locator("#ac-moves")
     expect(menu).to_be_visible()
-    expect(menu.locator("h2")).to_have_text("Caius Bonus (c3)")
+    expect(menu.locator("h2")).to_have_text("Caius Bonus")
     expect(menu.locator("[data-ac-what]")).to_contain_text("Zenturio")
     expect(menu.locator("[data-ac-what]")).to_contain_text("· Album 2")
     expect(menu.get_by_role("button", name="✖ Eliminieren")).to_be_visible()
@@ -377,3 +377,64 @@ def test_a_german_phone_fits_the_hand_and_its_dialogs_speak_german(mid_game, liv
         "Matthew spielt eine Figur (Unbeugsamer, Römer, Stärke 5) an Album 5 aus.")
     expect(page.locator("#album-5 .ac-side-roman .ac-add")).to_contain_text("Laura ist am Zug.")
     fits_the_hand(page, f"de-{size}-after-play")
+
+
+# -- issue 39: nothing cut off on a German phone -------------------------------------------------
+
+CUT = """() => Array.from(document.querySelectorAll('#ac-play button, #ac-play .chip > span'))
+    .filter(box => box.offsetWidth && box.scrollWidth > box.clientWidth + 1)
+    .map(box => box.textContent.trim())"""
+
+
+@pytest.mark.parametrize("size", ["390x844", "320x568"])
+def test_a_german_phone_reads_every_type_of_character_whole(mid_game, size):
+    page, _table = mid_game(ux.SIZES[size], lang="de")
+    page.locator("#album-5 .ac-side-roman .ac-add").click()
+    expect(page.locator("#ac-play")).to_be_visible()
+    types = page.locator("#ac-play .ac-types")
+    types.scroll_into_view_if_needed()
+    page.screenshot(path=f"/tmp/aco/types-de-{size}.png")
+    expect(types.get_by_role("button", name="Unbeugsamer", exact=True)).to_be_visible()
+    assert page.evaluate(CUT) == []
+
+
+# Matthew's thirteen centurion helmets and an album: 15 + 39 + 1 = 55, the game is over.
+FINISH = [{"type": "gain_helmet", "player": "Matthew", "helmet": "centurion"}] * 13 + [
+    {"type": "play_character", "player": "Matthew", "album": 1, "strength": 8, "character_type": "Diehard", "colour": "Gaul"},
+    {"type": "play_character", "player": "Laura", "album": 1, "strength": 5, "character_type": "Legionary", "colour": "Roman"},
+    {"type": "play_character", "player": "Ann", "album": 2, "strength": 6, "character_type": "Centurion", "colour": "Roman"},
+    {"type": "play_character", "player": "Bob", "album": 3, "strength": 4, "character_type": "Legionary", "colour": "Roman"},
+    {"type": "play_character", "player": "Matthew", "album": 1, "strength": 7, "character_type": "Rebel", "colour": "Neutral"},
+]
+# How many lines one part of the final breakdown takes (-1: not found).
+LINES = """part => {
+  const walker = document.createTreeWalker(document.getElementById('ac-final'), NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.data.indexOf(part);
+    if (at < 0) continue;
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + part.length);
+    return new Set(Array.from(range.getClientRects(), (box) => Math.round(box.top))).size;
+  }
+  return -1;
+}"""
+
+
+@pytest.mark.parametrize("size", ["390x844", "320x568"])
+def test_the_final_count_reads_one_line_per_part_on_a_german_phone(live_server, new_phone, size):
+    table = create_table(live_server, "asterix-co", PLAYERS)
+    for move in FINISH[:-1]:
+        another_phone(live_server, table, **move)
+    page = new_phone(viewport=ux.SIZES[size])
+    page.context.add_cookies([{"name": "lang", "value": "de", "url": live_server}])
+    join(page, live_server, table["code"], "Laura")
+    another_phone(live_server, table, **FINISH[-1])
+    settle(page, live_server, table["code"])
+    final = page.locator("#ac-final")
+    final.scroll_into_view_if_needed()
+    page.screenshot(path=f"/tmp/aco/final-de-{size}.png")
+    for part in ("1 Album × 15 = 15", "13 Zenturiohelme × 3 = 39", "1 Legionärshelm × 1 = 1",
+                 "0 Alben × 15 = 0", "0 Zenturiohelme × 3 = 0"):
+        assert page.evaluate(LINES, part) == 1, part
+    assert ux.overflowing(page) == []

@@ -336,12 +336,14 @@ def test_the_german_board_fits_the_hand_too(live_server, new_phone, size):
     table.act(type="choose_line", line="row", number=3, start="left")
     table.act(type="reveal_card", colour="red", kind="legionary")
     page = seated(new_phone, table.server, table.code, "Ann", size, locale="de-DE")
-    expect(now_line(page)).to_contain_text("Nächste Karte umdrehen (Zeile 3, Spalte 2)")
+    expect(now_line(page)).to_contain_text("Roter Legionär: Wirf eine rote Kampfkarte ab und deck die nächste "
+                                           "Karte auf (Zeile 3, Spalte 2), sonst scheitert der Angriff.")
     expect(page.locator("#board .ao-end button")).to_have_text("Angriff beenden, 1 Karte sichern")
     expect(page.get_by_role("img", name="Zeile 3, Spalte 1: geschlagen: roter Legionär")).to_have_count(1)
     page.eval_on_selector("#board", "el => el.scrollIntoView({block: 'start'})")
     page.wait_for_timeout(200)
     page.screenshot(path=str(ux.GERMAN_SHOTS / f"de-asterix-obelix-{size['width']}.png"))
+    page.locator("#board .ao-beat").screenshot(path=f"{SHOTS}/de-beat-{size['width']}.png")
     for part in ("#board", "#scoring", "#piles"):
         page.locator(part).screenshot(path=f"{SHOTS}/de-{part[1:]}-{size['width']}.png")
     assert_fit_for_hands_and_eyes(page, "German mid-attack")
@@ -374,3 +376,34 @@ def test_the_german_refill_holes_fit_a_narrow_phone(live_server, new_phone):
     for index in range(holes.count()):
         box = holes.nth(index).evaluate("el => [el.scrollWidth, el.clientWidth]")
         assert box[0] <= box[1], box
+
+
+@SIZES
+def test_the_german_final_scoring_fits_the_phone_and_the_undo_stays_whole(live_server, new_phone, size):
+    """Issue 39: the final score table was 412-418 px wide on a German phone: the page scrolled
+    sideways and the dock's "Rückgängig" was cut off."""
+    created = create_table(live_server, "asterix-obelix", ["Lena", "Ben"], coach=True)
+    table = Table.__new__(Table)
+    table.server, table.code, table.token = live_server, created["code"], created["token"]
+    for move in ({"type": "start_game", "starter": "Lena"},
+                 {"type": "choose_line", "line": "row", "number": 1},
+                 {"type": "reveal_card", "kind": "legionary", "colour": "purple"},
+                 {"type": "reveal_card", "kind": "centurion", "colour": "green"},
+                 {"type": "end_attack"}, {"type": "skip_block"},
+                 {"type": "correct_feasts", "count": 4, "reason": "vier Dorffeste lagen schon"},
+                 {"type": "choose_line", "line": "row", "number": 2},
+                 {"type": "reveal_card", "kind": "pirate"}):
+        table.act(**move)
+    lena = seated(new_phone, live_server, table.code, "Lena", size, locale="de-DE")
+    table.act(type="reveal_card", kind="feast")
+    expect(lena.locator("#scoring")).to_contain_text("Schlusswertung")
+    lena.locator("#scoring .ao-result").scroll_into_view_if_needed()
+    lena.screenshot(path=f"{SHOTS}/de-final-{size['width']}.png", full_page=True)
+    lena.locator("#scoring .ao-result").screenshot(path=f"{SHOTS}/de-final-table-{size['width']}.png")
+    lena.screenshot(path=f"{SHOTS}/de-final-dock-{size['width']}.png")
+    wide = ux.overflowing(lena)
+    assert wide == [], "\n".join(wide)
+    width = lena.evaluate("() => document.documentElement.clientWidth")
+    assert lena.locator("#scoring .ao-result").bounding_box()["width"] <= width
+    undo = lena.locator(".last-move-dock button").bounding_box()
+    assert undo["x"] >= 0 and undo["x"] + undo["width"] <= width, (undo, width)

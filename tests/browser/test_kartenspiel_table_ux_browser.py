@@ -113,7 +113,7 @@ def test_a_trick_by_taps_keeps_each_tapped_control_where_it_was(live_server, new
 @SIZES
 def test_the_scoring_of_a_round_by_taps_keeps_each_tapped_control_where_it_was(live_server, new_phone, size):
     table = mid_game(live_server)
-    table.act(type="enter_romans", player="Ann", values="3 3 12")
+    table.act(type="enter_romans", player="Ann", values="3 3 5 12")
     table.act(type="add_pirate", player="Ann", kind="choice")
     ann = seated(new_phone, table.server, table.code, "Ann", size)
     expect(ann.locator("#scoring")).to_contain_text("Scoring round 2")

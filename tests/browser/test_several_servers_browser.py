@@ -15,30 +15,11 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import Server, api, create_table, free_port, join, settle, wait_until_up
+from tests.browser.proxies import NGINX, nginx_conf, stop_process
 
-NGINX = "/usr/sbin/nginx"
-README = Path(__file__).resolve().parents[2] / "README.md"
 
 pytestmark = pytest.mark.skipif(not os.environ.get("TEST_DATABASE_URL"),
                                 reason="several server processes need PostgreSQL (make test-pg)")
-
-
-def nginx_conf(prefix: Path, port: int, upstreams: list[str]) -> str:
-    """README's nginx block with the two servers' addresses and ``port``, in a minimal nginx.conf."""
-    found = re.search(r"```nginx\n(.*?)```", README.read_text(), re.S)
-    assert found, "README.md has no ```nginx block"
-    block = found.group(1)
-    for theirs, ours in (("127.0.0.1:5001", upstreams[0]), ("127.0.0.1:5002", upstreams[1]),
-                         ("listen 80;", f"listen 127.0.0.1:{port};")):
-        assert theirs in block, f"README's nginx block no longer says {theirs!r}"
-        block = block.replace(theirs, ours)
-    temp = "\n".join(f"    {kind}_temp_path {prefix / kind};"
-                     for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
-    # As root, nginx's workers would run as nobody, who cannot enter pytest's private tmp dirs.
-    user = "user root;\n" if os.geteuid() == 0 else ""
-    return (f"{user}worker_processes 1;\npid {prefix / 'nginx.pid'};\n"
-            f"error_log {prefix / 'error.log'} info;\nevents {{}}\n"
-            f"http {{\n    access_log off;\n{temp}\n{block}}}\n")
 
 
 class Servers:
@@ -86,13 +67,7 @@ def servers(tmp_path):
         wait_until_up(f"http://127.0.0.1:{port}", nginx, prefix / "error.log")
         yield Servers(f"http://127.0.0.1:{port}", pair, prefix / "error.log")
     finally:
-        if nginx and nginx.poll() is None:
-            nginx.terminate()
-            try:
-                nginx.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                nginx.kill()
-                nginx.wait()
+        stop_process(nginx)
         for server in pair:
             server.stop()
 

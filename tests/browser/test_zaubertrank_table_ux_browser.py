@@ -403,6 +403,11 @@ def test_a_german_turn_fits_the_hand(live_server, new_phone, size):
     expect(ann.locator(use)).to_be_disabled()
     expect(ann.locator("#turn form.zt-use .why-not")).to_have_text(
         "Der Ort Wald wurde in diesem Zug schon genutzt.")
+    # What the Forest gives is entered right under it, in German, within the phone.
+    expect(ann.locator("#zt-gain h3")).to_have_text("Was der Ort Wald gibt")
+    fits_the_hand(ann, "German: what the Forest gives")
+    ann.locator("#zt-gain").screenshot(path=str(SHOTS / f"zt-de-gain-{size['width']}.png"))
+    tap(ann, "#zt-gain form.zt-end-gain button")
     for menu in ("#zt-potion", "#zt-pass", "#zt-play", "#zt-free-taps", "#zt-bag"):
         ann.click(f"{menu} > summary")
     fits_the_hand(ann, "German: every menu open")

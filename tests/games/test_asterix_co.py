@@ -3,7 +3,7 @@
 import pytest
 
 from companion.games.asterix_co import AsterixCo, sesterces
-from companion.games.base import GameError
+from companion.games.base import FromJson, GameError
 from companion.service.history import replay
 
 GAME = AsterixCo()
@@ -124,7 +124,10 @@ def test_stock_options_are_checked():
         GAME.parse_options({"fish_tokens": -1})
     with pytest.raises(GameError, match="legionary_helmets"):
         GAME.parse_options({"legionary_helmets": True})
+    # The set-up form sends its numbers as text; the API's JSON sends numbers.
     assert GAME.parse_options({"centurion_helmets": "4"}).centurion_helmets == 4
+    with pytest.raises(GameError, match="not text"):
+        GAME.parse_options(FromJson(centurion_helmets="4"))
 
 
 # -- point 2: album battles and faction totals -----------------------------------------------
@@ -294,7 +297,7 @@ def test_battle_example_replayed_to_its_result():
         run(DUO, entries[:-1]), GAME.parse_action(entries[-1]["payload"]), None
     )
     assert describe == (
-        "Matthew gave a Potion to Asterix (c5). Matthew took album 1 (16 to 10) "
+        "Matthew gave a Potion to Asterix. Matthew took album 1 (16 to 10) "
         "and 1 centurion helmet, reaching 20 sesterces."
     )
 
@@ -346,7 +349,7 @@ def test_helmets_paid_for_visible_legionaries_and_centurions_on_both_sides():
         2,
     )
     assert [dict(back, name=str(back["name"])) for back in GAME.view(state)["back_to_hand"]] == [
-        {"name": "the strength 2 Roman Legionary (c3)", "owner": "Laura"}
+        {"name": "the strength 2 Roman Legionary", "owner": "Laura"}
     ]
     assert GAME.scores(state)["Matthew"] == 15 + 2 * 3 + 3 * 1
     assert GAME.view(state)["characters"] == []
@@ -365,7 +368,7 @@ def test_called_on_character_knocked_out_goes_back_to_the_caller():
             play("Matthew", 1, 8, "Chief", "Gaul"),
         ],
     )
-    assert GAME.view(state)["back_to_hand"] == [{"name": "Redbeard (c1)", "owner": "Laura"}]
+    assert GAME.view(state)["back_to_hand"] == [{"name": "Redbeard", "owner": "Laura"}]
 
 
 def test_next_player_is_left_of_the_winner_and_loser_orients_the_new_album():
@@ -764,39 +767,39 @@ def battle_in_progress():
         ),
         (
             {"type": "use_potion", "player": "Matthew", "character": "c1"},
-            "Asterix (c1) already has a Potion; one is the most.",
+            "Asterix already has a Potion; one is the most.",
         ),
         (
             {"type": "use_potion", "player": "Laura", "character": "c2"},
-            "the strength 4 Roman Legionary (c2) is K.O.'d; it must be reinvigorated before it can take a Potion.",
+            "the strength 4 Roman Legionary is K.O.'d; it must be reinvigorated before it can take a Potion.",
         ),
         (
             {"type": "use_fish", "player": "Laura", "character": "c1"},
-            "Asterix (c1) has a Potion and cannot be K.O.'d.",
+            "Asterix has a Potion and cannot be K.O.'d.",
         ),
         (
             {"type": "knock_out", "character": "c2"},
-            "the strength 4 Roman Legionary (c2) is already K.O.'d.",
+            "the strength 4 Roman Legionary is already K.O.'d.",
         ),
         (
             {"type": "reinvigorate", "character": "c1"},
-            "Asterix (c1) is not K.O.'d, so it cannot be reinvigorated.",
+            "Asterix is not K.O.'d, so it cannot be reinvigorated.",
         ),
         (
             {"type": "eliminate", "character": "c2"},
-            "Only a visible character can be eliminated, and the strength 4 Roman Legionary (c2) is K.O.'d.",
+            "Only a visible character can be eliminated, and the strength 4 Roman Legionary is K.O.'d.",
         ),
         (
             {"type": "call_on", "player": "Laura", "album": 1, "character": "c1"},
-            "Asterix (c1) has a Potion and cannot be called on.",
+            "Asterix has a Potion and cannot be called on.",
         ),
         (
             {"type": "call_on", "player": "Matthew", "album": 1, "character": "c2"},
-            "Only a visible character can be called on, and the strength 4 Roman Legionary (c2) is K.O.'d.",
+            "Only a visible character can be called on, and the strength 4 Roman Legionary is K.O.'d.",
         ),
         (
             {"type": "call_on", "player": "Laura", "album": 2, "character": "c3"},
-            "Redbeard (c3) already fights for Laura on album 2.",
+            "Redbeard already fights for Laura on album 2.",
         ),
         (
             {"type": "use_fish", "player": "Matthew", "character": "c3"},
@@ -905,7 +908,7 @@ def test_describe_sentences():
     state = run(DUO, [play("Matthew", 1, 6, "Hero", "Gaul", "Asterix")])
     assert (
         GAME.describe(state, GAME.parse_action({"type": "knock_out", "character": "c1"}), None)
-        == "A power K.O.'d Asterix (c1)."
+        == "A power K.O.'d Asterix."
     )
     assert (
         GAME.describe(
@@ -1036,8 +1039,11 @@ def test_a_turn_move_for_another_player_is_refused_and_the_turn_is_not_skipped()
     # Bob's own move passes the turn to his left: Cid, then Ann. Nobody is skipped.
     state = run(TRIO, [play("Ann", 1, 4, "Rebel", "Gaul"), play("Bob", 2, 4, "Rebel", "Gaul")])
     assert state["turn"] == "Cid"
-    # A power's effects follow the character just played: anyone may enter them.
-    state = GAME.apply(state, GAME.parse_action({"type": "knock_out", "character": "c1"}), "Ann")
+    # A power's effects follow the character just played: its player (Bob) enters them.
+    knock = GAME.parse_action({"type": "knock_out", "character": "c1"})
+    with pytest.raises(GameError, match="Bob enters the power of"):
+        GAME.apply(state, knock, "Ann")
+    state = GAME.apply(state, knock, "Bob")
     assert state["turn"] == "Cid"
 
 
@@ -1046,7 +1052,10 @@ def test_legal_actions_say_whose_turn_it_is_for_each_seat():
     bob, cid = GAME.legal_actions(state, "Bob"), GAME.legal_actions(state, "Cid")
     assert bob["play_character"] is None and bob["reinforce_hand"] is None
     assert cid["play_character"] == "It is Bob's turn."
-    assert cid["knock_out"] is None and cid["gain_helmet"] is None  # powers: anyone
+    # The power of Ann's character is hers to enter (or the host's).
+    assert str(cid["knock_out"]) == "Ann enters the power of the strength 4 Gaul Rebel on their own phone or the host's."
+    assert GAME.legal_actions(state, "Ann")["knock_out"] is None
+    assert GAME.legal_actions(state, "Cid", host=True)["gain_helmet"] is None
     assert str(cid["take_consolation"]).startswith("Not now: Bob plays a character")
     # The host's phone (no seat) enters moves for everyone: the turn is checked on the move.
     assert GAME.legal_actions(state, None)["play_character"] is None
@@ -1093,18 +1102,18 @@ def test_a_boar_uses_only_the_power_of_the_last_visible_character_on_an_album():
         state,
         {"type": "use_boar", "player": "Laura", "character": "c2"},
         "A Boar re-uses only the power of the last visible character placed on an album; "
-        "on album 1 that is the strength 2 Roman Legionary (c4).",
+        "on album 1 that is the strength 2 Roman Legionary.",
     )
     after, sentence = GAME.play(
         state, GAME.parse_action({"type": "use_boar", "player": "Laura", "character": "c4"}), None
     )
-    assert sentence == "Laura used a Boar to activate the strength 2 Roman Legionary (c4)'s power again."
+    assert sentence == "Laura used a Boar to activate the strength 2 Roman Legionary's power again."
     assert after["ledger"]["Laura"]["bonuses"]["boar"] == 0
     # Once the last one is K.O.'d, the one placed before it is the last visible one.
     state = run(DUO, entries + [act(type="knock_out", character="c4")] + passes("Matthew"))
     run(DUO, entries + [act(type="knock_out", character="c4")] + passes("Matthew")
         + [act(type="use_boar", player="Laura", character="c3")])
-    refused(state, {"type": "use_boar", "player": "Laura", "character": "c1"}, "that is Asterix (c3)")
+    refused(state, {"type": "use_boar", "player": "Laura", "character": "c1"}, "that is Asterix")
     # Reinvigorating with a Boar still takes any K.O.'d character.
     state = run(DUO, entries + [act(type="knock_out", character="c1")] + passes("Matthew")
                 + [act(type="use_boar", player="Laura", character="c1")])

@@ -56,6 +56,7 @@ def card(kind: str) -> dict:
 
 END = act("end_attack")
 FAIL = act("no_matching_card")
+BEAT = act("beat_card", beaten=True)
 SKIP = act("skip_block")
 
 
@@ -281,6 +282,10 @@ FULL_ROW = (leg("red"), leg("blue"), cent("red"), card("pirate"))
 
 def test_formation_broken_offers_a_further_attack_but_not_on_a_short_line():
     state = play(start(), line("row", 1), *FULL_ROW)
+    # The fourth card is turned, not yet beaten: nothing is broken until Ann says she beat it.
+    assert not GAME.view(state)["attack"]["formation_broken"]
+    assert str(GAME.status(state)).startswith("Ann turned over a pirate: beaten, or the attack fails")
+    state = play(start(), line("row", 1), *FULL_ROW, BEAT)
     view = GAME.view(state)
     assert view["attack"]["formation_broken"] and "further_attack" in legal_now(state)
     assert "reveal_card" not in legal_now(state)
@@ -295,6 +300,7 @@ def test_formation_broken_offers_a_further_attack_but_not_on_a_short_line():
     assert state["attack"]["full_line"] is False and state["attack"]["attacks_this_turn"] == 2
     assert not GAME.view(state)["attack"]["formation_broken"]
     assert "fewer than four face-down cards" in refused(state, further("row", 2)["payload"])
+    state = play(*entries, BEAT)
     assert str(GAME.status(state)).startswith("Ann has turned every card of column 1")
     state = play(*entries, END)
     assert state["secured"]["Ann"]["legionaries"] == {"red": 1, "blue": 1, "yellow": 1, "green": 2, "purple": 0}
@@ -617,7 +623,7 @@ def test_line_offer_follows_the_phase_and_the_block():
     assert GAME.view(state)["line_offer"] == {"action": None, "row": [], "column": []}
     # After breaking row 1 every other line is open, a one-attack block included.
     state = play(start(), line("row", 1), leg("red"), END, act("block_line", line="column", number=4),
-                 line("row", 2), *FULL_ROW)
+                 line("row", 2), *FULL_ROW, BEAT)
     assert GAME.view(state)["line_offer"] == {"action": "further_attack", "row": [1, 3, 4], "column": [1, 2, 3, 4]}
     state = play(start(), line("row", 1), leg("red"), END, act("block_line", line="column", number=4),
                  line("row", 2), *FULL_ROW, options={"block_lasts": "turn"})

@@ -146,19 +146,38 @@ def test_the_cheapest_escape_counts_the_set_bonus_lost():
     assert one_pile([2, 2, 3], ["choice"], choice=2)["escaped"] == [2]
 
 
-def test_the_owner_changes_the_escape_on_the_scoring_screen_and_undo_restores_it():
+def test_the_owner_names_the_escape_on_the_scoring_screen_and_undo_takes_it_back():
     entries = [
         act("enter_romans", player="Ann", values="2, 2, 3"),
         act("add_pirate", player="Ann", kind="choice"),
     ]
+    # Nothing escapes until Ann has chosen: never silently the cheapest Roman.
     view = GAME.view(play(entries))
-    assert view["working"]["Ann"]["escaped"] == [3]
-    assert view["working"]["Ann"]["total"] == 24
+    assert view["working"]["Ann"]["escaped"] == [] and view["working"]["Ann"]["choice_pending"]
+    assert view["working"]["Ann"]["total"] == 27
     assert view["choice_options"] == {"Ann": [2, 3]}
     entries.append(act("choose_escape", player="Ann", value=2))
     assert GAME.view(play(entries))["working"]["Ann"]["total"] == 5
     entries.append({"kind": "undo"})
-    assert GAME.view(play(entries))["working"]["Ann"]["total"] == 24
+    assert GAME.view(play(entries))["working"]["Ann"]["total"] == 27
+
+
+def test_the_choice_is_offered_among_the_romans_the_other_pirates_leave():
+    entries = [
+        act("enter_romans", player="Ann", values="9 4 4"),
+        act("add_pirate", player="Ann", kind="highest"),
+        act("add_pirate", player="Ann", kind="choice"),
+    ]
+    state = play(entries)
+    assert GAME.view(state)["choice_options"] == {}  # only 4s are left: the escape is forced
+    assert GAME.view(state)["working"]["Ann"]["escaped"] == [9, 4]
+    # A named 9 that the highest pirate takes once it is added is asked for again.
+    state = play([act("enter_romans", player="Ann", values="9 4 3"),
+                  act("add_pirate", player="Ann", kind="choice"),
+                  act("choose_escape", player="Ann", value=9),
+                  act("add_pirate", player="Ann", kind="highest")])
+    assert state["piles"]["Ann"]["choice"] is None
+    assert GAME.view(state)["choice_options"] == {"Ann": [3, 4]}
 
 
 # -- trick by trick ---------------------------------------------------------------------
@@ -599,11 +618,12 @@ def test_legal_moves_follow_the_phase_of_the_round():
     assert legal_now(drawing) == ANY_TIME | {"win_roman", "win_pirate", "add_roman", "add_pirate"}
     scoring = play([act("enter_romans", player="Ann", values="3"), act("add_pirate", player="Ben", kind="choice")])
     assert GAME.phase(scoring) == "scoring"
-    assert legal_now(scoring) == ANY_TIME | {
+    assert legal_now(scoring, "Ben") == ANY_TIME | {
         "add_roman", "remove_roman", "add_pirate", "remove_pirate", "choose_escape", "close_round",
     }
-    # The same for every seat and for the host: nothing here depends on whose phone it is.
-    assert GAME.legal_actions(scoring, "Ben") == GAME.legal_actions(scoring, None) == GAME.legal_actions(scoring, "Ann")
+    # The same for every seat and for the host, but the escape is Ben's to name.
+    assert GAME.legal_actions(scoring, "Ben") == GAME.legal_actions(scoring, None)
+    assert legal_now(scoring, "Ann") == legal_now(scoring, "Ben") - {"choose_escape"}
     over = play(scored_round("1", "2") * 4)
     assert legal_now(over) == set()
     assert GAME.legal_actions(over)["choose_gaul"] == "The game is over; undo the last move to change it."
@@ -637,6 +657,11 @@ def test_legal_moves_follow_the_phase_of_the_round():
         (
             [act("enter_romans", player="Ann", values="4")],
             {"type": "win_pirate", "player": "Ann", "kind": "lowest"},
+            "Not now: Round 1 is being typed in: type in the Romans of Ben and close the round, or undo.",
+        ),
+        (
+            [act("player_out", player="Ben"), act("player_out", player="Ann")],
+            {"type": "win_pirate", "player": "Ann", "kind": "lowest"},
             "Not now: The tricks of round 1 are over; correct the piles on the scoring screen and close "
             "the round, or undo.",
         ),
@@ -659,8 +684,14 @@ def test_checks_refuse_what_the_deck_or_the_piles_cannot_give():
     assert refused(state, {"type": "win_pirate", "player": "Ann", "kind": "lowest"}) == (
         "All six pirates are already in the piles."
     )
-    # Someone else's pirate of choice: the owner is named in the refusal.
-    assert refused(state, {"type": "choose_escape", "player": "Ann"}) == "Ann does not hold the pirate of choice."
+    # Someone else's pirate of choice: the owner is named in the refusal, on a seat's phone as
+    # on the host's.
+    assert refused(state, {"type": "choose_escape", "player": "Ann"}) == (
+        "It is Ben's choice which Roman escapes: Ben taps it on their own phone, or the host "
+        "does.")
+    with pytest.raises(GameError) as caught:
+        GAME.apply(state, GAME.parse_action({"type": "choose_escape", "player": "Ann"}), None)
+    assert caught.value.message == "Ann does not hold the pirate of choice."
     dogs = play([act("idefix_look", player="Ann", roman=3), act("idefix_look", player="Ben", roman=4)])
     assert refused(dogs, {"type": "idefix_look", "player": "Ben", "roman": 5}) == (
         "Nobody still in the round has Dogmatix in hand."

@@ -78,8 +78,13 @@ class Table:
         self.do("draw_mishap", symbol=self.view["drawable_symbols"][0])
 
 
+def at_the_stack(players=PLAYERS) -> list[dict]:
+    """Every figure set at the task stack (the characters' usual starts are locations)."""
+    return [act("place_figure", player=name) for name in players]
+
+
 def started(players=PLAYERS, options=None, opening=OPENING) -> Table:
-    return Table(players, options, [*opening, act("begin_play")])
+    return Table(players, options, [*at_the_stack(players), *opening, act("begin_play")])
 
 
 # -- options and setup ------------------------------------------------------------------------
@@ -405,7 +410,9 @@ def test_potions_roast_boars_and_getafix_double_roll():
     table.refused("drink_potion", "Only Getafix", outcome="two_ingredients", other_roll="remove_one_mishap")
     table.do("drink_potion", outcome="two_ingredients")
     assert table.view["players"][0]["potion_fresh"] is False
-    assert table.view["turn"]["potion_hint"] == "take 2 ingredients of any kinds"
+    gain = table.view["turn"]["gain"]
+    assert (gain["from"], gain["tap"], gain["left"]) == ("potion", "take_ingredients", 1)
+    assert gain["outcome_text"] == "take 2 ingredients of any kinds"
     table.refused("drink_potion", "Ann's magic potion is used", outcome="two_ingredients")
     table.refused("refill_potion", "Obelix has roast boars", player="Bob")
     table.refused("refill_potion", "Cy's magic potion is still fresh", player="Cy")
@@ -500,11 +507,11 @@ def play(state: dict, kind: str, actor: str | None, **fields) -> tuple[dict, str
 @pytest.mark.parametrize("entries, kind, fields, sentence", [
     ([], "advance_roman", {},
      "Not now: Play has not begun; finish the setup and tap begin."),
-    ([*OPENING, act("begin_play"), act("advance_roman")], "take_ingredients", {"fish": 1},
+    ([*at_the_stack(), *OPENING, act("begin_play"), act("advance_roman")], "take_ingredients", {"fish": 1},
      "Not now: The Roman has stepped; draw the mishap marker to end the turn."),
-    ([*OPENING, act("begin_play"), act("advance_roman"), act("draw_mishap", symbol="fist")],
+    ([*at_the_stack(), *OPENING, act("begin_play"), act("advance_roman"), act("draw_mishap", symbol="fist")],
      "move", {"location": 2}, "Not now: Place the drawn fist marker to end the turn."),
-    ([*OPENING, act("begin_play")], "begin_play", {},
+    ([*at_the_stack(), *OPENING, act("begin_play")], "begin_play", {},
      "Not now: Ann (Asterix) has 2 actions left; then the Roman steps on and a mishap marker "
      "is drawn."),
 ])
@@ -654,7 +661,9 @@ def test_the_ring_marks_where_the_drawn_marker_may_go():
                                                               "covered": False, "legal": False}
     choices = {c["symbol"]: c["spaces"] for c in table.view["draw_choices"]}
     assert choices == {"knife": 2, "skull": 2, "lightning": 3, "fist": 3}
-    assert table.view["stack_figures"] == [
-        {"name": "Ann", "character": "asterix", "character_name": "Asterix"},
-        {"name": "Bob", "character": "obelix", "character_name": "Obelix"},
-    ]
+    # Before anybody sets a start place, each figure stands on its character's usual start.
+    assert table.view["stack_figures"] == []
+    assert ring[1]["figures"] == [{"name": "Ann", "character": "asterix",
+                                   "character_name": "Asterix"}]
+    assert ring[0]["figures"] == [{"name": "Bob", "character": "obelix",
+                                   "character_name": "Obelix"}]

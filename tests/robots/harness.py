@@ -122,6 +122,11 @@ class Physical:
         """Who acts when the card speaks to the whole table (None: the host)."""
         return None
 
+    def choice_of(self, card: Card) -> str | None:
+        """Whose own choice the card's control is (None: not one player's): no other phone
+        but that player's and the host's may show it marked."""
+        return None
+
     def over(self) -> bool:
         """The physical game has ended."""
         raise NotImplementedError
@@ -198,6 +203,7 @@ class Robot:
         self.physical = physical
         self.phones = phones  # seat → HttpPhone or BrowserPhone
         self.steps: list[str] = []  # what happened, for the failure's message
+        self._checked: tuple | None = None  # the last choice looked for on the other phones
 
     def acting_seat(self, card: Card) -> str:
         """The phone the card speaks to: the named player's, else (the whole table, or a
@@ -208,8 +214,11 @@ class Robot:
     def play(self) -> dict:
         """Every step until the game is over; the companion's final snapshot, checked."""
         host_seat = self.physical.phones[0]
+        # The card names the same player on every phone: read the phone that acted last
+        # (it usually acts again), and another only when the card names another.
+        reader = host_seat
         for _ in range(self.MOST_STEPS):
-            page = self.phones[host_seat].read()
+            page = self.phones[reader].read()
             card = page.card
             if card is None:
                 raise Lost("the coached table shows no coach card")
@@ -221,13 +230,15 @@ class Robot:
                 return snapshot
             seat = self.acting_seat(card)
             phone = self.phones[seat]
-            if seat != host_seat:
+            if seat != reader:
                 page = phone.read()
                 card = page.card
+                reader = seat
             turn = Turn(card, seat, phone.marked(card, page.forms),
                         [form for form in page.forms if form.enabled], page)
             if not turn.marked:
                 raise Lost(self._why(f"the card marks nothing on {seat}'s phone: {card.say!r}"))
+            self._only_the_choosers(card, host_seat)
             tap = self.physical.tap(turn)
             self.steps.append(f"{seat}: {card.say} → {tap.form.action} {tap.values}")
             refused = phone.send(tap)
@@ -235,6 +246,17 @@ class Robot:
                 raise Lost(self._why(f"the server refused what the card marked ({tap.form.action} "
                                      f"{tap.values}): {refused!r}"))
         raise Lost(self._why(f"the game stalled: {self.MOST_STEPS} taps and no end"))
+
+    def _only_the_choosers(self, card: Card, host_seat: str) -> None:
+        """A player's own choice is marked on no other phone but theirs and the host's."""
+        chooser = self.physical.choice_of(card)
+        if chooser is None or (card.control, chooser, card.say) == self._checked:
+            return  # (a choice of several taps is looked at once)
+        self._checked = (card.control, chooser, card.say)
+        for other, phone in self.phones.items():
+            if other not in (chooser, host_seat) and phone.marks(card.control):
+                raise Lost(self._why(f"{chooser}'s choice ({card.control}) is marked on "
+                                     f"{other}'s phone: {card.say!r}"))
 
     def _why(self, problem: str) -> str:
         return problem + "\n  the last steps:\n  " + "\n  ".join(self.steps[-8:])
@@ -254,6 +276,13 @@ class HttpPhone:
 
     def marked(self, card: Card, forms: list[Form]) -> list[Form]:
         return marked(card, forms)
+
+    def marks(self, control: str) -> bool:
+        """Whether the page marks a form of ``control`` now (one enabled), read quickly."""
+        response = self.phone.get(f"/t/{self.phone.code}", headers=GERMAN)
+        forms = re.findall(rf'<form\b[^>]*data-action="{re.escape(control)}"[^>]*>(.*?)</form>',
+                           response.get_data(as_text=True), re.S)
+        return any(not re.search(r"<fieldset\b[^>]*\bdisabled", body) for body in forms)
 
     def send(self, tap: Tap) -> str | None:
         """Posts the tap as the page's form would; the refusal's sentence, or None."""
@@ -317,22 +346,33 @@ class BrowserPhone:
                  .filter(([, on]) => on).map(([i]) => i)""", card.control or "")
         return [form for form in marked(card, forms) if form.index in indices]
 
+    def marks(self, control: str) -> bool:
+        """Whether coach.js marked a form of ``control`` on this page."""
+        self._settle()
+        return self.page.evaluate(
+            """control => !!document.querySelector(`form[data-action="${control}"].coach-target,
+                 form[data-action="${control}"] .coach-target`)""", control)
+
     def send(self, tap: Tap) -> str | None:
         page = self.page
         form = page.locator(f'form[data-action="{tap.form.action}"]').nth(tap.form.index)
-        if not form.is_visible():
+        button = (form.locator(f'button[name="{tap.button.name}"][value="{tap.button.value}"]')
+                  if tap.button is not None and tap.button.name else form.locator('button[type="submit"], button:not([type])').first)
+        # The button, not the form: a form laid out in its parent's grid (display: contents, the
+        # arrows around A&O's tortoise) has no box of its own to be visible or scrolled to.
+        if not button.is_visible():
             opener = page.locator(tap.opener) if tap.opener else page.locator(".coach-target:not(form)").first
             if opener.count() == 0:
                 return "the marked form is folded away and nothing on the page that opens it is marked"
             opener.first.scroll_into_view_if_needed()
             opener.first.click()
-        form.scroll_into_view_if_needed()
+        button.scroll_into_view_if_needed()
         before = self._version()
+        # What the form holds now: opening it may have filled fields (a dialog's script).
+        now = form.evaluate("form => Object.fromEntries(new FormData(form))")
         for name, value in tap.values.items():
-            if tap.form.fields.get(name) != value:  # a hand leaves a field that already says it
+            if now.get(name) != value:  # a hand leaves a field that already says it
                 self._enter(form, name, value)
-        button = (form.locator(f'button[name="{tap.button.name}"][value="{tap.button.value}"]')
-                  if tap.button is not None and tap.button.name else form.locator('button[type="submit"], button:not([type])').first)
         button.click()
         try:
             page.wait_for_function(
@@ -350,7 +390,13 @@ class BrowserPhone:
             field.first.select_option(value)
         elif kind in ("radio", "checkbox"):
             for one in [value] if isinstance(value, str) else value:
-                form.locator(f'[name="{name}"][value="{one}"]').check()
+                choice = form.locator(f'[name="{name}"][value="{one}"]')
+                label = form.locator(f'label:has([name="{name}"][value="{one}"])')
+                # A chip's input hides under its label's text: the finger taps the label.
+                if label.count() and not choice.is_checked():
+                    label.first.click()
+                else:
+                    choice.check()
         elif kind != "hidden":
             field.first.fill(str(value))
         else:

@@ -35,6 +35,8 @@ QUESTIONS = [
     ("how many legionaries per colour", AO, AO, "soldiers"),
     ("Legionär Farbe", AO, AO, "soldiers"),
     ("setup feast piles", AO, AO, "setup"),
+    ("fight cards run out", AO, AO, "fight-cards-run-out"),
+    ("my draw pile is empty, what now?", AO, AO, "fight-cards-run-out"),
     ("Idefix last card", KK, KK, "idefix"),
     ("dogmatix look at top card", KK, KK, "idefix"),
     ("two idefix played at the same time", KK, KK, "idefix"),

@@ -33,6 +33,8 @@ QUESTIONS = [
     ("Wie viele Dorffeste sind noch übrig?", AO, AO, "card-counting"),
     ("Siegpunktplaettchen", AO, AO, "scoring"),
     ("Moralelastix", None, AO, "traitor"),
+    ("Kampfkarten leer", AO, AO, "fight-cards-run-out"),
+    ("Mein Nachziehstapel ist leer, was jetzt?", AO, AO, "fight-cards-run-out"),
     # Asterix: Das Kartenspiel
     ("Darf ich Idefix als letzte Karte spielen?", KK, KK, "idefix"),
     ("Was passiert, wenn zwei gleich hohe Karten liegen?", KK, KK, "ties-flasks"),

@@ -96,6 +96,7 @@ class Table:
         self.code = self.host.start(game=GAME, players=players, **options)
         self.client = client
         self.tokens = {}
+        self.phones = {}  # seats whose phone is a browser: their moves are its taps
 
     def token(self, who):
         """The seat's API token; the seat is taken the first time it acts."""
@@ -106,12 +107,20 @@ class Table:
         return self.tokens[who]
 
     def act(self, who, **payload):
+        if who in self.phones:
+            response = self.phones[who].act(**payload)
+            assert response.status_code == 200, response.get_data(as_text=True)
+            return self.snapshot()
         response = self.client.post(f"/api/tables/{self.code}/actions", headers=bearer(self.token(who)),
                                     json=payload)
         assert response.status_code == 200, response.get_json()
         return response.get_json()
 
     def refused(self, who, **payload):
+        if who in self.phones:
+            response = self.phones[who].act(**payload)
+            assert response.status_code == 422, response.get_data(as_text=True)
+            return response.get_data(as_text=True)
         response = self.client.post(f"/api/tables/{self.code}/actions", headers=bearer(self.token(who)),
                                     json=payload)
         assert response.status_code == 422, response.get_json()
@@ -326,7 +335,8 @@ def test_a_character_opens_one_shared_menu_that_offers_only_what_fits_it(table, 
     t = table()
     laura = phone("10.0.0.4")
     laura.join(t.code, "Laura")
-    t.tokens["Laura"] = t.token("Matthew")  # Laura's phone holds her seat; the API acts as Matthew
+    t.phones["Laura"] = laura  # Laura's phone holds her seat: her moves are its taps
+    t.token("Matthew")  # and Matthew's seat is held (by the API)
     battle_in_progress(t)  # c1 Asterix with a Potion, c2 K.O.'d, c3 Redbeard on Laura's side
     page = t.page(laura)
     assert moves_offered(page) == {
@@ -349,7 +359,7 @@ def test_a_character_opens_one_shared_menu_that_offers_only_what_fits_it(table, 
     t.give_turn("Laura")
     response = laura.act(type="use_fish", player="Laura", character="c1")
     assert response.status_code == 422
-    assert response.get_data(as_text=True) == "Asterix (c1) has a Potion and cannot be K.O.'d."
+    assert response.get_data(as_text=True) == "Asterix has a Potion and cannot be K.O.'d."
     assert laura.act(type="eliminate", character="c1").status_code == 200
     assert "c1" not in moves_offered(t.page(laura))
 
@@ -405,7 +415,8 @@ def test_one_move_in_a_long_battle_sends_little(table, phone):
         # The shared dialogs come again only to a seat whose turn moves now wait for someone
         # else (their forms say whose turn it is); the host's phone keeps its copy.
         assert ("menus" in changed) == (viewer is ann)
-        assert sum(gzipped(after[name][1]) for name in changed) <= 8_000
+        # (the power panel of the character just played, under 1 kB, comes with each play)
+        assert sum(gzipped(after[name][1]) for name in changed) <= 9_000
         t.client.post(f"/api/tables/{t.code}/undo", headers=bearer(t.token("Dee")))
 
 
@@ -416,7 +427,8 @@ def test_the_rulebook_battle_example_to_its_result(table, phone):
     t = table()
     laura = phone("10.0.0.4")
     laura.join(t.code, "Laura")
-    t.tokens["Laura"] = t.token("Matthew")  # Laura's phone holds her seat; the API acts as Matthew
+    t.phones["Laura"] = laura  # Laura's phone holds her seat: her moves are its taps
+    t.token("Matthew")  # and Matthew's seat is held (by the API)
     battle_example(t)
     snapshot = t.act("Matthew", type="use_potion", player="Matthew", character="c5")
     last = snapshot["state"]["last_resolution"]
@@ -425,7 +437,7 @@ def test_the_rulebook_battle_example_to_its_result(table, phone):
         "Matthew", "Laura", 1, 0)
     assert snapshot["scores"] == {"Matthew": 20, "Laura": 1}
     assert snapshot["log"][0]["text"] == (
-        "Matthew gave a Potion to Asterix (c5). Matthew took album 1 (16 to 10) "
+        "Matthew gave a Potion to Asterix. Matthew took album 1 (16 to 10) "
         "and 1 centurion helmet, reaching 20 sesterces.")
 
     # Every phone announces it at once, Laura's too.
@@ -467,6 +479,7 @@ def test_helmets_are_paid_for_visible_legionaries_and_centurions(table):
     t.play("Laura", 1, 3, "Centurion", "Roman")
     t.passes("Matthew")
     t.play("Laura", 1, 2, "Legionary", "Roman")
+    t.act("Laura", type="end_power")  # her Legionary's power is done
     t.act("Matthew", type="knock_out", character="c3")  # a K.O.'d Legionary earns nothing
     t.play("Matthew", 1, 7, "Legionary", "Neutral")
     t.passes("Laura")
@@ -477,7 +490,7 @@ def test_helmets_are_paid_for_visible_legionaries_and_centurions(table):
     resolution = region(t.page(), "resolution")
     assert "2 centurion helmets (+6) and 2 legionary helmets (+2)" in resolution
     assert ("K.O.'d characters go back to their owners' hands: "
-            "the strength 2 Roman Legionary (c3) → Laura") in resolution
+            "the strength 2 Roman Legionary → Laura") in resolution
 
 
 def test_consolation_refuses_a_third_copy_and_is_skipped_when_all_are_full(table):
@@ -555,7 +568,8 @@ def test_fifty_sesterces_at_a_resolution_wins_with_the_breakdown_on_every_phone(
     t = table()
     laura = phone("10.0.0.4")
     laura.join(t.code, "Laura")
-    t.tokens["Laura"] = t.token("Matthew")  # Laura's phone holds her seat; the API acts as Matthew
+    t.phones["Laura"] = laura  # Laura's phone holds her seat: her moves are its taps
+    t.token("Matthew")  # and Matthew's seat is held (by the API)
     snapshot = three_albums_for_matthew(t)
     assert snapshot["finished"] is True and snapshot["winners"] == ["Matthew"]
     assert snapshot["scores"] == {"Matthew": 50, "Laura": 1}
@@ -565,8 +579,8 @@ def test_fifty_sesterces_at_a_resolution_wins_with_the_breakdown_on_every_phone(
         resolution = region(page, "resolution")
         assert "Game over" in resolution
         assert "Matthew reaches 50 sesterces and wins the game!" in resolution
-        assert ("Matthew 50 3 albums × 15 = 45 · 1 centurion helmet × 3 = 3 · "
-                "2 legionary helmets × 1 = 2") in resolution
+        assert ("Matthew 50 3 albums × 15 = 45 1 centurion helmet × 3 = 3 "
+                "2 legionary helmets × 1 = 2") in resolution  # a line each
         assert "Laura 1 0 albums × 15 = 0" in resolution
         assert 'name="type" value="play_character"' not in page  # nothing left to play
     assert t.refused("Laura", type="reinforce_hand", player="Laura") == (
@@ -654,21 +668,21 @@ TURN_MOVES = ("play_character", "use_potion", "use_fish", "use_boar", "reinforce
     (dict(type="use_potion", player="Matthew", character="c9"),
      "There is no character 'c9' on an album right now."),
     (dict(type="use_potion", player="Matthew", character="c1"),
-     "Asterix (c1) already has a Potion; one is the most."),
+     "Asterix already has a Potion; one is the most."),
     (dict(type="use_potion", player="Laura", character="c2"),
-     "the strength 4 Roman Legionary (c2) is K.O.'d; it must be reinvigorated before it can take a Potion."),
-    (dict(type="use_fish", player="Laura", character="c1"), "Asterix (c1) has a Potion and cannot be K.O.'d."),
+     "the strength 4 Roman Legionary is K.O.'d; it must be reinvigorated before it can take a Potion."),
+    (dict(type="use_fish", player="Laura", character="c1"), "Asterix has a Potion and cannot be K.O.'d."),
     (dict(type="use_fish", player="Matthew", character="c3"), "Matthew has no Fish token to use."),
-    (dict(type="knock_out", character="c2"), "the strength 4 Roman Legionary (c2) is already K.O.'d."),
-    (dict(type="reinvigorate", character="c1"), "Asterix (c1) is not K.O.'d, so it cannot be reinvigorated."),
+    (dict(type="knock_out", character="c2"), "the strength 4 Roman Legionary is already K.O.'d."),
+    (dict(type="reinvigorate", character="c1"), "Asterix is not K.O.'d, so it cannot be reinvigorated."),
     (dict(type="eliminate", character="c2"),
-     "Only a visible character can be eliminated, and the strength 4 Roman Legionary (c2) is K.O.'d."),
+     "Only a visible character can be eliminated, and the strength 4 Roman Legionary is K.O.'d."),
     (dict(type="call_on", player="Laura", album=1, character="c1"),
-     "Asterix (c1) has a Potion and cannot be called on."),
+     "Asterix has a Potion and cannot be called on."),
     (dict(type="call_on", player="Matthew", album=1, character="c2"),
-     "Only a visible character can be called on, and the strength 4 Roman Legionary (c2) is K.O.'d."),
+     "Only a visible character can be called on, and the strength 4 Roman Legionary is K.O.'d."),
     (dict(type="call_on", player="Laura", album=2, character="c3"),
-     "Redbeard (c3) already fights for Laura on album 2."),
+     "Redbeard already fights for Laura on album 2."),
     (dict(type="gain_bonus", player="Matthew", bonus="potion"),
      "Matthew already holds two Potion tokens; a third one is not allowed."),
     (dict(type="destroy_helmet", player="Matthew", helmet="centurion"),
@@ -751,7 +765,8 @@ def test_a_control_is_disabled_with_its_reason_exactly_when_the_rules_refuse_it(
     t = table()
     laura = phone("10.0.0.4")
     laura.join(t.code, "Laura")
-    t.tokens["Laura"] = t.token("Matthew")  # Laura's phone holds her seat; the API acts as Matthew
+    t.phones["Laura"] = laura  # Laura's phone holds her seat: her moves are its taps
+    t.token("Matthew")  # and Matthew's seat is held (by the API)
 
     def check(expected_disabled):
         shown = controls(t.page(laura))
@@ -787,7 +802,8 @@ def test_a_seated_phone_cannot_play_for_another_player_on_someone_elses_turn(tab
     t = table(("Ann", "Bob", "Cid"))
     cid = phone("10.0.0.5")
     cid.join(t.code, "Cid")
-    t.tokens["Cid"] = t.token("Ann")  # Cid's phone holds her seat; the API acts as Ann
+    t.phones["Cid"] = cid  # Cid's phone holds her seat: her moves are its taps
+    t.token("Ann")  # and Ann's seat is held (by the API)
     t.play("Ann", 1, 4, "Rebel", "Gaul")  # Bob's turn
     response = cid.act(type="play_character", player="Cid", album="2", strength="5",
                        character_type="Legionary", colour="Roman")
@@ -896,7 +912,8 @@ def german_battle(table, phone):
     t = table()
     laura = german(phone("10.0.0.7"))
     laura.join(t.code, "Laura")
-    t.tokens["Laura"] = t.token("Matthew")  # Laura's phone holds her seat; the API acts as Matthew
+    t.phones["Laura"] = laura  # Laura's phone holds her seat: her moves are its taps
+    t.token("Matthew")  # and Matthew's seat is held (by the API)
     battle_example(t)
     t.play("Matthew", 2, 5, "Diehard", "Roman")  # c7, no name
     t.give_turn("Matthew")
@@ -936,9 +953,9 @@ def test_a_german_phone_reads_the_board_log_and_refusals_in_german(table, phone)
     # One log entry, each phone in its own language.
     english_play = "Matthew played a character (strength 5 Roman Diehard) on album 2."
     german_play = "Matthew spielt eine Figur (Unbeugsamer, Römer, Stärke 5) an Album 2 aus."
-    english_fall = ("Matthew gave a Potion to Asterix (c5). Matthew took album 1 (16 to 10) and "
+    english_fall = ("Matthew gave a Potion to Asterix. Matthew took album 1 (16 to 10) and "
                     "1 centurion helmet, reaching 20 sesterces.")
-    german_fall = ("Matthew gibt Asterix (c5) einen Zaubertrank. Matthew holt Album 1 (16 zu 10) "
+    german_fall = ("Matthew gibt Asterix einen Zaubertrank. Matthew holt Album 1 (16 zu 10) "
                    "plus 1 Zenturiohelm; jetzt 20 Sesterzen.")
     assert t.snapshot()["log"][0]["text"] == english_fall  # the API keeps the English
     history = region(page, "history")
@@ -958,9 +975,10 @@ def test_a_german_phone_reads_the_board_log_and_refusals_in_german(table, phone)
     assert laura.act(type="orient_album", faction="roman").status_code == 200
     assert laura.act(type="use_fish", player="Laura", character="c7").status_code == 200
     t.play("Matthew", 3, 2, "Rebel", "Gaul")
+    t.act("Matthew", type="end_power")  # no power waits: a K.O. is anyone's correction
     for who, expected in (
-        (laura, "Unbeugsamer c7 (Römer, Stärke 5) ist schon k.o."),
-        (t.host, "the strength 5 Roman Diehard (c7) is already K.O.'d."),
+        (laura, "Unbeugsamer (Römer, Stärke 5) ist schon k.o."),
+        (t.host, "the strength 5 Roman Diehard is already K.O.'d."),
     ):
         response = who.act(type="knock_out", character="c7")
         assert response.status_code == 422
@@ -1007,3 +1025,79 @@ def test_no_english_is_left_on_a_german_phone(table, phone):
     setup = text(german(phone("10.0.0.8")).get(f"/new/{GAME}").get_data(as_text=True))
     assert "Wildschweinplättchen im Vorrat" in setup and "Leer lassen für unbegrenzt" in setup
     assert "Boar tokens in the stockpile" not in setup
+
+
+# -- issue 39: a player's choice is made on that player's phone ---------------------------------
+
+GERMAN = {"Accept-Language": "de-DE,de;q=0.9"}
+
+
+def german_page(t, who) -> str:
+    response = who.get(f"/t/{t.code}", headers=GERMAN)
+    assert response.status_code == 200
+    return response.get_data(as_text=True)
+
+
+def coach_say(page: str) -> str:
+    return text(re.search(r'<p class="coach-say"[^>]*>(.*?)</p>', page, re.S).group(1)).strip()
+
+
+def test_a_players_choice_is_theirs_and_every_other_phone_says_whose_it_is(table, phone):
+    t = table(coach="1")
+    matthew, laura = phone("10.0.0.3"), phone("10.0.0.4")
+    matthew.join(t.code, "Matthew")
+    laura.join(t.code, "Laura")
+    t.phones.update(Matthew=matthew, Laura=laura)
+
+    # Matthew's character: its power is his to enter, and the card tells him where.
+    t.play("Matthew", 1, 6, "Hero", "Gaul", "Asterix")
+    mine, theirs = german_page(t, matthew), german_page(t, laura)
+    assert controls(mine)["end_power"] is None and controls(mine)["knock_out"] is None
+    whose = "Matthew trägt die Fähigkeit von Asterix auf dem eigenen Handy ein oder auf dem des Gastgebers."
+    assert "end_power" not in controls(theirs) and controls(theirs)["gain_helmet"] == whose
+    assert whose in region(theirs, "resolution")  # in one line, where the quiet line stands
+    assert "Matthew hat Asterix gespielt: die Fähigkeit" in region(mine, "resolution")
+    assert coach_say(mine).startswith("Matthew: trag jetzt die Fähigkeit von Asterix ein.")
+    shown = re.sub(r'<span class="ac-nojs">.*?</span>', "", region_html(mine, "albums"))
+    assert re.search(r"\bc\d+\b", text(shown)) is None  # no internal id (but without script)
+    assert t.refused("Laura", type="gain_helmet", player="Laura", helmet="legionary") == (
+        "Matthew enters the power of Asterix on their own phone or the host's.")
+    assert controls(theirs)["play_character"] is None  # Laura may still make her turn
+    t.act("Matthew", type="end_power")
+    assert coach_say(german_page(t, laura)).startswith("Laura: du bist dran.")
+
+    # Laura loses album 1: its consolation and the new album's side are hers.
+    t.passes("Laura")
+    t.play("Matthew", 1, 8, "Rebel", "Gaul")
+    t.passes("Laura")
+    t.play("Matthew", 1, 2, "Rebel", "Gaul")
+    mine, theirs = german_page(t, laura), german_page(t, matthew)
+    assert controls(mine)["take_consolation"] is None
+    whose = "Das Trostplättchen wählt Laura selbst, auf dem eigenen Handy oder dem des Gastgebers."
+    assert controls(theirs)["take_consolation"] == whose and whose in region(theirs, "resolution")
+    assert coach_say(theirs).startswith("Laura: du hast Album 1 verloren.")
+    assert t.refused("Matthew", type="take_consolation", bonus="fish") == (
+        "The consolation token is Laura's choice: Laura takes it on their own phone or the host's.")
+    t.act("Laura", type="take_consolation", bonus="fish")
+    whose = "Die Seite des neuen Albums wählt Laura selbst, auf dem eigenen Handy oder dem des Gastgebers."
+    assert controls(german_page(t, matthew))["orient_album"] == whose
+    assert t.refused("Matthew", type="orient_album", faction="gaul").startswith(
+        "The side of the new album is Laura's choice")
+    # The host's phone (no seat) may make it for her.
+    assert t.host.act(type="orient_album", faction="roman").status_code == 200
+
+
+def test_a_seated_host_may_make_another_players_choice(phone):
+    host, laura = phone(), phone("10.0.0.4")
+    code = host.start(game=GAME, players=DUO, me="0")  # the host sits as Matthew
+    laura.join(code, "Laura")
+    assert host.act(type="play_character", player="Matthew", album=1, strength=8,
+                    character_type="Rebel", colour="Gaul").status_code == 200
+    assert laura.act(type="end_power").status_code == 422  # Matthew's, not hers
+    assert laura.act(type="reinforce_hand", player="Laura").status_code == 200
+    assert host.act(type="play_character", player="Matthew", album=1, strength=8,
+                    character_type="Diehard", colour="Gaul").status_code == 200
+    page = host.get(f"/t/{code}").get_data(as_text=True)
+    assert controls(page)["take_consolation"] is None
+    assert host.act(type="take_consolation", bonus="potion").status_code == 200
+    assert host.snapshot()["state"]["ledger"]["Laura"]["bonuses"]["potion"] == 2

@@ -113,6 +113,7 @@ def card(kind: str) -> dict:
 
 
 END, SKIP, FAIL = a("end_attack"), a("skip_block"), a("no_matching_card")
+BEAT = a("beat_card", beaten=True)
 
 
 @pytest.fixture
@@ -155,11 +156,11 @@ def test_a_whole_game_through_the_api_from_setup_to_the_fifth_feast(table):
     # 3 Ann: pirate and traitor, then a yellow she cannot beat.
     t.play("Ann", line("column", 1), card("pirate"), card("traitor"), leg("yellow"))
     html = page()
-    assert {"no_matching_card", "end_attack", "reveal_card"} <= offered(html)
+    assert {"beat_card", "end_attack", "reveal_card"} <= offered(html)
     seen_helps |= helps(html)
     t.play("Ann", FAIL, a("block_line", line="column", number=4))
     # 4 Ben: breaks the formation on row 4, then column 1 from the bottom (3 cards, one known).
-    t.play("Ben", line("row", 4), leg("green"), leg("green"), cent("green"), leg("purple"))
+    t.play("Ben", line("row", 4), leg("green"), leg("green"), cent("green"), leg("purple"), BEAT)
     html = page()
     assert "further_attack" in offered(html) and "Formation broken!" in html
     seen_helps |= helps(html)
@@ -271,8 +272,9 @@ def test_the_board_offers_only_what_the_rules_allow(phone):
 
     host.act(type="reveal_card", kind="legionary", colour="green")
     html = text(host.get(f"/t/{code}"))
-    assert offered(html) == {"reveal_card", "end_attack", "no_matching_card", *HOST}
-    assert "No matching fight card for a green legionary: the attack fails" in html
+    assert offered(html) == {"reveal_card", "end_attack", "beat_card", *HOST}
+    assert "Beaten <small>(a green fight card discarded)</small>" in html
+    assert "The attack fails <small>(no matching fight card)</small>" in html
     assert "End attack and secure 1 card" in html
 
     host.act(type="reveal_card", kind="feast")
@@ -288,7 +290,7 @@ def test_the_board_offers_only_what_the_rules_allow(phone):
     host.act(type="skip_block")
     host.act(type="choose_line", line="row", number=2)
     board = region(text(host.get(f"/t/{code}")), "board")
-    assert re.search(r'value="boar" class="kind-boar" disabled', board)
+    assert re.search(r'value="boar" class="kind-boar ao-seen-all" disabled', board)
     assert re.search(r'value="pirate" class="kind-pirate"\s*>', board)
 
 
@@ -367,7 +369,7 @@ def test_undo_in_the_middle_of_an_attack(table):
     attack = snap["state"]["attack"]
     assert attack["revealed_in_line"] == 1 and snap["state"]["grid"][0][1] == {"state": "down", "card": None}
     html = t.page()
-    assert "beaten so far: 1" in html and "Turn the next card (row 1, column 2)" in html
+    assert "beaten so far: 1" in html and "turn the next card (row 1, column 2)" in html
     assert "↶ Undo" in html
     snap = t.redo("Ann")
     assert snap["state"]["attack"]["revealed_in_line"] == 2
@@ -386,7 +388,7 @@ def test_undo_from_the_page_in_the_middle_of_an_attack(phone):
     response = host.post(f"/t/{code}/undo", {"expected_version": host.version()}, htmx=True)
     assert response.status_code == 200
     board = region(text(response), "board")
-    assert "beaten so far: 1" in board and "Turn the next card (row 2, column 2)" in board
+    assert "beaten so far: 1" in board and "turn the next card (row 2, column 2)" in board
 
 
 FULL_ROW = (leg("red"), leg("blue"), cent("red"), card("pirate"))
@@ -396,6 +398,9 @@ def test_breaking_the_formation_offers_a_further_attack_on_the_other_lines(table
     t = table
     t.ok("Ann", type="start_game", starter="Ann")
     t.play("Ann", line("row", 1), *FULL_ROW)
+    # The fourth card waits to be beaten: the arrows of a further attack come after that.
+    assert offered_lines(t.page(), "further_attack") == set()
+    t.ok("Ann", **BEAT)
     html = t.page()
     arrows = offered_lines(html, "further_attack")
     assert ("column", 3, "bottom") in arrows and not any(entry[:2] == ("row", 1) for entry in arrows)
@@ -420,7 +425,7 @@ def test_no_further_attack_after_a_short_line(table):
     t = table
     t.ok("Ann", type="start_game", starter="Ann")
     t.play("Ann", line("row", 1), *FULL_ROW, a("further_attack", line="column", number=1),
-           leg("green"), leg("green"), leg("yellow"))
+           leg("green"), leg("green"), leg("yellow"), BEAT)
     message = t.refused("Ann", **a("further_attack", line="row", number=2))
     assert message == ("The line had fewer than four face-down cards when the attack on it began, "
                        "so the formation is not broken.")
@@ -672,7 +677,7 @@ def test_a_control_is_disabled_with_its_reason_exactly_when_the_table_of_moves_s
         ("correct_feasts", "The game is over; only a secured pile can still be corrected."),
         ("end_attack", "Turn over the first card of row 1 before ending the attack."),
         *((kind, "It is Ann's turn.") for kind in ("choose_line", "look_at_last_card", "reveal_card",
-                                                   "no_matching_card", "end_attack", "block_line", "skip_block")),
+                                                   "beat_card", "end_attack", "block_line", "skip_block")),
         ("choose_line", "It is Ben's turn."),
     }
 
@@ -764,3 +769,88 @@ def test_the_quick_score_page_speaks_german(phone):
     assert "Rot: Ann hat 3 Karten, Ben 0; Ann bekommt das rote Plättchen." in scored
     bad = text(client.post(f"/games/{GAME}/score", {**form, "pirates_1": "x"}, headers=GERMAN))
     assert "Die Zahl für Piraten von Ann muss eine ganze Zahl sein, nicht „x“." in bad
+
+
+# -- issue 39: the teaching mode at a real table --------------------------------------------------
+def _coached(phone):
+    """A coached table: Ann's and Ben's phones and the host's."""
+    host = phone()
+    code = host.start(game=GAME, coach="1")
+    return host, code, seated(phone, code, "Ann", "10.0.0.3"), seated(phone, code, "Ben", "10.0.0.4")
+
+
+def test_the_waiting_phone_crosses_out_only_cards_that_are_all_seen(phone):
+    host, code, ann, ben = _coached(phone)
+    for step in ({"type": "start_game", "starter": "Ann"}, {"type": "choose_line", "line": "row", "number": 1},
+                 {"type": "reveal_card", "kind": "boar"}, {"type": "skip_block"}):
+        assert host.act(**step).status_code == 200
+    assert host.act(type="choose_line", line="row", number=2).status_code == 200  # Ben attacks
+    for viewer, may_reveal in ((ben, True), (ann, False)):
+        board = region(text(viewer.get(f"/t/{code}")), "board")
+        crossed = re.findall(r'<button[^>]*class="[^"]*ao-seen-all[^"]*"[^>]*value="(\w+)"|'
+                             r'<button[^>]*value="(\w+)"[^>]*class="[^"]*ao-seen-all', board)
+        assert [value for pair in crossed for value in pair if value] == ["boar"], viewer
+        # "every card of that kind is seen" is said where a card can be tapped, not on Ann's phone.
+        assert ("Crossed out: every card of that kind is seen already." in board) is may_reveal
+
+
+def test_a_players_choice_is_marked_and_accepted_on_that_players_phone_and_the_hosts(phone):
+    host, code, ann, ben = _coached(phone)
+    assert ann.act(type="start_game", starter="Ann").status_code == 200
+    # The peek, the card just turned and the block are Ann's: Ben's phone is refused, naming her.
+    assert text(ben.act(type="choose_line", line="row", number=1)) == "It is Ann's turn."
+    assert ann.act(type="choose_line", line="row", number=1).status_code == 200
+    assert text(ben.act(type="look_at_last_card")) == "It is Ann's turn."
+    assert host.act(type="look_at_last_card").status_code == 200
+    assert ann.act(type="reveal_card", kind="legionary", colour="red").status_code == 200
+    bens = forms(text(ben.get(f"/t/{code}")))["beat_card"][0]
+    assert "<fieldset disabled>" in bens and "It is Ann's turn." in bens
+    assert "<fieldset disabled>" not in forms(text(ann.get(f"/t/{code}")))["beat_card"][0]
+    assert text(ben.act(type="beat_card", beaten="true")) == "It is Ann's turn."
+    assert ann.act(type="beat_card", beaten="true").status_code == 200
+    assert ann.act(type="end_attack").status_code == 200
+    assert text(ben.act(type="block_line", line="row", number=1)) == "It is Ann's turn."
+    card = re.search(r'<section id="coach".*?</section>', text(ben.get(f"/t/{code}")), re.S).group(0)
+    assert "Ann: draw 2 fight cards to have 5 again" in card and "Ben's next attack" in card
+    assert host.act(type="block_line", line="row", number=1).status_code == 200
+
+
+def test_the_fight_card_setting_is_on_the_set_up_form_and_in_the_api(client, phone):
+    host = phone()
+    page = text(host.get(f"/new/{GAME}"))
+    assert "When a fight-card pile runs out" in page
+    assert re.search(r'<option value="reshuffle" selected>Shuffle the discards into a new pile</option>', page)
+    german = text(host.get(f"/new/{GAME}", headers={"Accept-Language": "de-DE"}))
+    assert "Wenn ein Kampfkartenstapel leer ist" in german
+    code = host.start(game=GAME, fight_cards_out="end")
+    assert host.snapshot()["state"]["options"]["fight_cards_out"] == "end"
+    made = client.post("/api/tables", json={"game": GAME, "players": ["Ann", "Ben"],
+                                            "options": {"fight_cards_out": "never"}})
+    assert made.status_code == 422 and "fight_cards_out" in made.get_json()["error"]
+    assert code
+
+
+def test_the_card_quotes_the_buttons_it_offers_besides_the_marked_one(phone):
+    """A player who taps only what the card names finds each button by its words: ending the
+    attack, peeking, blocking nothing (German phone)."""
+    host, code, ann, ben = _coached(phone)
+    for step in ({"type": "start_game", "starter": "Ann"}, {"type": "choose_line", "line": "row", "number": 1}):
+        assert ann.act(**step).status_code == 200
+
+    def card_and_buttons():
+        html = text(ann.get(f"/t/{code}", headers=GERMAN))
+        card = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", re.search(r'<section id="coach".*?</section>', html, re.S).group(0)))
+        buttons = {kind: [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body)).strip()
+                          for body in re.findall(r"<button[^>]*>(.*?)</button>", "".join(bodies), re.S)]
+                   for kind, bodies in forms(html).items()}
+        return card, buttons
+
+    card, buttons = card_and_buttons()
+    assert f"„{buttons['look_at_last_card'][0]}“" in card
+    for step in ({"type": "reveal_card", "kind": "pirate"}, {"type": "beat_card", "beaten": "true"}):
+        assert ann.act(**step).status_code == 200
+    card, buttons = card_and_buttons()
+    assert buttons["end_attack"] == ["Angriff beenden, 1 Karte sichern"] and "„Angriff beenden, 1 Karte sichern“" in card
+    assert ann.act(type="end_attack").status_code == 200
+    card, buttons = card_and_buttons()
+    assert buttons["skip_block"] == ["Diesmal nichts sperren"] and "„Diesmal nichts sperren“" in card

@@ -144,6 +144,8 @@ def test_after_three_moves_of_a_kind_the_card_is_one_line_for_that_player_only(p
                             character_type="Legionary", colour=colour if turn % 2 == 0 else
                             {"Gaul": "Roman", "Roman": "Gaul"}[colour])
             assert moved.status_code == 200, text(moved)
+            assert game.coach(host.snapshot()["state"]).control == "end_power"
+            assert who.act(type="end_power").status_code == 200  # its power, entered by its player
     coach = game.coach(host.snapshot()["state"])
     assert coach.player == "Ann" and coach.short is not None
     assert card_for(ann) == coach.short.render()  # Ann has played three characters

@@ -90,10 +90,14 @@ def test_a_four_round_game_through_the_table_api(client):
     assert snap["state"]["phase"] == "scoring"
     assert snap["state"]["piles"] == ROUND_ONE_PILES
     assert snap["status"].startswith("Round 1 of 4 · scoring")
-    # The pirate of choice lets the cheapest Roman go (the 3: losing a 10 breaks the pair).
-    # Ann names the 10 instead, then goes back to the cheapest escape.
+    # The pirate of choice waits for Ann: the round is not closed, and nobody else names it.
+    assert "Ann has not yet chosen" in table.post({"type": "close_round"}, by="Ben").get_json()["error"]
+    assert "It is Ann's choice" in table.post({"type": "choose_escape", "player": "Ann", "value": 3},
+                                              by="Ben").get_json()["error"]
+    # Ann names the 10, takes it back, then names the 3 (losing a 10 would break the pair).
     table.act({"type": "choose_escape", "player": "Ann", "value": 10}, by="Ann")
     table.act({"type": "choose_escape", "player": "Ann"}, by="Ann")
+    table.act({"type": "choose_escape", "player": "Ann", "value": 3}, by="Ann")
     snap = table.act({"type": "close_round"}, by="Ben")
     assert snap["scores"] == {"Ann": 40, "Ben": 10, "Cid": 5}  # 10+10+20 · 10 · the 12 escapes
     assert snap["log"][0]["text"] == "Round 1 was scored: Ann 40, Ben 10, Cid 5."
@@ -130,6 +134,8 @@ def test_the_trick_log_builds_the_same_piles_as_direct_entry(client):
     ])
     assert tapped.snapshot()["state"]["piles"] == typed.snapshot()["state"]["piles"] == ROUND_ONE_PILES
     assert typed.snapshot()["state"]["phase"] == tapped.snapshot()["state"]["phase"] == "scoring"
+    for table in (tapped, typed):
+        table.act({"type": "choose_escape", "player": "Ann", "value": 3}, by="Ann")
     assert (tapped.act({"type": "close_round"})["scores"]
             == typed.act({"type": "close_round"})["scores"] == {"Ann": 40, "Ben": 10, "Cid": 5})
 
@@ -372,8 +378,9 @@ def test_direct_entry_leads_to_the_scoring_screen_with_its_working(phone):
     # Ann: the highest pirate takes a 10 and breaks the three 10s into a pair.
     assert "☠ Highest: the 10 escapes" in said
     assert "Kept 10 10 2 = 22 Sets 2 × 10: +20 Round total 22 + 20 = 42" in said
-    # Ben: the pirate of choice lets the cheapest Roman (the 1) escape, changeable on the phone.
-    assert "☠ Choice (cheapest escape): the 1 escapes" in said
+    # Ben: the pirate of choice waits for Ben's choice, offered on the phone.
+    assert "☠ Choice: Ben still chooses which Roman escapes" in said
+    assert "Kept 6 6 1 = 13" in said and "cheapest" not in said
     assert re.search(r'name="value" value="6" class="small secondary"', scoring)
     host.act(type="choose_escape", player="Ben", value="6")
     said = words(region_of(page_text(host.get(f"/t/{code}")), "scoring"))
@@ -596,7 +603,7 @@ def test_a_move_out_of_phase_is_refused_with_what_is_expected(phone):
     host.act(type="enter_romans", player="Ann", values="3")
     late = ann.act(type="idefix_clash")
     assert late.status_code == 422
-    assert "Not now: The tricks of round 1 are over" in page_text(late)
+    assert "Not now: Round 1 is being typed in: type in the Romans of Ben" in page_text(late)
     assert ann.snapshot()["state"]["clashes"] == 0
 
 

@@ -463,6 +463,47 @@ def test_pages_outside_a_table_load_the_core_bundle_and_an_unknown_bundle_is_not
     assert client.get("/static/bundle/core.txt").status_code == 404
 
 
+WORKER_META = re.compile(r'<meta name="offline-worker" content="([^"]+)" data-scope="([^"]+)"( data-keep)?>')
+
+
+def test_every_page_names_the_service_worker_and_home_and_tables_are_kept_offline(phone):
+    """offline.js registers the worker where the page is secure (HTTPS, localhost) and hands it
+    the pages marked data-keep; the worker's file may serve the whole site."""
+    host, guest = phone(), phone("10.0.0.3")
+    code = host.start(game="scorepad", players=["Ann", "Ben"])
+    kept = {}
+    for who, path in ((guest, "/"), (host, f"/t/{code}"), (guest, "/rules"), (guest, f"/j/{code}")):
+        worker, scope, keep = WORKER_META.search(who.get(path).get_data(as_text=True)).groups()
+        kept[path] = bool(keep)
+        assert scope == "/" and re.fullmatch(r"/static/worker\.js\?release=[0-9a-f]{12}", worker.split("&amp;")[0])
+    assert kept == {"/": True, f"/t/{code}": True, "/rules": False, f"/j/{code}": False}
+    answer = host.client.get(worker.replace("&amp;", "&"))
+    assert answer.status_code == 200 and answer.mimetype in ("text/javascript", "application/javascript")
+    assert answer.headers["Service-Worker-Allowed"] == "/"
+    assert 'addEventListener("fetch"' in answer.get_data(as_text=True)
+
+
+def test_a_release_that_changes_any_script_or_style_installs_a_new_worker(tmp_path):
+    """The worker's address carries a hash of every bundle and of the worker: its cache (named
+    by it) is replaced when any of them changes, and only then."""
+    from companion.web.assets import CORE_FILES, WORKER, Assets
+
+    for name in [*CORE_FILES[".js"], *CORE_FILES[".css"], WORKER, "games/scorepad.css", "icons/icon.svg"]:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(f"/* {name} */")
+
+    def release() -> str:
+        return Assets(str(tmp_path), minify=False, games=("scorepad",)).release()
+
+    first = release()
+    (tmp_path / "icons/icon.svg").write_text("<svg/>")
+    assert release() == first
+    for changed in ("app.js", "games/scorepad.css", WORKER):
+        (tmp_path / changed).write_text(f"/* {changed}, the next release */")
+        assert release() != first
+        first = release()
+
+
 # Moves of every game, made through the API with the host's token (as in bench/bench.py).
 MOVES = {
     "scorepad": (["Ann", "Ben"], [

@@ -87,6 +87,13 @@ def test_only_this_machine_or_the_token_reads_them(make_app):
     assert refused.status_code == 403 and "METRICS_TOKEN" in refused.get_data(as_text=True)
     assert client.get("/metrics", environ_base=elsewhere, headers=bearer("wrong")).status_code == 403
     assert scrape(client, environ_base=elsewhere, headers=bearer("s3cret-token"))
-    # Through a proxy on this machine, a phone's request arrives from loopback: not trusted.
-    forwarded = client.get("/metrics", environ_base=HERE, headers={"X-Forwarded-For": "192.0.2.9"})
-    assert forwarded.status_code == 403
+    # Through a proxy on this machine, a phone's request arrives from loopback: not trusted,
+    # whichever header the proxy names the client in.
+    for header in ({"X-Forwarded-For": "192.0.2.9"}, {"Forwarded": "for=192.0.2.9"},
+                   {"X-Real-IP": "192.0.2.9"}, {"X-Forwarded-Host": "companion.example"},
+                   {"Via": "1.1 nginx"}, {"True-Client-IP": "192.0.2.9"}):
+        forwarded = client.get("/metrics", environ_base=HERE, headers=header)
+        assert forwarded.status_code == 403, header
+    # The token still reads them through the proxy.
+    assert scrape(client, environ_base=HERE, headers={"Forwarded": "for=192.0.2.9",
+                                                      **bearer("s3cret-token")})

@@ -190,7 +190,9 @@ def test_real_answers_match_their_documented_schemas(api):
     ("get", "/api/rules/search", {"q": "boar", "game": "chess"}, None, 404),
     ("get", "/api/rules/search", {"q": "x" * 500}, None, 422),
     ("get", "/api/rules/search", {"q": "boar", "limit": "many"}, None, 422),
-    ("post", "/api/games/kartenspiel/score", {}, {"players": []}, 422),
+    ("post", "/api/games/kartenspiel/score", {}, {"players": [{"name": "Ann", "romans": [3]},
+                                                              {"name": "Ann", "romans": [4]}]},
+     422),
 ])
 def test_refusals_match_the_error_schema(api, method, path, params, body, status):
     response = api.call(method, path, json=body, **params)
@@ -237,3 +239,85 @@ def test_the_document_says_the_limits_the_server_checks(doc):
     assert not errors(doc, join, {"watch": True}) and not errors(doc, join, {"seat": "Ann"})
     actions = request_schema(doc, "/api/tables/{code}/actions")
     assert errors(doc, actions, {"type": "enter_score", "player": "A\x00", "round": 1, "points": 1})
+
+
+ZAUBERTRANK = {"game": "zaubertrank", "players": ["Ann", "Ben"]}
+
+
+@pytest.mark.parametrize("path, body", [
+    ("/api/tables", {**ZAUBERTRANK, "options": {"challenge": 0}}),
+    ("/api/tables", {**ZAUBERTRANK, "options": {"challenge": "true"}}),
+    ("/api/tables", {**ZAUBERTRANK, "options": {"challenge": True}}),
+    ("/api/tables", {"game": "asterix-obelix", "players": ["Ann", "Ben"],
+                     "options": {"blocking": 1}}),
+    ("/api/tables", {"game": "scorepad", "players": ["Ann", "Ben\x07"]}),
+    ("/api/tables", {"game": "scorepad", "players": ["Ann", "B" * 24 + "\u200b"]}),
+    ("/api/tables/ABCDEF/join", {"watch": 1}),
+    ("/api/groups", {"name": "A" * 40 + "\x01"}),
+    ("/api/groups", {"name": "Fri\x01day"}),
+    ("/api/groups", {"name": "Friday" + " " * 35}),
+    ("/api/groups", {"name": "Friday", "players": ["Ann\tBen"]}),
+    ("/api/groups", {"name": "Fri day"}),
+    ("/api/games/kartenspiel/score", {"players": [{"name": "Ann", "romans": [3]}]}),
+    ("/api/games/kartenspiel/score", {"players": [{"name": n, "romans": [3]}
+                                                  for n in ("A", "B", "C", "D", "E", "F")]}),
+    ("/api/games/asterix-obelix/score", {"players": [{"name": "Ann"}]}),
+    ("/api/games/asterix-obelix/score", {"players": [{"name": n} for n in ("A", "B", "C")]}),
+    ("/api/games/kartenspiel/score", QUICK_SCORES["kartenspiel"]),
+    # A whole number is a JSON number (5.0 too), never its text (a page's form sends that).
+    ("/api/tables", {"game": "scorepad", "players": ["Ann"], "options": {"rounds": "5"}}),
+    ("/api/tables", {"game": "scorepad", "players": ["Ann"], "options": {"rounds": 5.0}}),
+    ("/api/tables", {**ZAUBERTRANK, "options": {"location1_spaces": "5"}}),
+    ("/api/games/kartenspiel/score", {"players": [{"name": "A", "romans": ["3"]},
+                                                  {"name": "B", "romans": [4]}]}),
+    ("/api/games/asterix-obelix/score", {"players": [{"name": "A", "pirates": "1"},
+                                                     {"name": "B"}]}),
+])
+def test_the_server_takes_what_the_document_accepts_and_refuses_the_rest(client, doc, path,
+                                                                        body):
+    """The cases issue 40 found both ways: strict booleans, names without control characters
+    (their length counted as sent), the quick scores' numbers of players."""
+    schema = request_schema(doc, path.replace("ABCDEF", "{code}"))
+    accepted = not errors(doc, schema, body)
+    if "/join" in path:
+        path = path.replace("ABCDEF", client.post("/api/tables", json={
+            "game": "scorepad", "players": ["Ann", "Ben"]}).get_json()["code"])
+    answer = client.post(path, json=body)
+    assert (answer.status_code < 300) == accepted, (accepted, answer.get_json())
+    if not accepted:
+        assert answer.status_code == 422 and answer.get_json()["kind"] == "invalid"
+
+
+def test_an_action_takes_whole_numbers_as_numbers_and_its_form_as_text(client, doc, phone):
+    table = client.post("/api/tables", json={"game": "scorepad", "players": ["Ann", "Ben"]})
+    table = table.get_json()
+    score = {"type": "enter_score", "player": "Ann", "round": "1", "points": "3"}
+    assert errors(doc, request_schema(doc, "/api/tables/{code}/actions"), score)
+    refused = client.post(f"/api/tables/{table['code']}/actions", json=score,
+                          headers=bearer(table["token"]))
+    assert refused.status_code == 422 and "not text" in refused.get_json()["error"]
+    host = phone()
+    host.start(players=("Ann", "Ben"))
+    assert host.act(type="enter_score", player="Ann", round="1", points="3").status_code == 200
+    assert host.snapshot()["scores"] == {"Ann": 3, "Ben": 0}
+
+
+def test_a_query_parameter_given_twice_is_refused_as_the_document_says(client, doc):
+    code = client.post("/api/tables", json={"game": "scorepad", "players": ["Ann"]}).get_json()
+    log = next(p for p in doc["paths"]["/api/tables/{code}"]["get"]["parameters"]
+               if p["name"] == "log")
+    assert log["schema"]["type"] == "integer"  # one number, not a list of them
+    twice = client.get(f"/api/tables/{code['code']}?log=1&log=2")
+    assert twice.status_code == 422 and "'log'" in twice.get_json()["error"]
+    assert client.get(f"/api/tables/{code['code']}?log=1").status_code == 200
+    assert client.get("/api/rules/search?q=tie&q=win").status_code == 422
+
+
+def test_zaubertranks_location_names_must_differ_and_the_document_says_so(client, doc):
+    """JSON Schema cannot compare two fields: the options' description says it, and the
+    schemathesis run leaves bodies with two names alike out of its check."""
+    options = doc["components"]["schemas"]["ZaubertrankOptions"]
+    assert "differ" in options["description"]
+    same = {f"location{n}_name": name for n, name in ((1, "Forest"), (2, " forest "))}
+    answer = client.post("/api/tables", json={**ZAUBERTRANK, "options": same})
+    assert answer.status_code == 422 and "its own name" in answer.get_json()["error"]

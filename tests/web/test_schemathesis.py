@@ -33,6 +33,7 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.core import NOT_SET
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
+    negative_data_rejection,
     response_schema_conformance,
     status_code_conformance,
 )
@@ -79,14 +80,20 @@ VALIDATION = [re.compile(pattern) for pattern in (
     r"^A name must be text|^A player needs a name|^The group needs a name",
     r"^The Idempotency-Key must be",
     r"^Not an export|^The play export",
+    r" is scored for ",  # a quick score's number of piles
+    r"holds a control character|needs a letter or another visible character",
+    r"is given more than once",
+    r"needs its own name",  # Zaubertrank's locations (bodies with two alike: distinct_names)
+    r"^Two players are called",
 )]
 
 
 # The WSGI transport sends requests' "Accept-Encoding: gzip, deflate" and does not decode the
 # answer, which Flask-Compress gzips: ask for it plain.
 PLAIN = {"Accept-Encoding": "identity"}
+# negative_data_rejection: a request the document refuses must not be taken (2xx).
 BUILT_IN_CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
-                   response_schema_conformance]
+                   response_schema_conformance, negative_data_rejection]
 
 
 class World:
@@ -215,10 +222,21 @@ def world(make_app):
 
 def distinct_names(body) -> bool:
     """What the schema cannot say: two names that read the same after tidying (case, Unicode
-    forms, invisible characters) are one name twice."""
+    forms, invisible characters) are one name twice: seats, a quick score's piles, and
+    Zaubertrank's six locations (compared as its options compare them)."""
     if not isinstance(body, dict):
         return True
-    for names in (body.get("players"), (body.get("seat_players") or {}).values()):
+    if body.get("game") == "zaubertrank" and isinstance(body.get("options"), dict):
+        fields = GAMES["zaubertrank"].options_model.model_fields
+        names = {**{key: field.default for key, field in fields.items()
+                    if key.endswith("_name")}, **body["options"]}
+        locations = [value.strip().lower() for key, value in names.items()
+                     if key.endswith("_name") and isinstance(value, str)]
+        if len(set(locations)) != len(locations):
+            return False
+    players = body.get("players") if isinstance(body.get("players"), list) else []
+    piles = [pile.get("name") for pile in players if isinstance(pile, dict)]
+    for names in (players, piles, (body.get("seat_players") or {}).values()):
         if isinstance(names, list) or hasattr(names, "mapping"):
             keys = [name_key(tidy_name(name)) for name in names if isinstance(name, str)]
             if len(set(keys)) != len(keys):

@@ -63,6 +63,10 @@ class ApiTable:
         return self.snap()["state"]
 
     def start(self, opening=OPENING, starting_player=None) -> "ApiTable":
+        """Every figure set at the task stack (their characters' usual starts are locations),
+        the opening markers placed, play begun."""
+        for name in self.state["players"]:
+            self.do("place_figure", player=name)
         for payload in opening:
             self.do(**payload)
         self.do("begin_play", **({"starting_player": starting_player} if starting_player else {}))
@@ -255,7 +259,7 @@ def test_setup_with_the_apps_help_characters_places_markers_and_the_starter(host
     ann = host
     assert "Setup" in text(region(ann.page(), "turn"))
     ann.taps("choose_character", "Getafix", where={"player": "Bob"})
-    ann.taps("place_figure", "Set", fill={"location": "5"}, where={"player": "Bob"})
+    ann.taps("place_figure", "5 · Bard", where={"player": "Bob"})
     ann.taps("take_ingredients", "Take", fill={"player": "Bob", "fish": "2", "mistletoe": "1"})
     # Begin is offered but cannot be tapped before the opening markers lie, and says why.
     form, button = Forms(ann.page()).find("begin_play", "Bob starts")
@@ -340,11 +344,14 @@ def test_a_potion_roll_offers_what_it_grants_beside_its_result(client, phone):
     ann = Player(phone(), table.code, "Ann")
     table.do("drink_potion", outcome="two_ingredients")
     turn = region(ann.page(), "turn")
-    result = turn[turn.index('class="zt-die-result"'):]
-    assert "take 2 ingredients of any kinds" in text(result)
-    assert 'data-action="take_ingredients"' in result and 'id="zt-grant-player"' in result
+    result = turn[turn.index('id="zt-gain"'):]
+    assert "The potion die: take 2 ingredients of any kinds" in text(result)
+    assert 'data-action="take_ingredients"' in result and 'id="zt-gain-take-player"' in result
     ann.taps("take_ingredients", "Take", fill={"player": "Ann", "fish": "2"})
     assert table.state["seats"]["Ann"]["ingredients"]["fish"] == 2
+    # Taken: the turn records it, and the box is gone.
+    assert table.state["turn"]["gain"] is None
+    assert 'id="zt-gain"' not in region(ann.page(), "turn")
 
 
 def test_a_marker_that_fits_nowhere_moves_the_roman_two_more(client, phone):
@@ -483,11 +490,15 @@ def test_passing_playing_cards_and_the_potion(client, phone):
                   to_player="Bob", ingredient="fish", card="asterix", second_card="asterix")
     ann.taps("drink_potion", "+2 ingredients")
     page = text(ann.page())
-    assert "Die result this turn: take 2 ingredients of any kinds" in page
+    assert "The potion die: take 2 ingredients of any kinds" in page
     assert "Both actions are used" in page and "Potion: used" in page
     table.refused("Ann has used both actions; move the Roman on to end them.", "play_helpers")
     table.refused("Obelix has roast boars, and a gnawed bone cannot be refilled.", "refill_potion",
                   player="Bob")
+    # The die's gain waits in its box (the free taps' menu with it) until taken or ended.
+    assert "Free taps" not in text(region(ann.page(), "turn"))
+    ann.taps("end_gain", "Nothing more")
+    assert "Ann (Asterix) took nothing more from the potion die." in table.snap()["log"][0]["text"]
     ann.taps("refill_potion", "Refill Ann's potion")
     table.end_turn()
     table.refused("Only Getafix rolls the potion die twice.", "drink_potion",
@@ -862,3 +873,148 @@ def test_the_german_setup_form_and_setup_steps(client, phone):
         assert words in setup, words
     table.do("draw_mishap", symbol="skull")
     assert "Ein Totenkopf-Marker kam aus dem Beutel." in text(_page(watcher, GERMAN))
+
+
+# -- teaching mode: each player's own choices, and a marked control within reach ----------------
+class Reach(HTMLParser):
+    """Every action form of a page with the menus around it: for each, whether its controls
+    are disabled and the chain of ``<details>`` it sits in (open or not, with a summary)."""
+
+    def __init__(self, html: str):
+        super().__init__(convert_charrefs=True)
+        self.forms: list[dict] = []
+        self._details: list[dict] = []
+        self._form = None
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "details":
+            self._details.append({"open": "open" in attrs, "summary": False})
+        elif tag == "summary" and self._details:
+            self._details[-1]["summary"] = True
+        elif tag == "form" and "data-action" in attrs:
+            self._form = {"action": attrs["data-action"], "disabled": False, "player": None,
+                          "menus": [dict(d) for d in self._details]}
+        elif self._form is not None and tag == "fieldset" and "disabled" in attrs:
+            self._form["disabled"] = True
+        elif self._form is not None and tag == "input" and attrs.get("name") == "player":
+            self._form["player"] = attrs.get("value")
+
+    def handle_endtag(self, tag):
+        if tag == "details" and self._details:
+            self._details.pop()
+        elif tag == "form" and self._form is not None:
+            self.forms.append(self._form)
+            self._form = None
+
+    def usable(self, action: str) -> list[dict]:
+        return [f for f in self.forms if f["action"] == action and not f["disabled"]]
+
+
+def marked_within_reach(html: str) -> list[dict]:
+    """The forms the coach card marks on this page; each must be in view or behind one
+    menu opener (a ``<summary>``), never deeper."""
+    control = re.search(r'<section id="coach"[^>]*data-control="([^"]*)"', html).group(1)
+    forms = Reach(html).usable(control) if control else []
+    for form in forms:
+        closed = [menu for menu in form["menus"] if not menu["open"]]
+        assert all(menu["summary"] for menu in form["menus"]), form
+        assert len(closed) <= 1, form
+    return forms
+
+
+def coached_table(phone):
+    """A coached table set up by the host's phone without a seat; Ann's and Bob's phones."""
+    host = phone()
+    code = host.start(game=GAME, players=("Ann", "Bob"), me="host", coach="1")
+    ann, bob = Player(phone("10.0.0.3"), code, "Ann"), Player(phone("10.0.0.4"), code, "Bob")
+    return Player(host), ann, bob
+
+
+def test_each_player_sets_up_their_own_character_place_and_stock_on_their_phone(phone):
+    host, ann, bob = coached_table(phone)
+    host.phone.act(type="enter_task", **ONE_MISTLETOE_EACH)
+    page = ann.page()
+    assert 'id="zt-setup-characters" open' in page  # the step the table is at lies open
+    forms = marked_within_reach(page)
+    assert [(f["action"], f["player"]) for f in forms] == [("choose_character", "Ann")]
+    assert "Bob chooses on their own phone." in text(region(page, "turn"))
+    # Another player's choice is refused from Ann's phone, and changes nothing.
+    refused = ann.phone.act(type="choose_character", player="Bob", character="getafix")
+    assert refused.status_code == 422
+    assert refused.get_data(as_text=True) == "Bob chooses that on their own phone."
+    ann.taps("choose_character", "Getafix", where={"player": "Ann"})
+    page = ann.page()
+    assert marked_within_reach(page) == []  # Ann has chosen: nothing of hers is marked now
+    assert "You play Getafix; undo your choice to change it." in text(region(page, "turn"))
+    bob_forms = marked_within_reach(bob.page())
+    assert [(f["action"], f["player"]) for f in bob_forms] == [("choose_character", "Bob")]
+    # The host's phone without a seat sets up for anyone who has not chosen yet.
+    host_forms = Reach(host.page()).usable("choose_character")
+    assert [f["player"] for f in host_forms] == ["Bob"]
+    assert "✓ Ann plays Getafix" in text(region(host.page(), "turn"))
+    bob.taps("choose_character", "Obelix", where={"player": "Bob"})
+    # Start places: each figure stands on its character's usual start, shown as a guess.
+    page = ann.page()
+    assert 'id="zt-setup-places" open' in page
+    assert [f["player"] for f in marked_within_reach(page)] == ["Ann"]
+    _form, guess = Forms(page).find("place_figure", "3 · Druid", player="Ann")
+    assert guess["text"] == "3 · Druid's Cave (guess)"
+    ann.taps("place_figure", "3 · Druid", where={"player": "Ann"})
+    bob.taps("place_figure", "2 · Fish", where={"player": "Bob"})
+    seats = host.phone.snapshot()["state"]["seats"]
+    assert (seats["Ann"]["location"], seats["Bob"]["location"]) == (3, 2)
+    # Starting ingredients: each phone enters its own, in the opened menu.
+    page = ann.page()
+    assert 'id="zt-setup-take" open' in page
+    assert [f["player"] for f in marked_within_reach(page)] == ["Ann"]
+    assert "Bob takes theirs on their own phone." in text(region(page, "turn"))
+    ann.taps("take_ingredients", "Take", fill={"fish": "2"})
+    assert host.phone.snapshot()["state"]["seats"]["Ann"]["ingredients"]["fish"] == 2
+
+
+def test_after_using_a_location_its_gain_is_entered_right_under_the_button(phone, client):
+    host, ann, bob = coached_table(phone)
+    payloads = [{"type": "enter_task", **ONE_MISTLETOE_EACH}]
+    for name, character, place in (("Ann", "asterix", 6), ("Bob", "obelix", None)):
+        payloads += [{"type": "choose_character", "player": name, "character": character},
+                     {"type": "place_figure", "player": name, "location": place},
+                     {"type": "take_ingredients", "player": name, "fish": 1}]
+    for payload in payloads + OPENING + [{"type": "begin_play"}]:
+        assert host.phone.act(**payload).status_code == 200, payload
+    ann.taps("use_location", "Use the Strawberry patch")
+    page = ann.page()
+    forms = marked_within_reach(page)
+    assert forms and all(f["action"] == "take_ingredients" for f in forms)
+    # One of them lies open under the button just tapped, in no menu.
+    assert any(not f["menus"] for f in forms)
+    gain = region(page, "turn")
+    gain = gain[gain.index('id="zt-gain"'):]
+    assert "What the Strawberry patch gives: strawberries" in text(gain)
+    # Bob's phone waits: nothing there is marked, and it says why.
+    page = bob.page()
+    assert marked_within_reach(page) == []
+    assert "Ann is entering what the Strawberry patch gave" in text(region(page, "turn"))
+    ann.taps("take_ingredients", "Take", fill={"strawberries": "2"})
+    state = host.phone.snapshot()["state"]
+    assert state["turn"]["gain"] is None
+    assert state["seats"]["Ann"]["ingredients"]["strawberries"] == 2
+    assert 'id="zt-gain"' not in ann.page()
+
+
+def test_the_german_coach_card_reads_naturally(phone):
+    host, ann, _bob = coached_table(phone)
+    for payload in [{"type": "enter_task", **ONE_MISTLETOE_EACH}]:
+        host.phone.act(**payload)
+    for name in ("Ann", "Bob"):
+        host.phone.act(type="choose_character", player=name,
+                       character="asterix" if name == "Ann" else "obelix")
+        host.phone.act(type="place_figure", player=name)
+        host.phone.act(type="take_ingredients", player=name, fish=1)
+    for payload in OPENING:
+        host.phone.act(**payload)
+    card = text(_page(ann, GERMAN))
+    card = card[card.index("Alle:"):]
+    assert "Ihr könnt euch nicht einigen? Ann sitzt auf dem ersten Platz." in card
+    assert "Zuerst steht" not in card and "Companion" not in card

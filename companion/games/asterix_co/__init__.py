@@ -32,6 +32,8 @@ from .view import table_view
 __all__ = ["AsterixCo", "AsterixCoOptions", "sesterces"]
 
 PLAY, CONSOLATION, ORIENTATION, OVER = "play", "consolation", "orientation", "over"
+# A power waiting to be entered is its player's choice (or the host's).
+POWERS_CHOICE = dict(seat_check=powers.powers_choice, host_too=True)
 
 
 def _stock_field(title: str, description: str):
@@ -92,19 +94,29 @@ class AsterixCo(Game):
         Move(turn.UseBoar, turn.use_boar, phases=(PLAY,), check=turn.can_use_boar, turn="player"),
         Move(turn.ReinforceHand, turn.reinforce_hand, phases=(PLAY,), turn="player"),
         # What the power of the character just played does: the turn has already passed on.
-        Move(powers.KnockOut, powers.knock_out, phases=(PLAY,), check=powers.can_knock_out),
+        # While it waits, it is entered on its player's phone (or the host's).
+        Move(powers.KnockOut, powers.knock_out, phases=(PLAY,), check=powers.can_knock_out,
+             **POWERS_CHOICE),
         Move(powers.Reinvigorate, powers.reinvigorate, phases=(PLAY,),
-             check=powers.can_reinvigorate),
-        Move(powers.Eliminate, powers.eliminate, phases=(PLAY,), check=powers.can_eliminate),
-        Move(powers.CallOn, powers.call_on, phases=(PLAY,), check=powers.can_call_on),
+             check=powers.can_reinvigorate, **POWERS_CHOICE),
+        Move(powers.Eliminate, powers.eliminate, phases=(PLAY,), check=powers.can_eliminate,
+             **POWERS_CHOICE),
+        Move(powers.CallOn, powers.call_on, phases=(PLAY,), check=powers.can_call_on,
+             **POWERS_CHOICE),
         # An empty helmet pile is refused by the rule, which names the pile asked for.
-        Move(powers.GainHelmet, powers.gain_helmet, phases=(PLAY,)),
-        Move(powers.GainBonus, powers.gain_bonus, phases=(PLAY,), check=powers.can_gain_bonus),
+        Move(powers.GainHelmet, powers.gain_helmet, phases=(PLAY,), **POWERS_CHOICE),
+        Move(powers.GainBonus, powers.gain_bonus, phases=(PLAY,), check=powers.can_gain_bonus,
+             **POWERS_CHOICE),
+        Move(powers.EndPower, powers.end_power, phases=(PLAY,), check=powers.power_waits,
+             **POWERS_CHOICE),
+        # A cost such as Caesar's is paid by whoever plays that character, at any moment.
         Move(powers.DestroyHelmet, powers.destroy_helmet, phases=(PLAY,),
              check=powers.can_destroy_helmet),
-        # After an album falls, its loser's two choices, in this order.
-        Move(turn.TakeConsolation, turn.take_consolation, phases=(CONSOLATION,)),
-        Move(turn.OrientAlbum, turn.orient_album, phases=(ORIENTATION,)),
+        # After an album falls, its loser's two choices, in this order, on the loser's phone.
+        Move(turn.TakeConsolation, turn.take_consolation, phases=(CONSOLATION,),
+             seat_check=turn.losers_choice, host_too=True),
+        Move(turn.OrientAlbum, turn.orient_album, phases=(ORIENTATION,),
+             seat_check=turn.losers_choice, host_too=True),
         # A reminder of an album's printed effect, at any moment of the game.
         Move(turn.SetAlbumNote, turn.set_album_note,
              scope=lambda action: frozenset({("note", action.album)})),
@@ -150,6 +162,7 @@ class AsterixCo(Game):
                 "boar": options.boar_tokens,
             },
             "turn": players[0],
+            "power": None,  # the power of the character just played, until entered or past
             "pending": None,
             "resolutions": 0,
             "last_resolution": None,
@@ -209,6 +222,14 @@ class AsterixCo(Game):
     def view(self, state: dict) -> dict:
         return table_view(state)
 
+    def legal_on_phone(self, state: dict, seat: str | None, acting: str | None,
+                       host: bool) -> dict:
+        """What a phone may do: the turn's moves for ``acting`` (its seat, or the player
+        without a phone whose turn it enters), every choice as its own ``seat`` (or the host's)."""
+        return {kind: self.why_not(state, kind, acting if move.turn else None,
+                                   None if host and move.host_too else seat)
+                for kind, move in self._moves.items()}
+
     def coach(self, state: dict):
         return coach(state)
 
@@ -240,6 +261,8 @@ class AsterixCo(Game):
                     for p in players for a in albums for i in ids]
         if kind in ("gain_helmet", "destroy_helmet"):
             return [{"type": kind, "player": p, "helmet": h} for p in players for h in HELMET_KINDS]
+        if kind == "end_power":
+            return [{"type": kind}]
         if kind == "set_album_note":
             return [{"type": kind, "album": a, "note": "No Fish"} for a in albums]
         return []

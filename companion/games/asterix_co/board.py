@@ -112,17 +112,25 @@ def all_characters(state: dict):
         yield from slot["characters"]
 
 
-def label(character: dict) -> Sentence:
-    """How a sentence names a character: its name, or what the card shows, and its id."""
+def label(character: dict) -> "str | Sentence":
+    """How a sentence names a character: its name, or what the card shows (never its id, which
+    is the page's own)."""
     if character["name"]:
-        return Sentence("%(name)s (%(id)s)", name=character["name"], id=character["id"])
+        return character["name"]
     return Sentence(
-        "the strength %(strength)s %(colour)s %(type)s (%(id)s)",
+        "the strength %(strength)s %(colour)s %(type)s",
         strength=character["strength"],
         colour=COLOUR_LABELS[character["colour"]],
         type=TYPE_LABELS[character["character_type"]],
-        id=character["id"],
     )
+
+
+def waiting_character(state: dict, power: dict) -> dict:
+    """The character whose power waits (as it lay when played, if a power removed it since)."""
+    for character in all_characters(state):
+        if character["id"] == power["character"]:
+            return character
+    return power["card"]
 
 
 def last_visible(slot: dict) -> dict | None:

@@ -2,21 +2,18 @@
 per moment of the game.
 
 - ``_opening``: nothing placed yet; the first player lays the first character.
-- ``_power``: a character was just played; its power is entered, then the next player plays.
+- ``_power``: a character was just played (or a Boar used its power again); its player enters
+  what the power does, then says it is done (the state keeps it: ``state["power"]``).
 - ``_turn``: whoever's turn it is plays, uses a token or reinforces.
 - ``_consolation`` and ``_orientation``: an album fell; its loser's two choices.
 - ``_over``: someone reached 50 sesterces.
-
-The state does not keep the log, so "just played" is read from the table: the newest
-character is still on its album and the turn sits with the player on its owner's left. After
-a round of turns without a new character that guess is wrong, so the card says "if".
 """
 
 from __future__ import annotations
 
 from ..coach import Coach, Intro
 from ..text import Sentence
-from .board import SIDE_LABELS, TOKEN_LABELS, bonus_choices, label, left_of
+from .board import SIDE_LABELS, TOKEN_LABELS, bonus_choices, label, waiting_character
 from .scoring import (
     ALBUM_TARGET,
     character_strength,
@@ -37,11 +34,10 @@ def coach(state: dict) -> Coach:
         return _consolation(state, pending["player"])
     if pending:
         return _orientation(state, pending["player"])
+    if state.get("power"):
+        return _power(state, state["power"])
     if state["next_character"] == 1 and state["turn"] == state["players"][0]:
         return _opening(state)
-    played = _just_played(state)
-    if played is not None:
-        return _power(state, played)
     return _turn(state)
 
 
@@ -59,20 +55,24 @@ def _opening(state: dict) -> Coach:
         scoring=_before_first_album(state))
 
 
-def _power(state: dict, character: dict) -> Coach:
-    """The turn has passed on as the character was laid; its power is entered by anyone (the
-    state cannot tell whether it already was, so the card says "if")."""
-    player, owner = state["turn"], character["owner"]
+def _power(state: dict, power: dict) -> Coach:
+    """The power of the character just played waits for its player, who is told where to enter
+    it; the next player plays once it is done."""
+    player, character = power["player"], waiting_character(state, power)
+    fields = dict(player=player, character=label(character), next=state["turn"])
+    if power.get("boar"):
+        say = Sentence("%(player)s: your Boar uses the power of %(character)s again. Enter what "
+                       "it does: tap the character it hits, or ⋯ beside a player for a helmet or "
+                       "a token. Then tap “Power done”; %(next)s plays next.", **fields)
+    else:
+        say = Sentence("%(player)s: enter the power of %(character)s now: tap the character it "
+                       "hits, or ⋯ beside a player for a helmet or a token. Then tap “Power "
+                       "done” (also when it has no target, or you pass on it); %(next)s plays "
+                       "next.", **fields)
     return Coach(
-        say=Sentence("%(player)s: your turn, once %(owner)s has entered the power of "
-                     "%(character)s, if it has a target. Then play, use a token or reinforce.",
-                     player=player, owner=owner, character=label(character)),
-        player=player, control="play_character", rule="powers",
-        short=Sentence("%(player)s: your turn, after %(owner)s's power.", player=player,
-                       owner=owner),
-        scoring=_before_first_album(state),
-        hint=_potion_hint(state, player) or _reach_hint(state, player)
-        or _note_hint(state, player))
+        say=say, player=player, control="end_power", rule="powers",
+        short=Sentence("%(player)s: enter the power, then tap “Power done”.", player=player),
+        scoring=_before_first_album(state), hint=_album_hint(state, player, character))
 
 
 def _turn(state: dict) -> Coach:
@@ -82,15 +82,19 @@ def _turn(state: dict) -> Coach:
                   second_side=SIDE_LABELS[second["faction"]], second=second["album"])
     if any(state["ledger"][player]["bonuses"].values()):
         say = Sentence("%(player)s: your turn. Play a character on the %(first_side)s of album "
-                       "%(first)s or the %(second_side)s of album %(second)s, use a bonus token, "
-                       "or reinforce your hand.", player=player, **albums)
+                       "%(first)s or the %(second_side)s of album %(second)s; or use a bonus "
+                       "token (tap the character it goes on) and draw a card; or discard as "
+                       "many cards as you like, draw back up to 5 and tap “Reinforce” under ⋯ "
+                       "beside your name.", player=player, **albums)
+        short = Sentence("%(player)s: play, use a token, or reinforce.", player=player)
     else:
         say = Sentence("%(player)s: your turn. Play a character on the %(first_side)s of album "
-                       "%(first)s or the %(second_side)s of album %(second)s, or reinforce your "
-                       "hand (you have no bonus token left).", player=player, **albums)
+                       "%(first)s or the %(second_side)s of album %(second)s; or discard as many "
+                       "cards as you like, draw back up to 5 and tap “Reinforce” under ⋯ beside "
+                       "your name. You have no bonus token left.", player=player, **albums)
+        short = Sentence("%(player)s: play or reinforce; you have no bonus token.", player=player)
     return Coach(
-        say=say, player=player, control="play_character", rule="turn",
-        short=Sentence("%(player)s: play, use a token, or reinforce.", player=player),
+        say=say, player=player, control="play_character", rule="turn", short=short,
         scoring=_before_first_album(state),
         hint=_potion_hint(state, player) or _reach_hint(state, player)
         or _note_hint(state, player))
@@ -100,7 +104,7 @@ def _consolation(state: dict, player: str) -> Coach:
     held = state["ledger"][player]["bonuses"]
     return Coach(
         say=Sentence("%(player)s: you lost album %(album)s. Take one bonus token of your choice "
-                     "from the stockpile as consolation.", player=player,
+                     "from the stockpile as consolation, and tap it here.", player=player,
                      album=state["last_resolution"]["album"]),
         player=player, control="take_consolation", rule="resolution",
         short=Sentence("%(player)s: pick a consolation token.", player=player),
@@ -112,20 +116,25 @@ def _consolation(state: dict, player: str) -> Coach:
 
 
 def _orientation(state: dict, player: str) -> Coach:
+    fields = dict(player=player, next=state["turn"])
     if state["last_resolution"]["consolation"] is None:
         say = Sentence("%(player)s: no consolation token is left for you to take. Turn over the "
-                       "top album of the pile and choose which side faces you.", player=player)
+                       "top album of the pile and choose here which side faces you; %(next)s "
+                       "plays next.", **fields)
+        short = Sentence("%(player)s: no token for you; reveal the next album, pick your side.",
+                         player=player)
     else:
-        say = Sentence("%(player)s: turn over the top album of the pile and choose which side "
-                       "faces you. If it prints an effect, type it in the note.", player=player)
+        say = Sentence("%(player)s: turn over the top album of the pile and choose here which "
+                       "side faces you. If it prints an effect, type it in the note and do what "
+                       "it says; %(next)s plays next.", **fields)
+        short = Sentence("%(player)s: reveal the next album and pick your side.", player=player)
     other = next((place for place in _facing(state, player) if place["album"] is not None), None)
     hint = None
     if other is not None:
         hint = Sentence("On your other album, %(album)s, you play the %(side)s.",
                         album=other["album"], side=SIDE_LABELS[other["faction"]])
     return Coach(
-        say=say, player=player, control="orient_album", rule="album-effects",
-        short=Sentence("%(player)s: reveal the next album and pick your side.", player=player),
+        say=say, player=player, control="orient_album", rule="album-effects", short=short,
         after=_after_album(state), see="ac-verdict", hint=hint)
 
 
@@ -159,9 +168,11 @@ def _standing(state: dict, name: str) -> Sentence:
 
 
 def _after_album(state: dict) -> Sentence:
-    """Why the winner of the last album got what they got, and what its loser gets."""
+    """Why the winner of the last album got what they got, what the table does with its cards
+    (on the first card after the fall), and what its loser gets."""
     last = state["last_resolution"]
     loser = last["loser"]
+    first_card = state["pending"]["step"] == "consolation" or last["consolation"] is None
     if state["pending"]["step"] == "consolation":
         comfort = Sentence("%(player)s lost and picks a consolation token.", player=loser)
     elif last["consolation"]:
@@ -169,6 +180,11 @@ def _after_album(state: dict) -> Sentence:
                            token=TOKEN_LABELS[last["consolation"]])
     else:
         comfort = Sentence("%(player)s lost and could take no token.", player=loser)
+    if first_card:
+        comfort = Sentence("%(winner)s takes the album card and the helmets; the K.O.'d "
+                           "characters go back to their owners' hands, the others onto the "
+                           "discard pile and their Potions back to the stockpile. %(comfort)s",
+                           winner=last["winner"], comfort=comfort)
     fields = dict(winner=last["winner"], album=last["album"], won=last["totals"][last["faction"]],
                   lost=sum(last["totals"].values()) - last["totals"][last["faction"]],
                   sesterces=last["sesterces"], comfort=comfort)
@@ -213,21 +229,42 @@ def _potion_hint(state: dict, player: str) -> Sentence | None:
 
 
 def _reach_hint(state: dict, player: str) -> Sentence | None:
-    """The album of the player's where a side is closest to 15, when one card could do it."""
+    """The album of the player's where a side is closest to 15, when one card could take it:
+    only the sides that close."""
     closest = None
     for slot in state["slots"]:
         if slot["album"] is None or player not in slot["pair"]:
             continue
         mine = "gaul" if slot["gaul"] == player else "roman"
         theirs = "roman" if mine == "gaul" else "gaul"
-        need = {side: max(ALBUM_TARGET - faction_total(slot, side), 0) for side in (mine, theirs)}
-        if min(need.values()) <= ONE_CARD and (closest is None
-                                               or min(need.values()) < closest[0]):
-            closest = (min(need.values()), Sentence(
-                "Album %(album)s: you need %(mine)s more to reach 15, %(opponent)s needs "
-                "%(theirs)s.", album=slot["album"], mine=need[mine], opponent=slot[theirs],
-                theirs=need[theirs]))
+        need = {side: ALBUM_TARGET - faction_total(slot, side) for side in (mine, theirs)}
+        if min(need.values()) > ONE_CARD or (closest and min(need.values()) >= closest[0]):
+            continue
+        fields = dict(album=slot["album"], mine=need[mine], opponent=slot[theirs],
+                      theirs=need[theirs])
+        if max(need.values()) <= ONE_CARD:
+            sentence = Sentence("Album %(album)s: you need %(mine)s more to take it, "
+                                "%(opponent)s needs %(theirs)s.", **fields)
+        elif need[mine] <= ONE_CARD:
+            sentence = Sentence("Album %(album)s: you need %(mine)s more to take it.", **fields)
+        else:
+            sentence = Sentence("Album %(album)s: %(opponent)s needs only %(theirs)s more to "
+                                "take it.", **fields)
+        closest = (min(need.values()), sentence)
     return closest[1] if closest else None
+
+
+def _album_hint(state: dict, player: str, character: dict) -> Sentence | None:
+    """Where the album of the character whose power waits stands now."""
+    for slot in state["slots"]:
+        if character in slot["characters"] and player in slot["pair"]:
+            mine = "gaul" if slot["gaul"] == player else "roman"
+            theirs = "roman" if mine == "gaul" else "gaul"
+            return Sentence("Album %(album)s stands at %(mine)s for you and %(theirs)s for "
+                            "%(opponent)s; 15 takes it.", album=slot["album"],
+                            mine=faction_total(slot, mine), theirs=faction_total(slot, theirs),
+                            opponent=slot[theirs])
+    return None
 
 
 def _note_hint(state: dict, player: str) -> Sentence | None:
@@ -246,18 +283,6 @@ def _note_hint(state: dict, player: str) -> Sentence | None:
 def _facing(state: dict, player: str) -> list[dict]:
     """The player's two albums (left, then right), with the side they play on each."""
     return next(seat["albums"] for seat in seats_view(state) if seat["player"] == player)
-
-
-def _just_played(state: dict) -> dict | None:
-    """The newest character, when it looks just played: still where its owner put it, and the
-    turn with the player on its owner's left (a power of it may still be entered)."""
-    newest = f"c{state['next_character'] - 1}"
-    for slot in state["slots"]:
-        for character in slot["characters"]:
-            if (character["id"] == newest and character["called_on_by"] is None
-                    and left_of(state, character["owner"]) == state["turn"]):
-                return character
-    return None
 
 
 # -- the introduction ------------------------------------------------------------------------

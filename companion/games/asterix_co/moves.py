@@ -101,8 +101,20 @@ def settled(state: dict, sentence: Sentence) -> Sentence:
 
 
 def pass_turn(state: dict, player: str) -> None:
+    """The turn goes to the player's left; a power still waiting from the turn before is past."""
     require_player(state, player)
     state["turn"] = left_of(state, player)
+    state["power"] = None
+
+
+def open_power(state: dict, player: str, character: dict, boar: bool = False) -> None:
+    """The power of ``character`` waits for ``player`` to enter it (or say it is done), unless
+    the move just decided an album."""
+    if state["pending"] is None and not state["finished"]:
+        card = {key: character[key] for key in ("id", "name", "strength", "colour",
+                                                 "character_type")}
+        state["power"] = {"player": player, "character": character["id"], "boar": boar,
+                          "card": card}
 
 
 def play_character(game, state: dict, action: PlayCharacter, actor: str | None) -> Sentence:
@@ -121,20 +133,19 @@ def play_character(game, state: dict, action: PlayCharacter, actor: str | None) 
     name = (action.name or "").strip() or None
     if action.character_type == "Hero" and name:
         check_hero(state, name)
-    slot["characters"].append(
-        {
-            "id": f"c{state['next_character']}",
-            "name": name,
-            "strength": action.strength,
-            "character_type": action.character_type,
-            "colour": action.colour,
-            "faction": faction,
-            "owner": action.player,
-            "potion": False,
-            "knocked_out": False,
-            "called_on_by": None,
-        }
-    )
+    character = {
+        "id": f"c{state['next_character']}",
+        "name": name,
+        "strength": action.strength,
+        "character_type": action.character_type,
+        "colour": action.colour,
+        "faction": faction,
+        "owner": action.player,
+        "potion": False,
+        "knocked_out": False,
+        "called_on_by": None,
+    }
+    slot["characters"].append(character)
     state["next_character"] += 1
     card = dict(player=action.player, strength=action.strength,
                 colour=COLOUR_LABELS[action.colour], type=TYPE_LABELS[action.character_type],
@@ -147,7 +158,9 @@ def play_character(game, state: dict, action: PlayCharacter, actor: str | None) 
         played = Sentence(
             "%(player)s played a character (strength %(strength)s %(colour)s %(type)s) on album "
             "%(album)s.", **card)
-    return settled(state, played)
+    sentence = settled(state, played)
+    open_power(state, action.player, character)
+    return sentence
 
 
 def use_potion(game, state: dict, action: UsePotion, actor: str | None) -> str:
@@ -181,7 +194,8 @@ def use_boar(game, state: dict, action: UseBoar, actor: str | None) -> str:
     pass_turn(state, action.player)
     slot, character = find_character(state, action.character)
     spend_bonus(state, action.player, "boar")
-    if character["knocked_out"]:
+    reused = not character["knocked_out"]
+    if not reused:
         reinvigorate(state, character)
         sentence = Sentence("%(player)s reinvigorated %(character)s with a Boar.",
                             player=action.player, character=label(character))
@@ -199,7 +213,10 @@ def use_boar(game, state: dict, action: UseBoar, actor: str | None) -> str:
         sentence = Sentence("%(player)s used a Boar to activate %(character)s's power again.",
                             player=action.player, character=label(character))
     return_to_stock(state, "boar")
-    return settled(state, sentence)
+    sentence = settled(state, sentence)
+    if reused:
+        open_power(state, action.player, character, boar=True)
+    return sentence
 
 
 def reinforce_hand(game, state: dict, action: ReinforceHand, actor: str | None) -> Sentence:
@@ -278,6 +295,23 @@ class SetAlbumNote(Action):
     type: Literal["set_album_note"] = "set_album_note"
     album: Whole = Field(ge=1, description="The album's number.")
     note: str | None = Field(None, max_length=120, description="A short reminder of its effect.")
+
+
+# Whose choice the loser's step is, for any other phone: one whole sentence per step.
+LOSERS_CHOICE = {
+    "consolation": Sentence("The consolation token is %(player)s's choice: %(player)s takes it "
+                            "on their own phone or the host's."),
+    "orientation": Sentence("The side of the new album is %(player)s's choice: %(player)s "
+                            "picks it on their own phone or the host's."),
+}
+
+
+def losers_choice(game, state: dict, seat: str | None) -> Sentence | None:
+    """The loser's two choices are made on the loser's phone (or the host's)."""
+    pending = state["pending"]
+    if pending is None or seat is None or seat == pending["player"]:
+        return None
+    return Sentence(LOSERS_CHOICE[pending["step"]].text, player=pending["player"])
 
 
 def take_consolation(game, state: dict, action: TakeConsolation, actor: str | None) -> Sentence:

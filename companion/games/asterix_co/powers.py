@@ -1,8 +1,11 @@
 """What a character's power (or a cost such as Caesar's) does on the table: K.O., reinvigorate,
 eliminate, call on, a helmet or a token from the stockpile, a helmet destroyed.
 
-These are not turns of their own: they follow the character just played, so the turn has
-already passed on, and anyone at the table may enter them.
+These are not turns of their own: they follow the character just played (``state["power"]``:
+who played it, or used a Boar on it, and which one), so the turn has already passed on. While
+that power waits, its effects are that player's to enter (on their phone or the host's), until
+they say it is done (``end_power``) or the next player makes their turn; at any other moment
+they are bookkeeping anyone may correct.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from .board import (
     return_to_stock,
     slot_of,
     take_from_stock,
+    waiting_character,
 )
 from .moves import settled
 
@@ -65,6 +69,12 @@ class CallOn(Action):
     character: str = Field(description="The character's id, e.g. c7.")
 
 
+class EndPower(Action):
+    """The player says the power of the character just played is entered, or has no target."""
+
+    type: Literal["end_power"] = "end_power"
+
+
 class GainHelmet(Action):
     """A power (Dogmatix …) hands a helmet from the stockpile to a player."""
 
@@ -87,6 +97,30 @@ class DestroyHelmet(Action):
     type: Literal["destroy_helmet"] = "destroy_helmet"
     player: str = Field(description="Whose helmet is destroyed.")
     helmet: HelmetKind = Field(description="legionary or centurion.")
+
+
+def end_power(game, state: dict, action: EndPower, actor: str | None) -> Sentence:
+    power = state["power"]
+    state["power"] = None
+    return Sentence("%(player)s is done with the power of %(character)s.",
+                    player=power["player"], character=label(waiting_character(state, power)))
+
+
+def power_waits(game, state: dict) -> Sentence | None:
+    if state.get("power"):
+        return None
+    return Sentence("No character's power is waiting: a power is entered right after its "
+                    "character is played.")
+
+
+def powers_choice(game, state: dict, seat: str | None) -> Sentence | None:
+    """While a power waits, what it does is entered on its player's phone (or the host's)."""
+    power = state.get("power")
+    if not power or seat is None or seat == power["player"]:
+        return None
+    return Sentence("%(player)s enters the power of %(character)s on their own phone or the "
+                    "host's.",
+                    player=power["player"], character=label(waiting_character(state, power)))
 
 
 def knock_out(game, state: dict, action: KnockOut, actor: str | None) -> Sentence:

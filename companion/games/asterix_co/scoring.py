@@ -101,6 +101,7 @@ def resolve(state: dict, index: int, faction: str, totals: dict) -> None:
     slot["album"] = None
     slot["characters"] = []
     slot["note"] = ""
+    state["power"] = None  # the album fell: no power of the turn waits any more
     if fortune >= WINNING_SESTERCES:
         state["finished"] = True
         state["winner"] = winner

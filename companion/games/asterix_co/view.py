@@ -18,6 +18,7 @@ from .board import (
     bonus_choices,
     label,
     last_visible,
+    waiting_character,
 )
 from .scoring import (
     ALBUM_SESTERCES,
@@ -48,6 +49,7 @@ def table_view(state: dict) -> dict:
         "stock": dict(state["stock"]),
         "turn": state["turn"],
         "pending": pending_view(state),
+        "power": power_view(state),
         "consolation_choices": bonus_choices(state, pending["player"]) if consolation else [],
         "consolation": consolation_view(state, pending["player"]) if consolation else [],
         "facing": {seat["player"]: seat["albums"] for seat in seats},
@@ -148,6 +150,14 @@ def ledger_view(state: dict, name: str) -> dict:
         "to_go": max(WINNING_SESTERCES - fortune, 0),
         "bonuses": dict(held["bonuses"]),
     }
+
+
+def power_view(state: dict) -> dict | None:
+    """The power waiting to be entered, with how the page names its character."""
+    power = state.get("power")
+    if not power:
+        return None
+    return dict(power, label=label(waiting_character(state, power)))
 
 
 def pending_view(state: dict) -> dict | None:

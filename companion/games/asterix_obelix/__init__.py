@@ -18,12 +18,12 @@ from pydantic import Field
 
 from ..base import Game, GameError, Move, Options
 from ..text import N_, Sentence, plural_sentence
-from .attack import (ChooseLine, EndAttack, FurtherAttack, LookAtLastCard, NoMatchingCard, RevealCard,
-                     can_end, can_fail, can_further_attack, can_look, can_reveal, choose_line, end_attack,
-                     further_attack, look_at_last_card, no_matching_card, reveal_card)
-from .cards import GRID_SIZE, SUPPLY_AT_START, empty_pile
+from .attack import (BeatCard, ChooseLine, EndAttack, FurtherAttack, LookAtLastCard, NoMatchingCard, RevealCard,
+                     beat_card, can_beat, can_end, can_fail, can_further_attack, can_look, can_reveal, choose_line,
+                     end_attack, further_attack, look_at_last_card, no_matching_card, reveal_card)
+from .cards import FIGHT_CARDS_EACH, FIGHT_CARDS_IN_HAND, GRID_SIZE, SUPPLY_AT_START, card_name, empty_pile
 from .coach import coach, intro
-from .formation import feast_total, formation_broken, holes, line_label, next_in_line, opponent
+from .formation import feast_total, formation_broken, holes, line_label, next_in_line, opponent, pending_card
 from .moves import (BlockLine, CorrectFeasts, CorrectPile, FillHole, SkipBlock, StartGame, block_line,
                     correct_feasts, correct_pile, fill_hole, skip_block, start_game)
 from .quick import QuickScoreRequest, quick_score
@@ -43,7 +43,7 @@ def supply_cards(count: int) -> Sentence:
 
 class AsterixObelixOptions(Options):
     blocking: bool = Field(
-        True,
+        True, strict=True,
         title=N_("Blocking"),
         description=N_("After each attack the attacker blocks one row or column for the "
                        "opponent's next attack. Described by the overview, not by the rulebook; on by default."),
@@ -55,6 +55,15 @@ class AsterixObelixOptions(Options):
                        "after breaking the formation may use the line), or the opponent's whole turn. "
                        "The sources do not say; one attack is the assumption."),
         json_schema_extra={"choice_labels": {"attack": N_("The next attack"), "turn": N_("The whole turn")}},
+    )
+    fight_cards_out: Literal["reshuffle", "end"] = Field(
+        "reshuffle",
+        title=N_("When a fight-card pile runs out"),
+        description=N_("The rulebook does not say. Shuffle the discards: a player whose draw pile cannot "
+                       "refill the hand shuffles the discarded fight cards into a new draw pile (the default). "
+                       "End the game: the tokens are given out at the end of that attack."),
+        json_schema_extra={"choice_labels": {"reshuffle": N_("Shuffle the discards into a new pile"),
+                                             "end": N_("End the game")}},
     )
 
 
@@ -74,6 +83,7 @@ class AsterixObelix(Game):
         Move(ChooseLine, choose_line, phases=("choose_line",), turn="actor"),
         Move(LookAtLastCard, look_at_last_card, phases=("attack",), check=can_look, turn="actor"),
         Move(RevealCard, reveal_card, phases=("attack",), check=can_reveal, turn="actor"),
+        Move(BeatCard, beat_card, phases=("attack",), check=can_beat, turn="actor"),
         Move(NoMatchingCard, no_matching_card, phases=("attack",), check=can_fail, turn="actor"),
         Move(EndAttack, end_attack, phases=("attack",), check=can_end, turn="actor"),
         Move(FurtherAttack, further_attack, phases=("attack",), check=can_further_attack, turn="actor"),
@@ -105,6 +115,10 @@ class AsterixObelix(Game):
             "out_of_game": [],
             "revealed": [],
             "finished": False,
+            # Each player's fight cards besides the 5 in hand: the draw pile and the discards.
+            "fight_cards": {name: {"pile": FIGHT_CARDS_EACH - FIGHT_CARDS_IN_HAND, "discard": 0} for name in players},
+            "tidy": None,  # what the table does after the last attack (refill, holes), for the coach
+            "ran_out": None,  # whose draw pile ended the game, when the table plays it so
         }
 
     # -- whose turn, and what the table is expected to do ------------------------------------
@@ -123,6 +137,9 @@ class AsterixObelix(Game):
             return Sentence("Finish the setup first, then tap who attacks first.")
         if phase == "choose_line":
             return Sentence("%(player)s first chooses a row or column to attack.", player=attacker)
+        if phase == "attack" and pending_card(state):
+            return Sentence("%(player)s first says whether the card just turned is beaten or the attack fails.",
+                            player=attacker)
         if phase == "attack":
             return Sentence("%(player)s is in the middle of an attack; turn a card, end the attack "
                             "or say there is no matching card.", player=attacker)
@@ -157,6 +174,9 @@ class AsterixObelix(Game):
         attacker = state["attacker"]
         if phase == "setup":
             return Sentence("Setup: follow the checklist, then tap who attacks first.")
+        if phase == "over" and state.get("ran_out"):
+            return Sentence("Game over: %(player)s's draw pile ran out. %(verdict)s", player=state["ran_out"],
+                            verdict=scoring(state)["verdict"])
         if phase == "over":
             return Sentence("Game over after the fifth feast: %(verdict)s", verdict=scoring(state)["verdict"])
         fields = {"player": attacker, "feasts": feast_total(state)}
@@ -170,6 +190,9 @@ class AsterixObelix(Game):
         if phase == "attack":
             attack = state["attack"]
             label = line_label(attack["line"], attack["number"])
+            if pending_card(state):
+                return Sentence("%(player)s turned over %(card)s: beaten, or the attack fails · feasts %(feasts)s/5",
+                                card=card_name(pending_card(state)), **fields)
             if formation_broken(state):
                 return Sentence("%(player)s broke the formation: take a further attack or end and secure · "
                                 "feasts %(feasts)s/5", **fields)

@@ -13,10 +13,11 @@ from pydantic import Field
 
 from ..base import Action, GameError
 from ..text import N_, Sentence, plural_sentence
-from .cards import (COMPOSITION, FEAST_COUNT, GRID_SIZE, CardKind, Colour, LineKind, LineNumber, LineStart,
-                    add_to_pile, card_key, card_name, impossible, make_card)
-from .formation import (accounted, cell, defeated_cards, face_down_in, feast_total, formation_broken, holes,
-                        is_blocked, last_in_line, last_turned, line_label, line_title, next_in_line)
+from .cards import (COMPOSITION, FEAST_COUNT, FIGHT_CARD_COST, CardKind, Colour, LineKind, LineNumber, LineStart,
+                    card_key, card_name, impossible, make_card)
+from .formation import (accounted, cell, defeated_cards, feast_total, formation_broken, holes, in_hand,
+                        last_in_line, last_turned, line_label, next_in_line, pending_card, refill_plan)
+from .turns import draw_fight_cards, end_game, finish_attack, start_line, with_refill_note
 
 
 class ChooseLine(Action):
@@ -49,6 +50,15 @@ class RevealCard(Action):
         None, description="The legion colour of a legionary or centurion (black is purple); "
         "ignored for other cards.",
     )
+
+
+class BeatCard(Action):
+    """Say how the card just turned went: beaten with the fight cards it takes, or not (then
+    the attack fails, as with no_matching_card)."""
+
+    type: Literal["beat_card"] = "beat_card"
+    beaten: bool = Field(description="true: the attacker discarded the fight card(s) the card takes and beat "
+                         "it; false: no matching fight card, the attack fails.")
 
 
 class NoMatchingCard(Action):
@@ -87,6 +97,18 @@ def can_look(game, state: dict) -> str | None:
     return None
 
 
+def unpaid(state: dict) -> Sentence | None:
+    """Why the card just turned cannot be beaten: the hand lacks the fight cards it takes."""
+    card = pending_card(state)
+    if card is None or in_hand(state) >= FIGHT_CARD_COST[card["kind"]]:
+        return None
+    if in_hand(state) == 0:
+        return Sentence("%(player)s has no fight card left for %(card)s: the attack fails.",
+                        player=state["attacker"], card=card_name(card))
+    return Sentence("%(player)s has only one fight card left, and the traitor takes two of one colour: "
+                    "the attack fails.", player=state["attacker"])
+
+
 def can_reveal(game, state: dict) -> str | None:
     if next_in_line(state) is None:
         if formation_broken(state):
@@ -96,24 +118,36 @@ def can_reveal(game, state: dict) -> str | None:
     return None
 
 
+def can_beat(game, state: dict) -> str | None:
+    if pending_card(state) is None:
+        return can_fail(game, state)
+    return None
+
+
 def can_fail(game, state: dict) -> str | None:
+    if pending_card(state) is not None:
+        return None
     last = last_turned(state)
     if last is not None and last["state"] == "feast":
         return Sentence("A village feast needs no fight card, so the attack cannot fail on it.")
-    if last is None or last["state"] != "defeated":
-        return Sentence("Turn over a card first; an attack fails only on a card just turned.")
-    return None
+    if last is not None and last["state"] == "defeated":
+        return Sentence("The card just turned is beaten already; turn the next card or end the attack.")
+    return Sentence("Turn over a card first; an attack fails only on a card just turned.")
 
 
 def can_end(game, state: dict) -> str | None:
     if not state["attack"]["revealed_in_line"]:
         return Sentence("Turn over the first card of %(line)s before ending the attack.", line=_label(state))
-    return None
+    return unpaid(state)
 
 
 def can_further_attack(game, state: dict) -> str | None:
     if formation_broken(state):
-        return None
+        reason = unpaid(state)
+        if reason is None and refill_plan(state, state["attacker"], spent_with_pending(state))["runs_out"]:
+            return Sentence("%(player)s's draw pile cannot refill the hand to 5, and this table ends the game "
+                            "when that happens: end the attack to secure the cards.", player=state["attacker"])
+        return reason
     if next_in_line(state) is not None:
         return Sentence("The line still has face-down cards; a further attack comes only after all four are beaten.")
     if not state["attack"]["full_line"]:
@@ -125,13 +159,31 @@ def can_further_attack(game, state: dict) -> str | None:
     return Sentence("No further attack is possible now; end the attack to secure the cards.")
 
 
+def spent_with_pending(state: dict) -> int:
+    """Fight cards this line takes from the hand once the card just turned is beaten."""
+    card = pending_card(state)
+    return state["attack"]["spent"] + (FIGHT_CARD_COST[card["kind"]] if card else 0)
+
+
+def settle(state: dict) -> None:
+    """The card just turned counts as beaten: its fight cards are paid. Turning the next card,
+    ending the attack or a further attack says so without a tap of its own."""
+    if pending_card(state) is not None:
+        state["attack"]["spent"] = spent_with_pending(state)
+        state["attack"]["pending"] = False
+
+
 # -- rules -------------------------------------------------------------------------------
 def choose_line(game, state: dict, action: ChooseLine, actor: str | None) -> str:
     where = start_line(state, action.line, action.number, action.start, 1)
+    state["tidy"] = None  # the last attack's tidying up is done by now
     return Sentence("%(player)s attacks %(where)s.", player=state["attacker"], where=where)
 
 
 def further_attack(game, state: dict, action: FurtherAttack, actor: str | None) -> str:
+    settle(state)
+    attacker = state["attacker"]
+    draw_fight_cards(state, attacker, refill_plan(state, attacker, state["attack"]["spent"]))
     if state["options"]["block_lasts"] == "attack":
         state["blocked"] = None  # the block covered only the first attack of the turn
     where = start_line(state, action.line, action.number, action.start,
@@ -150,6 +202,7 @@ def look_at_last_card(game, state: dict, action: LookAtLastCard, actor: str | No
 
 
 def reveal_card(game, state: dict, action: RevealCard, actor: str | None) -> str:
+    settle(state)
     attacker, attack = state["attacker"], state["attack"]
     index, row, column = next_in_line(state)
     known = cell(state, row, column)["card"]
@@ -175,14 +228,15 @@ def reveal_card(game, state: dict, action: RevealCard, actor: str | None) -> str
     if kind == "boar":
         state["grid"][row - 1][column - 1] = {"state": "empty", "card": None}
         state["out_of_game"].append({"card": card, "reason": "wild boar", "player": attacker})
-        finish_attack(state, secure=True)
+        finish_attack(state, secure=True, how="boar")
     elif kind == "feast":
         state["grid"][row - 1][column - 1] = {"state": "feast", "card": card}
         if feast_total(state) >= FEAST_COUNT:
             end_game(state)
     else:
+        # Face up, waiting: beaten with the fight cards it takes, or the attack fails on it.
         state["grid"][row - 1][column - 1] = {"state": "defeated", "card": card}
-        attack["spent"] += 2 if kind == "traitor" else 1
+        attack["pending"] = True
 
     note: str | Sentence = ""
     if known is not None:
@@ -208,14 +262,34 @@ def reveal_card(game, state: dict, action: RevealCard, actor: str | None) -> str
     if kind == "feast":
         sentence = Sentence("%(player)s turned over a village feast%(note)s (%(feasts)s of 5).", **fields,
                             feasts=feast_total(state))
-    elif kind == "traitor":
-        sentence = Sentence("%(player)s turned over the traitor%(note)s and beat him with two fight cards "
-                            "of one colour.", **fields)
-    elif kind == "pirate":
-        sentence = Sentence("%(player)s turned over a pirate%(note)s and beat him with a fight card.", **fields)
+        if formation_broken(state):
+            return Sentence("%(sentence)s The formation is broken: a further attack is possible.", sentence=sentence)
+        return sentence
+    if kind == "traitor":
+        return Sentence("%(player)s turned over the traitor%(note)s, to be beaten with two fight cards of "
+                        "one colour.", **fields)
+    if kind == "pirate":
+        return Sentence("%(player)s turned over a pirate%(note)s, to be beaten with any fight card.", **fields)
+    return Sentence("%(player)s turned over %(card)s%(note)s, to be beaten with a %(fight_card)s.", **fields,
+                    card=card_name(card), fight_card=FIGHT_CARDS[card["colour"]])
+
+
+def beat_card(game, state: dict, action: BeatCard, actor: str | None) -> str:
+    if not action.beaten:
+        return no_matching_card(game, state, action, actor)
+    reason = unpaid(state)
+    if reason:
+        raise GameError(reason)
+    card = pending_card(state)
+    settle(state)
+    fields = {"player": state["attacker"]}
+    if card["kind"] == "traitor":
+        sentence = Sentence("%(player)s beat the traitor with two fight cards of one colour.", **fields)
+    elif card["kind"] == "pirate":
+        sentence = Sentence("%(player)s beat the pirate with a fight card.", **fields)
     else:
-        sentence = Sentence("%(player)s turned over %(card)s%(note)s and beat him with a %(fight_card)s.",
-                            **fields, card=card_name(card), fight_card=FIGHT_CARDS[card["colour"]])
+        sentence = Sentence("%(player)s beat %(card)s with a %(fight_card)s.", **fields, card=card_name(card),
+                            fight_card=FIGHT_CARDS[card["colour"]])
     if formation_broken(state):
         return Sentence("%(sentence)s The formation is broken: a further attack is possible.", sentence=sentence)
     return sentence
@@ -232,7 +306,8 @@ def no_matching_card(game, state: dict, action: NoMatchingCard, actor: str | Non
     card = last["card"]
     lost = defeated_cards(state)[:-1]
     last["state"] = "down"  # turned back face down where it lay; its face is now known
-    finish_attack(state, secure=False)
+    state["attack"]["pending"] = False  # not beaten: no fight card was paid for it
+    finish_attack(state, secure=False, how="failed")
     if lost:
         sentence = Sentence("%(player)s had no fight card for %(card)s: the attack failed and the card went "
                             "back face down; %(lost)s left the game.", player=attacker, card=card_name(card),
@@ -244,9 +319,10 @@ def no_matching_card(game, state: dict, action: NoMatchingCard, actor: str | Non
 
 
 def end_attack(game, state: dict, action: EndAttack, actor: str | None) -> str:
+    settle(state)
     attacker, supply = state["attacker"], state["supply"]
     won = defeated_cards(state)
-    finish_attack(state, secure=True)
+    finish_attack(state, secure=True, how="stopped")
     if won:
         sentence = Sentence("%(player)s ended the attack and secured %(cards)s: %(names)s.", player=attacker,
                             cards=plural_sentence("%(count)s card", "%(count)s cards", len(won)),
@@ -254,118 +330,3 @@ def end_attack(game, state: dict, action: EndAttack, actor: str | None) -> str:
     else:
         sentence = Sentence("%(player)s ended the attack without securing a card.", player=attacker)
     return with_refill_note(sentence, state, supply)
-
-
-# -- how an attack begins and ends --------------------------------------------------------
-SIDES = {"left": N_("left"), "right": N_("right"), "top": N_("top"), "bottom": N_("bottom")}
-
-
-def start_line(state: dict, line: str, number: int, start: str | None, attack_number: int) -> Sentence:
-    """Stand the figure before a line; returns 'row 3 from the right' for the log."""
-    if start is None:
-        start = "left" if line == "row" else "top"
-    if (line == "row") != (start in ("left", "right")):
-        if line == "row":
-            raise GameError(Sentence("A row is attacked from the left or right, not from the %(side)s.",
-                                     side=SIDES[start]))
-        raise GameError(Sentence("A column is attacked from the top or bottom, not from the %(side)s.",
-                                 side=SIDES[start]))
-    if is_blocked(state, line, number):
-        raise GameError(Sentence("%(line)s is blocked for %(player)s's attack; choose another line.",
-                                 line=line_title(line, number), player=state["attacker"]))
-    face_down = face_down_in(state, line, number)
-    if not face_down:
-        raise GameError(Sentence("%(line)s has no face-down card left; choose another line.",
-                                 line=line_title(line, number)))
-    state["attack"] = {
-        "line": line,
-        "number": number,
-        "start": start,
-        "position": -1,
-        "full_line": face_down == GRID_SIZE,
-        "revealed_in_line": 0,
-        "looked": None,
-        "spent": 0,
-        "last": None,
-        "attacks_this_turn": attack_number,
-    }
-    state["phase"] = "attack"
-    return line_from(line, number, start)
-
-
-def line_from(line: str, number: int, start: str) -> Sentence:
-    """'row 3 from the right' / 'Zeile 3 von rechts'."""
-    label = line_label(line, number)
-    return {"left": Sentence("%(line)s from the left", line=label),
-            "right": Sentence("%(line)s from the right", line=label),
-            "top": Sentence("%(line)s from the top", line=label),
-            "bottom": Sentence("%(line)s from the bottom", line=label)}[start]
-
-
-def clear_attack_cells(state: dict, secure: bool) -> None:
-    """Secure (or discard) this attack's defeated cards and set its feasts aside."""
-    attacker = state["attacker"]
-    for row in state["grid"]:
-        for index, place in enumerate(row):
-            if place["state"] == "defeated":
-                if secure:
-                    add_to_pile(state["secured"][attacker], place["card"])
-                else:
-                    state["out_of_game"].append({"card": place["card"], "reason": "failed attack",
-                                                 "player": attacker})
-                row[index] = {"state": "empty", "card": None}
-            elif place["state"] == "feast":
-                state["feasts_set_aside"] += 1
-                row[index] = {"state": "empty", "card": None}
-    state["attack"] = None
-
-
-def finish_attack(state: dict, secure: bool) -> None:
-    """End of an attack: cards off the formation, refill from the supply, then the block."""
-    clear_attack_cells(state, secure)
-    state["blocked"] = None  # a block held only for the turn that just ended
-    gaps = holes(state)
-    if len(gaps) <= state["supply"]:
-        for row, column in gaps:
-            state["grid"][row - 1][column - 1] = {"state": "down", "card": None}
-        state["supply"] -= len(gaps)
-        after_refill(state)
-    elif state["supply"] == 0:
-        after_refill(state)
-    else:
-        state["phase"] = "refill"  # fewer supply cards than holes: the attacker places them
-
-
-def after_refill(state: dict) -> None:
-    if state["options"]["blocking"]:
-        state["phase"] = "block"
-    else:
-        pass_turn(state)
-
-
-def pass_turn(state: dict) -> None:
-    first, second = state["players"]
-    state["attacker"] = second if state["attacker"] == first else first
-    state["turn"] += 1
-    state["phase"] = "choose_line"
-
-
-def end_game(state: dict) -> None:
-    """The fifth feast: the attack stops, its defeated cards are kept, scoring follows."""
-    clear_attack_cells(state, secure=True)
-    state["phase"] = "over"
-    state["finished"] = True
-
-
-def with_refill_note(sentence: Sentence, state: dict, supply_before: int) -> Sentence:
-    """A log sentence followed by what the end of the attack did with the supply."""
-    if state["phase"] == "refill":
-        return Sentence("%(sentence)s The supply holds only %(cards)s for %(holes)s holes.", sentence=sentence,
-                        cards=plural_sentence("%(count)s card", "%(count)s cards", state["supply"]),
-                        holes=len(holes(state)))
-    used = supply_before - state["supply"]
-    if used:
-        return Sentence("%(sentence)s %(cards)s refilled the formation (%(left)s left).", sentence=sentence,
-                        cards=plural_sentence("%(count)s supply card", "%(count)s supply cards", used),
-                        left=state["supply"])
-    return sentence

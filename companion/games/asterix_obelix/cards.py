@@ -28,6 +28,9 @@ GRID_SIZE = 4
 DECK_SIZE = 40
 SUPPLY_AT_START = DECK_SIZE - GRID_SIZE * GRID_SIZE
 FIGHT_CARDS_IN_HAND = 5
+FIGHT_CARDS_EACH = 15  # 3 of each of the 5 colours per player
+# What a card just turned costs in fight cards to beat (feasts cost none, the boar ends the attack).
+FIGHT_CARD_COST = {"legionary": 1, "centurion": 1, "pirate": 1, "traitor": 2}
 
 # How many of each card the 40-card Roman deck holds, by counting key.
 COMPOSITION: dict[str, int] = {
@@ -106,6 +109,22 @@ CARD_TITLES = {
     "centurion:purple": N_("purple centurion"),
     "pirate": N_("pirate"), "traitor": N_("traitor"), "boar": N_("wild boar"), "feast": N_("village feast"),
 }
+
+
+# "Discard a red fight card" / "Wirf eine rote Kampfkarte ab": what beating a card takes,
+# as the object of a verb.
+A_FIGHT_CARD = {"red": N_("a red fight card"), "blue": N_("a blue fight card"),
+                "yellow": N_("a yellow fight card"), "green": N_("a green fight card"),
+                "purple": N_("a purple fight card")}
+
+
+def cost_words(card: dict) -> str:
+    """What beating ``card`` takes from the hand: 'a red fight card', 'two of one colour'."""
+    if card["kind"] == "pirate":
+        return N_("any fight card")
+    if card["kind"] == "traitor":
+        return N_("two fight cards of one colour")
+    return A_FIGHT_CARD[card["colour"]]
 
 
 def card_name(card: dict) -> str:

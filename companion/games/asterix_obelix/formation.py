@@ -7,7 +7,7 @@ columns from the left, both from 1, as seen from the first player's seat.
 from __future__ import annotations
 
 from ..text import Sentence
-from .cards import COLOURS, COMPOSITION, GRID_SIZE, card_key
+from .cards import COLOURS, COMPOSITION, FIGHT_CARDS_EACH, FIGHT_CARDS_IN_HAND, GRID_SIZE, card_key
 
 ALL_LINES = tuple((line, number) for line in ("row", "column") for number in range(1, GRID_SIZE + 1))
 
@@ -99,6 +99,38 @@ def last_turned(state: dict) -> dict | None:
     """The cell of the card the running attack turned over last (None: none yet)."""
     last = state["attack"]["last"]
     return cell(state, last["row"], last["column"]) if last else None
+
+
+def pending_card(state: dict) -> dict | None:
+    """The card the attacker just turned that still waits to be beaten (or to fail the
+    attack): a soldier, a pirate or the traitor. None when there is none."""
+    attack = state["attack"]
+    if not attack or not attack.get("pending"):  # .get: a table stored before this existed
+        return None
+    return last_turned(state)["card"]
+
+
+def in_hand(state: dict) -> int:
+    """Fight cards in the attacker's hand now: 5 at the start of each line, less what was paid."""
+    return FIGHT_CARDS_IN_HAND - state["attack"]["spent"]
+
+
+def fight_cards(state: dict, player: str) -> dict:
+    """A player's draw pile and discard pile of fight cards (counts)."""
+    # A table stored before the piles were counted starts counting now.
+    piles = state.get("fight_cards") or {}
+    return piles.get(player) or {"pile": FIGHT_CARDS_EACH - FIGHT_CARDS_IN_HAND, "discard": 0}
+
+
+def refill_plan(state: dict, player: str, count: int) -> dict:
+    """What drawing ``count`` fight cards back to 5 takes from ``player``'s piles: cards from
+    the draw pile, whether the discards become a new draw pile first (or, as the table may
+    set, whether the game ends because the pile cannot refill the hand)."""
+    piles = fight_cards(state, player)
+    from_pile = min(count, piles["pile"])
+    short = count - from_pile
+    reshuffle = bool(short) and state["options"].get("fight_cards_out", "reshuffle") == "reshuffle"
+    return {"draw": count, "from_pile": from_pile, "reshuffle": reshuffle, "runs_out": bool(short) and not reshuffle}
 
 
 def feast_total(state: dict) -> int:

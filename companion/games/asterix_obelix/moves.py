@@ -9,7 +9,7 @@ from pydantic import Field
 
 from ..base import Action, GameError, Whole, no_such_player
 from ..text import N_, Sentence, plural_sentence
-from .attack import after_refill, end_game, pass_turn
+from .turns import after_refill, end_game, pass_turn
 from .cards import (COLOUR_LIST, COMPOSITION, FEAST_COUNT, LEGIONARIES_PER_COLOUR, PIRATE_COUNT,
                     SUPPLY_AT_START, Colour, LineKind, LineNumber, PileItem, Reason, card_key, make_card)
 from .formation import accounted, cell, feast_total, line_label, opponent

@@ -7,7 +7,7 @@ from typing import Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from ..base import GameError, Whole, explain
+from ..base import GameError, Whole, explain, typed_by
 from ..text import Sentence, say
 from .cards import COLOUR_LIST, COLOURS, LEGIONARIES_PER_COLOUR, PIRATE_COUNT, card_name, normal_colour
 from .moves import ITEM_WORDS
@@ -27,7 +27,8 @@ class QuickScorePile(BaseModel):
     )
     centurions: list[str] = Field(default_factory=list, description="The colours of the centurions held.")
     pirates: Whole = Field(0, description="Pirates secured (0–3).")
-    traitor: bool = Field(False, description="Whether this player secured the traitor.")
+    traitor: bool = Field(False, strict=True,
+                          description="Whether this player secured the traitor.")
 
 
 class QuickScoreRequest(BaseModel):
@@ -35,7 +36,9 @@ class QuickScoreRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    players: list[QuickScorePile] = Field(description="Exactly two piles.")
+    # The bound said in the document too; check_piles names the count sent.
+    players: list[QuickScorePile] = Field(description="Exactly two piles.",
+                                          json_schema_extra={"minItems": 2, "maxItems": 2})
 
     @model_validator(mode="after")
     def _possible(self) -> "QuickScoreRequest":
@@ -131,7 +134,7 @@ def quick_score(payload: dict) -> dict:
     sentence when the input is malformed or the piles are impossible (answer 422).
     """
     try:
-        request = QuickScoreRequest.model_validate(payload)
+        request = QuickScoreRequest.model_validate(payload, context=typed_by(payload))
     except ValidationError as exc:
         raise GameError(explain(exc)) from None
     piles = [

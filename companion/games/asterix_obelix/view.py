@@ -9,13 +9,15 @@ Which moves a control offers comes from the game's table of moves (``legal_actio
 from __future__ import annotations
 
 from ..base import GameError
-from ..text import N_, Sentence, say
-from .cards import (COLOUR_TITLES, COLOURS, COMPOSITION, FEAST_COUNT, GRID_SIZE, SUPPLY_AT_START, card_key, card_name,
-                    card_title, pile_cards)
-from .attack import line_from
+from ..text import N_, Sentence, plural_sentence, say
+from .cards import (COLOUR_TITLES, COLOURS, COMPOSITION, FEAST_COUNT, FIGHT_CARD_COST, GRID_SIZE, SUPPLY_AT_START,
+                    card_key, card_name, card_title, cost_words, pile_cards)
+from .attack import spent_with_pending
+from .turns import line_from
 from .moves import ITEM_WORDS
 from .formation import (ALL_LINES, cell, feast_total, formation_broken, further_lines, holes, line_cells,
-                        line_label, line_title, next_in_line, open_lines, opponent, defeated_cards, unseen)
+                        in_hand, line_label, line_title, next_in_line, open_lines, opponent, defeated_cards, pending_card,
+                        unseen)
 from .scoring import scoring
 
 SETUP_CHECKLIST = (
@@ -32,6 +34,17 @@ SETUP_CHECKLIST = (
     {"item": "starter", "text": Sentence("Agree who attacks first (the rulebook says the strongest player), "
      "then tap that name.")},
 )
+# The words of the board's buttons that the coach quotes: one message each, so that the card
+# names exactly what the button says.
+BUTTONS = {"beaten": N_("Beaten"), "fails": N_("The attack fails"),
+           "peek": N_("I looked at the last card (1 fight card discarded)"), "skip": N_("Block nothing this time")}
+
+
+def end_button(beaten: int) -> Sentence:
+    """The words of the button that ends an attack: 'End attack and secure 2 cards'."""
+    return plural_sentence("End attack and secure %(count)s card", "End attack and secure %(count)s cards", beaten)
+
+
 OUT_REASONS = {"wild boar": N_("wild boar"), "failed attack": N_("failed attack")}
 CELL_LABELS = {"down": N_("face down"), "defeated": N_("defeated"), "feast": N_("village feast"), "empty": N_("empty")}
 
@@ -40,7 +53,8 @@ def line_offer(state: dict, legal: dict) -> dict:
     """Which rows and columns the figure may be placed before now, and by which move."""
     if legal["choose_line"] is None:
         action, lines = "choose_line", open_lines(state)
-    elif legal["further_attack"] is None:
+    elif legal["further_attack"] is None and pending_card(state) is None:
+        # The fourth card must be beaten first: the arrows come once it is.
         action, lines = "further_attack", further_lines(state)
     else:
         return {"action": None, "row": [], "column": []}
@@ -85,11 +99,12 @@ def _attack(state: dict, hidden: dict) -> dict | None:
     # A card tap is possible while such a card is unseen, or if it names the known next card.
     last_card = cell(state, attack["last"]["row"], attack["last"]["column"])["card"] if attack["last"] else None
     possible = [key for key in COMPOSITION if hidden[key] or (known_next and card_key(known_next) == key)]
+    waiting = pending_card(state)
     return {
         **attack,
         "label": line_label(attack["line"], attack["number"]),
         "figure": attack["last"],  # the figure stands on the last card it beat (None: in front)
-        "fight_cards_spent": attack["spent"],
+        "fight_cards_spent": spent_with_pending(state),  # a card just turned is paid, or the attack fails
         "next_known": known_next,
         "next_cell": {"row": upcoming[1], "column": upcoming[2]} if upcoming else None,
         "last_card": last_card,
@@ -97,9 +112,16 @@ def _attack(state: dict, hidden: dict) -> dict | None:
         "next_known_title": card_title(known_next) if known_next else None,
         "where": line_from(attack["line"], attack["number"], attack["start"]),
         "defeated": len(defeated_cards(state)),
-        "formation_broken": formation_broken(state),
+        "end_label": end_button(len(defeated_cards(state))),
+        # Broken only once the fourth card is beaten, not while it waits for its fight card.
+        "formation_broken": formation_broken(state) and pending_card(state) is None,
         "possible": possible,
         "some_seen_all": len(possible) < len(COMPOSITION),  # some card buttons are crossed out
+        "pending_card": waiting,
+        "pending_title": card_title(waiting) if waiting else None,
+        "pending_cost": cost_words(waiting) if waiting else None,
+        "can_pay": bool(waiting) and in_hand(state) >= FIGHT_CARD_COST[waiting["kind"]],
+        "in_hand": in_hand(state),
     }
 
 
@@ -114,6 +136,16 @@ def odds(hidden: dict) -> list[dict]:
                ("boar", N_("Wild boar"), hidden["boar"])]
     return [{"key": key, "label": label, "unseen": count, "out_of": total, "fraction": f"{count}/{total}",
              "percent": round(100 * count / total, 1)} for key, label, count in groups]
+
+
+def chance(rows: list[dict], keys: tuple[str, ...]) -> tuple[int, int, int]:
+    """From the odds table's rows: how many unseen cards are of ``keys``, out of how many, and
+    that as a whole percentage (the coach's hints say what the table shows)."""
+    picked = [row for row in rows if row["key"] in keys]
+    count = sum(row["unseen"] for row in picked)
+    total = rows[0]["out_of"] if rows else 0
+    percent = picked[0]["percent"] if len(picked) == 1 else (100 * count / total if total else 0)
+    return count, total, int(percent + 0.5)  # half up: 1 of 40 is 3%, as people round
 
 
 def _piles(state: dict, score: dict) -> dict:
@@ -148,6 +180,7 @@ def board_view(game, state: dict) -> dict:
     feasts_turned = feast_total(state) - state["feasts_set_aside"]
     return {
         "phase": state["phase"],
+        "ran_out": state.get("ran_out"),  # whose draw pile ended the game, when the table plays it so
         "setup_checklist": list(SETUP_CHECKLIST) if state["phase"] == "setup" else [],
         "attacker": state["attacker"],
         "opponent": opponent(state, state["attacker"]) if state["attacker"] else None,
@@ -181,6 +214,7 @@ def board_view(game, state: dict) -> dict:
         },
         "odds": odds(hidden),
         "scoring": score,
+        "buttons": BUTTONS,
     }
 
 

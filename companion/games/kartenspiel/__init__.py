@@ -12,8 +12,10 @@ Rulings where the rulebook is silent (each one documented where it is applied):
 * Pirates escape in a fixed order: the rank pirates (Dekurio, Zenturio, General) first, as
   they name one card, then the highest, then the lowest, and the pirate of choice last, so that
   every pirate takes a different Roman whenever the pile allows it.
-* The pirate of choice takes the Roman whose loss costs its owner the fewest points (value plus
-  the set bonus it breaks; the lower value on a tie) unless the owner names another value.
+* The pirate of choice waits for its owner to name the Roman that escapes (on the owner's phone
+  or a seatless host's) whenever two or more different Romans are left for it; the round is not
+  closed before. The quick score may still ask for "the cheapest" (the value plus the set bonus
+  its loss breaks; the lower value on a tie).
 * When two or more Idefixes clash, nobody looks and no card leaves the deck; the face-up Roman
   still goes to the highest Gaul played, tapped as usual. If every player still in the round
   played Idefix, no Gaul was played, so that Roman stays face up for the next trick.
@@ -33,6 +35,7 @@ from .cards import (
     deck_left,
     pirates_in_deck,
     pirates_left,
+    piles_missing,
     romans_in_deck,
     romans_left,
     still_in,
@@ -56,6 +59,8 @@ from .piles import (
     choose_gaul,
     close_round,
     enter_romans,
+    escapes_chosen,
+    owns_choice,
     piles_hold_pirates,
     piles_hold_romans,
     remove_pirate,
@@ -129,8 +134,9 @@ class Kartenspiel(Game):
         Move(RemoveRoman, remove_roman, check=piles_hold_romans, scope=_pile),
         Move(AddPirate, add_pirate, check=pirates_in_deck, scope=_pile),
         Move(RemovePirate, remove_pirate, check=piles_hold_pirates, scope=_pile),
-        Move(ChooseEscape, choose_escape, check=choice_pirate_held, scope=_pile),
-        Move(CloseRound, close_round, phases=("scoring",)),
+        Move(ChooseEscape, choose_escape, check=choice_pirate_held, seat_check=owns_choice,
+             host_too=True, scope=_pile),
+        Move(CloseRound, close_round, phases=("scoring",), check=escapes_chosen),
     )
     regions = ("deck", "piles", "scoring", "totals", "entry")
     quick_score_model = QuickScoreRequest
@@ -162,6 +168,7 @@ class Kartenspiel(Game):
             "last_player": None,
             "draws_left": 0,
             "clashes": 0,
+            "typed": [],  # whose Romans were typed in this round (enter_romans)
         }
 
     # -- the moves: when --------------------------------------------------------------
@@ -189,6 +196,12 @@ class Kartenspiel(Game):
                 "%(player)s is taking %(count)s more card from the deck; only that one can be recorded now.",
                 "%(player)s is taking %(count)s more cards from the deck; only those can be recorded now.",
                 state["draws_left"], player=state["last_player"],
+            )
+        if phase == "scoring" and piles_missing(state):
+            return Sentence(
+                "Round %(round)s is being typed in: type in the Romans of %(players)s and close "
+                "the round, or undo.",
+                round=state["round"], players=and_list(piles_missing(state)),
             )
         if phase == "scoring":
             return Sentence(
@@ -219,6 +232,10 @@ class Kartenspiel(Game):
                                    "%(players)s share the win with %(count)s points each.", best,
                                    players=and_list(winners))
         where = {"round": state["round"], "rounds": state["rounds"]}
+        if state["phase"] == "scoring" and piles_missing(state):
+            return Sentence("Round %(round)s of %(rounds)s · typing in the piles: the Romans of "
+                            "%(players)s are still to come.", players=and_list(piles_missing(state)),
+                            **where)
         if state["phase"] == "scoring":
             return Sentence("Round %(round)s of %(rounds)s · scoring: check the piles and the escapes, "
                             "then close the round.", **where)

@@ -147,6 +147,15 @@ def still_in(state: dict) -> list[str]:
     return [name for name in state["players"] if not state["hands"][name]["out"]]
 
 
+def piles_missing(state: dict) -> list[str]:
+    """In the scoring, the players whose Romans are not in yet: none once the tricks were tapped
+    to the end (deck empty or every hand played out), else those not typed in this round."""
+    if deck_left(state) == 0 or not still_in(state):
+        return []
+    typed = state.get("typed", [])  # a table from before typed piles were counted has none
+    return [name for name in state["players"] if name not in typed]
+
+
 # -- refusals shared by the moves ---------------------------------------------------------
 
 

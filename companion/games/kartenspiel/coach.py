@@ -6,13 +6,15 @@ function per moment of a round.
 - ``_trick``: two or more players still hold cards; the whole table plays the next trick.
 - ``_last_hand``: only one player still holds cards; that player counts them.
 - ``_drawing``: that player takes one card from the deck per card held.
-- ``_scoring`` and ``_choice``: the tricks are over; check the piles, name the pirate of
-  choice's escape, close the round.
+- ``_typing``: the round is typed in, not tapped; the piles still missing, by name.
+- ``_scoring`` and ``_choice``: every pile is in; its owner chooses the pirate of choice's
+  escape, then everyone checks the piles and closes the round.
 - ``_over``: the last round is closed.
 
 Everyone plays a trick at once and the companion hears of a card only once it is won, so
-during the tricks the card speaks to the whole table and names the special cards (pirate,
-Dogmatix, a tie of equal Gauls) in turn, by the number of cards already taken.
+during the tricks the card speaks to the whole table: the set-up card already says how a trick
+works, and each trick's card names the special cards (pirate, Dogmatix, Dogmatix clashing, a
+tie of equal Gauls) in turn, by the number of cards already taken.
 """
 
 from __future__ import annotations
@@ -25,14 +27,16 @@ from .cards import (
     RANK_NAMES,
     RANKS,
     cards_word,
+    and_list,
     deck_left,
     dog,
     gaul_name,
+    piles_missing,
     pirates_in_deck,
     romans_in_deck,
     still_in,
 )
-from .scoring import escape_cost, totals, work_out_pile, working
+from .scoring import choice_pending, escape_cost, left_for_choice, totals, working
 
 SEE = "ks-sheet"  # the points-per-round table of the page
 
@@ -58,9 +62,11 @@ def coach(state: dict) -> Coach:
 
 def _setup(state: dict) -> Coach:
     return Coach(
-        say=Sentence("Everyone: take your Gaul's ten cards and your %(dog)s, and shuffle the "
-                     "%(cards)s Roman cards face down. Then turn up the top one.",
-                     dog=dog(state), cards=deck_left(state)),
+        # How a trick goes is the introduction's (folded under "How the game goes"): the card
+        # stays a third of a small phone's screen.
+        say=Sentence("Everyone: shuffle the %(cards)s Roman cards, turn up the top one and play "
+                     "the trick as in \"How the game goes\". Then tap its value and the winner.",
+                     cards=deck_left(state)),
         control=_trick_control(state), rule="setup",
         short=Sentence("Everyone: set up and turn up the first card."),
         scoring=_before_scoring(state))
@@ -69,7 +75,9 @@ def _setup(state: dict) -> Coach:
 def _new_round(state: dict) -> Coach:
     return Coach(
         say=Sentence("Round %(round)s: everyone takes all ten Gauls and %(dog)s back into hand. "
-                     "Shuffle all %(cards)s Roman cards again and turn up the top one.",
+                     "Shuffle all %(cards)s Roman cards again, turn up the top one and play the "
+                     "trick as before; tap the value and the winner (a pirate under ☠, a %(dog)s "
+                     "played under “%(dog)s looked at the top card”).",
                      round=state["round"], dog=dog(state), cards=deck_left(state)),
         control=_trick_control(state), rule="turn",
         short=Sentence("Everyone: new round, turn up the first card."),
@@ -77,35 +85,56 @@ def _new_round(state: dict) -> Coach:
 
 
 def _trick(state: dict) -> Coach:
-    warning = _dogmatix_alone(state)
-    note, rule = (warning, "idefix") if warning else _reminder(state)
+    alone = _dogmatix_alone(state)
+    if alone is not None:
+        note, rule = Sentence(
+            "%(player)s has one Gaul and %(dog)s left. %(dog)s may never be the last card "
+            "played: once that Gaul is gone, %(player)s discards %(dog)s and sits out the rest "
+            "of the round.", player=alone, dog=dog(state)), "idefix"
+        short = Sentence("%(player)s: %(dog)s may never be your last card.", player=alone,
+                         dog=dog(state))
+    else:
+        (note, rule), short = _reminder(state), Sentence(
+            "Everyone: next card, play face down, tap the winner.")
     return Coach(
-        say=Sentence("Everyone: turn up the next card, all play one face down, reveal; tap "
-                     "value and winner. %(note)s", note=note),
-        control=_trick_control(state), rule=rule,
-        short=warning or Sentence("Everyone: next card, play face down, tap the winner."),
+        say=Sentence("Everyone: turn up the next card, each lay one Gaul face down and reveal "
+                     "together. Tap the value and the winner (a pirate under ☠, a %(dog)s played "
+                     "under “%(dog)s looked at the top card”): the winning Gaul is discarded, the "
+                     "others go back into your hands. %(note)s", note=note, dog=dog(state)),
+        control=_trick_control(state), rule=rule, short=short,
         scoring=_before_scoring(state))
 
 
-def _dogmatix_alone(state: dict) -> Sentence | None:
+def _dogmatix_alone(state: dict) -> str | None:
     """A player whose last Gaul would leave Dogmatix alone, to be discarded."""
     for name in still_in(state):
         hand = state["hands"][name]
         if hand["idefix"] and hand["gauls"] == 1:
-            return Sentence("%(player)s holds one Gaul and %(dog)s: %(dog)s alone is discarded.",
-                            player=name, dog=dog(state))
+            return name
     return None
 
 
 def _reminder(state: dict) -> tuple[Sentence, str]:
-    """The special cards in turn (a tie, a pirate, Dogmatix), by the cards taken so far."""
-    notes = [(Sentence("Equal Gauls on top: more flasks win; equal flasks: as you agreed."), "ties-flasks")]
+    """The special cards in turn (a tie, a pirate, Dogmatix, Dogmatix clashing), by the cards
+    taken so far."""
+    notes = [(Sentence("Two Gauls of the same value on top: the one showing more magic-potion "
+                       "flasks wins. If the flasks are equal too, the rulebook says nothing: "
+                       "agree between you who gets the Roman."), "ties-flasks")]
     if pirates_in_deck(None, state) is None:
-        notes.append((Sentence("A pirate? Tap ☠: its winner keeps the Gaul, the others lose "
-                               "theirs."), "pirates"))
-    if any(state["hands"][name]["idefix"] for name in still_in(state)):
-        notes.append((Sentence("Played %(dog)s? Open its menu: what it saw, kept or given away.",
-                               dog=dog(state)), "idefix"))
+        notes.append((Sentence("A pirate face up? Nobody may play %(dog)s on it. Its winner takes "
+                               "the Gaul back into hand and every other Gaul played is discarded: "
+                               "tap ☠ and the winner.", dog=dog(state)), "pirates"))
+    dogs = [name for name in still_in(state) if state["hands"][name]["idefix"]]
+    if dogs:
+        notes.append((Sentence("Play %(dog)s instead of a Gaul and you cannot win this Roman, "
+                               "but you look at the top card of the deck: keep it and %(dog)s is "
+                               "discarded, give it to another player and %(dog)s comes back to "
+                               "you (for a pirate, the other way round).", dog=dog(state)),
+                      "idefix"))
+    if len(dogs) >= 2:
+        notes.append((Sentence("Two or more %(dog)s cards in one trick: nobody looks, and each "
+                               "%(dog)s goes back into its owner's hand.", dog=dog(state)),
+                      "idefix"))
     taken = sum(len(pile["romans"]) + len(pile["pirates"]) for pile in state["piles"].values())
     return notes[(taken + state["clashes"]) % len(notes)]
 
@@ -134,26 +163,35 @@ def _drawing(state: dict, player: str) -> Coach:
     control = "win_roman" if romans_in_deck(None, state) is None else "win_pirate"
     return Coach(
         say=plural_sentence(
-            "%(player)s: take the top card of the deck and tap it (%(count)s more card to "
-            "take). A pirate drawn now is yours to keep.",
-            "%(player)s: take the top card of the deck and tap it (%(count)s more cards to "
-            "take). A pirate drawn now is yours to keep.",
+            "%(player)s: take the top card of the deck and tap its value, a pirate under ☠ "
+            "(%(count)s card still to take, this one included). A pirate drawn now stays in "
+            "your pile and counts as one of your cards.",
+            "%(player)s: take the top card of the deck and tap its value, a pirate under ☠ "
+            "(%(count)s cards still to take, this one included). A pirate drawn now stays in "
+            "your pile and counts as one of your cards.",
             state["draws_left"], player=player),
         player=player, control=control, rule="end-of-round",
-        short=Sentence("%(player)s: draw the next card and tap it.", player=player),
+        # The draw's taps are the tricks' too: a player who tapped tricks has seen no draw, so
+        # the one line keeps the pirate's rule.
+        short=Sentence("%(player)s: draw and tap; a pirate (☠) drawn now is yours to keep.",
+                       player=player),
         scoring=_before_scoring(state))
 
 
 def _scoring(state: dict) -> Coach:
+    missing = piles_missing(state)
+    if missing:
+        return _typing(state, missing)
     for name in state["players"]:
-        if _choice_matters(state, name):
+        if choice_pending(state, name):
             return _choice(state, name)
     if state["round"] >= state["rounds"]:
-        step = Sentence("Everyone: the tricks are over. Check the piles against the table, then "
-                        "close the last round.")
+        step = Sentence("Everyone: the tricks are over and every pile is in. Check each pile "
+                        "against the cards on the table, then close the last round.")
     else:
-        step = Sentence("Everyone: the tricks are over. Check the piles against the table, then "
-                        "close round %(round)s.", round=state["round"])
+        step = Sentence("Everyone: the tricks are over and every pile is in. Check each pile "
+                        "against the cards on the table, then close round %(round)s.",
+                        round=state["round"])
     unset = _unset_rank(state)
     if unset is not None:
         step = Sentence("%(step)s No value is set for the %(rank)s: its pirate lets nothing "
@@ -164,19 +202,37 @@ def _scoring(state: dict) -> Coach:
         scoring=_before_scoring(state))
 
 
+def _typing(state: dict, missing: list[str]) -> Coach:
+    """The round is typed in rather than tapped: every pile must be in before the close."""
+    typed = [name for name in state["players"] if name not in missing]
+    if typed:
+        say = Sentence("Everyone: the Romans of %(typed)s are in. Type in those of %(missing)s "
+                       "too (no Romans: type 0) and add each pirate to its pile.",
+                       typed=and_list(typed), missing=and_list(missing))
+    else:
+        say = Sentence("Everyone: the tricks are not tapped any more this round. When it ends at "
+                       "the table, type in the Romans of %(missing)s (no Romans: type 0) and add "
+                       "each pirate to its pile.", missing=and_list(missing))
+    return Coach(say=say, control="enter_romans", rule="scoring",
+                 short=Sentence("Everyone: type in the missing piles."),
+                 scoring=_before_scoring(state))
+
+
 def _choice(state: dict, player: str) -> Coach:
-    kept = _before_choice(state, player)
-    costs = [Sentence("the %(value)s costs %(cost)s", value=value,
-                      cost=escape_cost(kept, value, state["bonus"]))
-             for value in sorted(set(kept))]
+    left = left_for_choice(state, player)
+    whole = working(state)[player]["total"]  # nothing has escaped for the choice yet
+    costs = [Sentence("the %(value)s costs %(cost)s (round: %(total)s)", value=value,
+                      cost=escape_cost(left, value, state["bonus"]),
+                      total=whole - escape_cost(left, value, state["bonus"]))
+             for value in sorted(set(left))]
     return Coach(
-        say=Sentence("%(player)s: your pirate of choice lets one Roman escape; the companion "
-                     "takes the cheapest. Tap another value if you like, then close the round.",
-                     player=player),
+        say=Sentence("%(player)s: your pirate of choice lets one Roman of your pile escape, and "
+                     "you choose which. Tap its value under your scoring; then the round can be "
+                     "closed.", player=player),
         player=player, control="choose_escape", rule="pirates",
-        short=Sentence("%(player)s: pick the Roman that escapes.", player=player),
+        short=Sentence("%(player)s: choose the Roman your pirate lets escape.", player=player),
         scoring=_before_scoring(state),
-        hint=Sentence("What each escape costs you in points: %(costs)s.", costs=costs))
+        hint=Sentence("What each escape costs you: %(costs)s.", costs=costs))
 
 
 def _over(state: dict) -> Coach:
@@ -193,7 +249,7 @@ def _over(state: dict) -> Coach:
         say = plural_sentence(
             "%(players)s share the win with %(points)s points each after %(count)s round.",
             "%(players)s share the win with %(points)s points each after %(count)s rounds.",
-            rounds, players=", ".join(winners), points=best)
+            rounds, players=and_list(winners), points=best)
     sums = [Sentence("%(player)s %(round_points)s = %(total)s", player=name, total=scores[name],
                      round_points=" + ".join(str(closed["totals"][name]) for closed in state["closed"]))
             for name in state["players"]]
@@ -254,22 +310,6 @@ def _trick_control(state: dict) -> str | None:
     return "win_pirate" if pirates_in_deck(None, state) is None else None
 
 
-def _choice_matters(state: dict, player: str) -> bool:
-    """The player holds the pirate of choice, has named no escape yet, and two or more
-    different Romans are left for it (after the other pirates)."""
-    pile = state["piles"][player]
-    return ("choice" in pile["pirates"] and pile["choice"] is None
-            and len(set(_before_choice(state, player))) >= 2)
-
-
-def _before_choice(state: dict, player: str) -> list[int]:
-    """The Romans left for the pirate of choice: it escapes last (cards.ESCAPE_ORDER)."""
-    pile = state["piles"][player]
-    others = list(pile["pirates"])
-    others.remove("choice")
-    return work_out_pile(pile["romans"], others, state["ranks"], state["bonus"])["kept"]
-
-
 def _unset_rank(state: dict) -> str | None:
     """A rank whose pirate is in a pile while the table has set no value for it."""
     for pile in state["piles"].values():
@@ -298,5 +338,10 @@ def intro(state: dict) -> Intro:
                       dog=dog(state), cards=sum(state["deck"].values()) + len(PIRATE_KINDS),
                       high=", ".join(map(str, high))),
         start=Sentence("Nobody starts: everyone plays each trick at the same time. %(player)s "
-                       "(first seat) turns up the first card; the rulebook names nobody for it.",
+                       "(first seat) turns up the first card; the rulebook names nobody for it. "
+                       "Each trick: all lay one Gaul face down and reveal together; the highest "
+                       "Gaul wins the Roman and is discarded, the other Gauls go back into their "
+                       "owners' hands (for a pirate it is the other way round). Equal Gauls: the "
+                       "one with more magic-potion flasks wins; equal flasks too: agree between "
+                       "you who gets it. Tap the Roman's value, then the winner; a pirate under ☠.",
                        player=players[0]))

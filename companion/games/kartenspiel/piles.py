@@ -26,7 +26,7 @@ from .cards import (
     romans_left,
 )
 from ..text import Sentence, plural_sentence, quote
-from .scoring import working
+from .scoring import choice_owner, choice_pending, left_for_choice, working
 
 
 def _gaul_key(value: Any) -> Any:
@@ -95,11 +95,12 @@ class RemovePirate(Action):
 
 
 class ChooseEscape(Action):
-    """Name the Roman that the pirate of choice lets escape (empty: the cheapest one)."""
+    """The owner names the Roman that the pirate of choice lets escape (empty: takes the choice
+    back, to be made again before the round is closed)."""
 
     type: Literal["choose_escape"] = "choose_escape"
     player: str = Field(description="The owner of the pirate of choice.")
-    value: RomanValue | None = Field(None, description="The value that escapes (empty: cheapest).")
+    value: RomanValue | None = Field(None, description="The value that escapes (empty: not chosen yet).")
 
 
 class CloseRound(Action):
@@ -141,6 +142,8 @@ def enter_romans(game, state: dict, action: EnterRomans, actor: str | None) -> S
             "The Romans' values must be whole numbers separated by commas or spaces; '%(piece)s' is not.",
             piece=quote(exc.piece),
         )) from None
+    if values == [0]:  # "0": this player took no Romans (an empty field is not sent)
+        values = []
     others = copy.deepcopy(state)
     others["piles"][action.player]["romans"] = []
     left = romans_left(others)
@@ -157,6 +160,9 @@ def enter_romans(game, state: dict, action: EnterRomans, actor: str | None) -> S
                 held, value=value, left=left[str(value)], player=action.player,
             ))
     state["piles"][action.player]["romans"] = values
+    # In seating order, so that piles typed at once on two phones give the same state.
+    typed = set(state.get("typed", [])) | {action.player}
+    state["typed"] = [name for name in state["players"] if name in typed]
     _now_scoring(state, action.player)
     if not values:
         return Sentence("%(player)s's Romans were entered: none.", player=action.player)
@@ -212,8 +218,9 @@ def remove_pirate(game, state: dict, action: RemovePirate, actor: str | None) ->
 def _now_scoring(state: dict, player: str) -> None:
     """After a pile is typed in or corrected: the trick taps are over and the scoring shows."""
     pile = state["piles"][player]
-    # A named escape that is no longer in the pile falls back to the cheapest one.
-    if pile["choice"] is not None and pile["choice"] not in pile["romans"]:
+    # A named escape no longer left for the pirate of choice is asked for again.
+    if pile["choice"] is not None and ("choice" not in pile["pirates"]
+                                       or pile["choice"] not in left_for_choice(state, player)):
         pile["choice"] = None
     state["phase"] = "scoring"
     state["last_player"] = None
@@ -230,13 +237,14 @@ def choose_escape(game, state: dict, action: ChooseEscape, actor: str | None) ->
                                  player=action.player, value=action.value))
     pile["choice"] = action.value
     if action.value is None:
-        return Sentence("%(player)s's pirate of choice goes back to the cheapest escape.", player=action.player)
+        return Sentence("%(player)s took back the choice of the Roman that escapes.", player=action.player)
     return Sentence("%(player)s's pirate of choice lets the Roman worth %(value)s escape.",
                     player=action.player, value=action.value)
 
 
 def close_round(game, state: dict, action: CloseRound, actor: str | None) -> Sentence:
-    scored = working(state)
+    # A log closed before the owner was asked replays with the cheapest escape it had then.
+    scored = working(state, choose_cheapest=True)
     totals = {name: scored[name]["total"] for name in state["players"]}
     state["closed"].append(
         {"round": state["round"], "piles": state["piles"], "working": scored, "totals": totals}
@@ -270,4 +278,23 @@ def piles_hold_pirates(game, state: dict) -> Sentence | None:
 def choice_pirate_held(game, state: dict) -> Sentence | None:
     if not any("choice" in pile["pirates"] for pile in state["piles"].values()):
         return Sentence("Nobody holds the pirate of choice.")
+    return None
+
+
+def owns_choice(game, state: dict, seat: str | None) -> Sentence | None:
+    """The escape is its owner's choice: made on the owner's phone (or the host's, for a player
+    without one: ``host_too``)."""
+    owner = choice_owner(state)
+    if seat is None or owner is None or seat == owner:
+        return None
+    return Sentence("It is %(player)s's choice which Roman escapes: %(player)s taps it on their "
+                    "own phone, or the host does.", player=owner)
+
+
+def escapes_chosen(game, state: dict) -> Sentence | None:
+    """A round is closed only once the pirate of choice's owner has chosen."""
+    for name in state["players"]:
+        if choice_pending(state, name):
+            return Sentence("%(player)s has not yet chosen which Roman the pirate of choice lets "
+                            "escape.", player=name)
     return None

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..base import GameError, Whole, explain
+from ..base import GameError, Whole, explain, typed_by
 from ..text import Name, Sentence, plural_sentence
 from .cards import MAX_PLAYERS, MIN_PLAYERS, PIRATE_KINDS, PIRATE_LABELS, RANKS
 from .options import KartenspielOptions
@@ -51,7 +51,10 @@ class KartenspielScoreRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    players: list[KartenspielPile]
+    # The bounds said in the document too; the server's own check names the count sent.
+    players: list[KartenspielPile] = Field(json_schema_extra={
+        "minItems": MIN_PLAYERS, "maxItems": MAX_PLAYERS,
+        "description": f"{MIN_PLAYERS} to {MAX_PLAYERS} piles, one per player."})
     bonus: KartenspielBonus | None = None
     ranks: KartenspielRanks | None = None
 
@@ -136,7 +139,7 @@ def quick_score(payload: dict) -> dict:
     order given; raises :class:`GameError` with a sentence for anything the deck cannot hold.
     """
     try:
-        request = KartenspielScoreRequest.model_validate(payload)
+        request = KartenspielScoreRequest.model_validate(payload, context=typed_by(payload))
     except ValidationError as exc:
         raise GameError(explain(exc)) from None
     read = _check_piles_fit_the_deck(request)

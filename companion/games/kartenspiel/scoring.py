@@ -42,8 +42,13 @@ def work_out_pile(
     ranks: dict[str, int | None],
     bonus: dict[str, int],
     named_choice: int | None = None,
+    choose_cheapest: bool = True,
 ) -> dict:
     """Score one pile: the pirates' escapes, then values and set bonuses, with the working.
+
+    ``choose_cheapest``: a pirate of choice with no (usable) named Roman takes the cheapest (the
+    quick score's "cheapest"); else, with two or more values left for it, it waits for its
+    owner's choice and lets nothing escape yet (``choice_pending``).
 
     Returns ``kept`` (pile order), ``escapes`` (one entry per pirate, in pile order, with the
     Roman that escaped or ``None`` and a reason), ``points``, ``sets``, ``bonus`` and ``total``.
@@ -51,7 +56,7 @@ def work_out_pile(
     left = list(romans)
     escaped: list[int | None] = [None] * len(pirates)
     reasons: list[str] = [""] * len(pirates)
-    choice_fell_back = False
+    choice_fell_back = choice_pending = False
     for index in sorted(range(len(pirates)), key=lambda i: ESCAPE_ORDER.index(pirates[i])):
         kind = pirates[index]
         target = None
@@ -69,6 +74,8 @@ def work_out_pile(
             target = min(left)
         elif named_choice is not None and named_choice in left:
             target = named_choice
+        elif not choose_cheapest and len(set(left)) >= 2:
+            choice_pending = True
         else:
             choice_fell_back = named_choice is not None
             target = cheapest_escape(left, bonus)
@@ -90,12 +97,14 @@ def work_out_pile(
                 "label": str(PIRATE_LABELS[kind]),
                 "roman": escaped[i],
                 "reason": reasons[i],
+                "pending": kind == "choice" and choice_pending,
             }
             for i, kind in enumerate(pirates)
         ],
         "escaped": [value for value in escaped if value is not None],
         "named_choice": named_choice,
-        "choice_fell_back": choice_fell_back,
+        "choice_fell_back": choice_fell_back and choose_cheapest,
+        "choice_pending": choice_pending,
         "points": points,
         "sets": sets,
         "bonus": bonus_points,
@@ -103,12 +112,38 @@ def work_out_pile(
     }
 
 
-def working(state: dict) -> dict[str, dict]:
-    """The scoring of the current round's piles, per player."""
+def working(state: dict, choose_cheapest: bool = False) -> dict[str, dict]:
+    """The scoring of the current round's piles, per player: a pirate of choice whose owner
+    has not chosen lets nothing escape yet (``choose_cheapest``: only for logs closed before
+    the choice was asked for)."""
     return {
-        name: work_out_pile(pile["romans"], pile["pirates"], state["ranks"], state["bonus"], pile["choice"])
+        name: work_out_pile(pile["romans"], pile["pirates"], state["ranks"], state["bonus"],
+                            pile["choice"], choose_cheapest)
         for name, pile in state["piles"].items()
     }
+
+
+def left_for_choice(state: dict, player: str) -> list[int]:
+    """The Romans of a pile left for its pirate of choice, which escapes last (ESCAPE_ORDER)."""
+    pile = state["piles"][player]
+    others = list(pile["pirates"])
+    others.remove("choice")
+    return work_out_pile(pile["romans"], others, state["ranks"], state["bonus"])["kept"]
+
+
+def choice_owner(state: dict) -> str | None:
+    """Who holds the pirate of choice this round (there is one in the deck)."""
+    return next((name for name in state["players"] if "choice" in state["piles"][name]["pirates"]), None)
+
+
+def choice_pending(state: dict, player: str) -> bool:
+    """The player's pirate of choice waits for its owner: two or more different Romans are
+    left for it and none of them is named."""
+    pile = state["piles"][player]
+    if "choice" not in pile["pirates"]:
+        return False
+    left = left_for_choice(state, player)
+    return len(set(left)) >= 2 and pile["choice"] not in left
 
 
 def totals(state: dict) -> dict[str, int]:

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..base import Action, GameError, Whole
+from ..base import Action, GameError, Ticked, Whole
 from .cards import (
     HAND_GAULS,
     PirateKind,
@@ -72,7 +72,7 @@ class LastPlayer(Action):
     type: Literal["last_player"] = "last_player"
     player: str = Field(description="The player still holding cards.")
     cards_left: Whole = Field(ge=1, le=HAND_GAULS + 1, description="Cards in hand, Idefix included.")
-    idefix_among: bool = Field(False, description="Whether Idefix is one of those cards.")
+    idefix_among: Ticked = Field(False, description="Whether Idefix is one of those cards.")
 
 
 # -- the rules --------------------------------------------------------------------------

@@ -15,15 +15,17 @@ from .cards import (
     RANKS,
     deck_left,
     NotAValue,
+    and_list,
     dog,
     gaul_name,
     parse_values,
+    piles_missing,
     pirates_left,
     romans_left,
     still_in,
 )
 from ..text import N_, Sentence, quote
-from .scoring import escape_reason, totals, working
+from .scoring import escape_reason, left_for_choice, totals, working
 from ..markers import marker_path  # the same marker shapes as the group charts
 
 # -- the score-progress chart, drawn on the server as SVG --------------------------------
@@ -145,6 +147,16 @@ def _with_reasons(scored: dict, ranks: dict) -> dict:
     return {**scored, "escapes": escapes}
 
 
+def _typing_note(state: dict) -> Sentence | None:
+    """While a round is typed in: whose Romans are still to come (None: every pile is in)."""
+    missing = piles_missing(state)
+    if not missing:
+        return None
+    return Sentence("Round %(round)s is being typed in: the Romans of %(players)s are still to "
+                    "come (under “Type in round %(round)s's piles”).", round=state["round"],
+                    players=and_list(missing))
+
+
 def table_view(state: dict, phase: str, winners: list[str]) -> dict:
     """The template's data for one state: deck, hands, piles, their scoring, totals and chart.
 
@@ -199,11 +211,14 @@ def table_view(state: dict, phase: str, winners: list[str]) -> dict:
         "clashes": state["clashes"],
         "piles": state["piles"],
         "working": {name: _with_reasons(scored, state["ranks"]) for name, scored in working(state).items()},
+        # The Romans its owner may name for the pirate of choice (none: nothing to choose).
         "choice_options": {
-            name: sorted(set(state["piles"][name]["romans"]))
+            name: sorted(set(left_for_choice(state, name)))
             for name in players
             if "choice" in state["piles"][name]["pirates"]
+            and len(set(left_for_choice(state, name))) >= 2
         },
+        "typing_note": _typing_note(state) if phase == "scoring" else None,
         "ranks": state["ranks"],
         "bonus": state["bonus"],
         "table": table,

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..base import Game, Move, Options
+from ..base import Game, Move, Options, Whole
 from ..text import N_, Sentence
 from .coach import coach, intro
 from .moves import (MAX_ROUNDS, EnterScore, FinishGame, TakeBack, can_finish, enter_score,
@@ -19,7 +19,7 @@ class ScorePadOptions(Options):
         json_schema_extra={"choice_labels": {"highest": N_("The highest total wins"),
                                              "lowest": N_("The lowest total wins (golf, Hearts…)")}},
     )
-    rounds: int | None = Field(
+    rounds: Whole | None = Field(
         None,
         ge=1,
         le=MAX_ROUNDS,

@@ -22,8 +22,9 @@ from pydantic import Field, StringConstraints, create_model, model_validator
 
 from ..base import Game, GameError, Move, Options, Whole, unblank
 from ..text import N_, Sentence, plural_sentence
-from . import mishaps, samples, scoring, setup_moves, taps, turn
-from .coach import coach, intro
+from . import gains, mishaps, samples, scoring, setup_moves, taps, turn
+from .coach import coach
+from .coach_setup import intro
 from .board import legal_spaces, spaces_to_camp, who
 from .components import (
     ACTIONS_PER_TURN, CHARACTERS, DEFAULT_LOCATIONS, HELPER_CARDS_PER_CHARACTER, INGREDIENTS,
@@ -49,7 +50,7 @@ class _TableBasics(Options):
         json_schema_extra={"choice_labels": DIFFICULTY_NAMES},
     )
     challenge: bool = Field(
-        False, title=N_("Challenge: one task card more"),
+        False, strict=True, title=N_("Challenge: one task card more"),
         description=N_("Adds one task card to the difficulty's stack."),
     )
 
@@ -120,9 +121,18 @@ ZaubertrankOptions = create_model(
     "ZaubertrankOptions",
     __base__=_TableBasics,
     __doc__="Table settings: the difficulty and the six location cards (defaults editable, "
-    "since the printed space counts and symbols are not known for certain).",
+    "since the printed space counts and symbols are not known for certain). The six location "
+    "names must differ, case and surrounding spaces aside (a rule JSON Schema cannot state).",
     **_location_fields(),
 )
+
+# The status line of the set-up steps before the opening markers.
+SETUP_STATUS = {
+    "task": Sentence("Setup: enter the face-up task card."),
+    "characters": Sentence("Setup: each player chooses a character."),
+    "places": Sentence("Setup: each player sets the figure's starting place."),
+    "stock": Sentence("Setup: each player takes the starting ingredients."),
+}
 
 # The phases of a turn in which somebody has the turn (the bag is in their hands).
 TURN_PHASES = ("actions", "draw", "place")
@@ -148,10 +158,14 @@ class Zaubertrank(Game):
     # The rulebook's turn ("on your turn, carry out 3 steps"): the moves, the two actions, the
     # Roman's step and the mishap draw are the turn player's. Placing the drawn marker is
     # decided together; the free taps record gains that may go to any player; entering a task
-    # card is bookkeeping. None of those is bound to the turn.
+    # card is bookkeeping. None of those is bound to the turn. A player's character, start
+    # place and starting ingredients are their own (``seat_check``: once, on their phone), and
+    # what a location or the die gave is the turn player's to enter before others tap.
     moves = (
-        Move(setup_moves.ChooseCharacter, setup_moves.choose_character, phases=("setup",)),
-        Move(setup_moves.PlaceFigure, setup_moves.place_figure, phases=("setup",)),
+        Move(setup_moves.ChooseCharacter, setup_moves.choose_character, phases=("setup",),
+             seat_check=setup_moves.character_open),
+        Move(setup_moves.PlaceFigure, setup_moves.place_figure, phases=("setup",),
+             seat_check=setup_moves.place_open),
         Move(setup_moves.BeginPlay, setup_moves.begin_play, phases=("setup",),
              check=setup_moves.openings_placed),
         Move(taps.EnterTask, taps.enter_task, check=taps.no_task_face_up),
@@ -172,13 +186,15 @@ class Zaubertrank(Game):
              check=turn.can_complete, turn="actor"),
         Move(turn.AdvanceRoman, turn.advance_roman, phases=("actions",), turn="actor"),
         Move(taps.TakeIngredients, taps.take_ingredients, phases=("setup", "actions"),
-             check=taps.supply_left),
+             check=taps.supply_left, seat_check=taps.take_seat),
         Move(taps.DrawHelpers, taps.draw_helpers, phases=("actions",),
-             check=taps.draw_pile_left),
+             check=taps.draw_pile_left, seat_check=taps.tap_seat),
         Move(taps.RemoveMishap, taps.remove_mishap, phases=("actions",),
-             check=taps.marker_on_ring),
+             check=taps.marker_on_ring, seat_check=taps.tap_seat),
         Move(taps.RefillPotion, taps.refill_potion, phases=("actions",),
-             check=taps.potion_used),
+             check=taps.potion_used, seat_check=taps.tap_seat),
+        Move(taps.EndGain, taps.end_gain, phases=("actions",), check=gains.waiting,
+             seat_check=taps.tap_seat),
     )
     regions = ("timeline", "tasks", "village", "turn")
 
@@ -282,6 +298,9 @@ class Zaubertrank(Game):
             if state["drawn"]:
                 return Sentence("Setup: place the %(symbol)s marker.",
                                 symbol=SYMBOL_NAMES[state["drawn"]])
+            step = setup_moves.setup_step(state)
+            if step in SETUP_STATUS:
+                return SETUP_STATUS[step]
             if state["opening_placed"] < OPENING_MARKERS:
                 number = state["opening_placed"] + 1
                 return Sentence("Setup: draw opening mishap marker %(number)s of %(total)s.",

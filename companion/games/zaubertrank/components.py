@@ -140,6 +140,25 @@ DEFAULT_LOCATIONS = (
 )
 
 
+# What each default location gives: the free tap that enters it, the ingredient, and how many
+# such taps at most. Only the Bard's Hut (its example: two markers drawn, two matching ones
+# off) and the Druid's Cave (up to 2 potions) are described by the rulebook; the ingredient
+# places follow their names, and the Forest is the one left for helper cards (GAMES.md). A
+# location the table renamed gives what its card says: the coach then names no kind.
+LOCATION_GAINS = {
+    "Forest": ("draw_helpers", None, 1),
+    "Fishmonger's stall": ("take_ingredients", "fish", 1),
+    "Druid's Cave": ("refill_potion", None, 2),
+    "Mistletoe grove": ("take_ingredients", "mistletoe", 1),
+    "Bard's Hut": ("remove_mishap", None, 2),
+    "Strawberry patch": ("take_ingredients", "strawberries", 1),
+}
+# Where each figure starts by default, as a location card's number. The character cards print
+# it and the sources do not say it, so this is a guess each player corrects from the card;
+# the four start apart, as the rulebook's "the location indicated on the character card" reads.
+CHARACTER_STARTS = {"asterix": 2, "obelix": 1, "getafix": 3, "dogmatix": 6}
+
+
 def subtask_limit(character: str) -> int:
     """Sub-tasks a character may complete in one turn (Obelix: two)."""
     return 2 if character == "obelix" else 1
@@ -151,10 +170,14 @@ def extra_draws(character: str) -> int:
 
 
 def fresh_seat(character: str) -> dict:
-    """A player's place at the table before the game: no ingredients, no cards."""
+    """A player's place at the table before the game: no ingredients, no cards, the figure on
+    its character's usual start; nothing chosen, placed or taken at the set-up yet."""
     return {
         "character": character,
-        "location": None,  # None: standing at the task stack
+        "location": CHARACTER_STARTS[character],  # None: standing at the task stack
+        "chosen": False,  # the player chose this character at the set-up
+        "placed": False,  # the player set the figure's start place
+        "stocked": False,  # the player took the starting ingredients
         "ingredients": {ingredient: 0 for ingredient in INGREDIENTS},
         "hand": {other: 0 for other in CHARACTERS},
         "potion_fresh": character != "obelix",

@@ -14,6 +14,7 @@ from pydantic import Field
 
 from ..base import Action, GameError, Whole
 from ..text import Sentence, plural_sentence
+from . import gains
 from .board import loc_name, player, who
 from .components import (
     HELPER_CARDS_PER_CHARACTER, INGREDIENT_NAMES, INGREDIENTS, LOCATION_COUNT, MAX_QUANTITY,
@@ -52,6 +53,13 @@ class RefillPotion(Action):
 
     type: Literal["refill_potion"] = "refill_potion"
     player: Optional[str] = Field(None, description="Empty: the player whose turn it is.")
+
+
+class EndGain(Action):
+    """Nothing more is taken of what a location, the die or a reward gave (one may always
+    take less than a card offers)."""
+
+    type: Literal["end_gain"] = "end_gain"
 
 
 class EnterTask(Action):
@@ -94,18 +102,37 @@ def potion_used(game, state: dict) -> str | None:
     return None
 
 
+# -- seats: a free tap waits while the turn player enters their own gain -------------------------
+def take_seat(game, state: dict, seat: str | None) -> str | None:
+    """At the set-up each seat takes its own starting ingredients, once; in a turn, as any
+    free tap."""
+    if state["phase"] == "setup":
+        mine = state["seats"].get(seat) if seat else None
+        if mine and mine.get("stocked"):
+            return Sentence("You have taken your starting ingredients; undo to change them.")
+        return None
+    return gains.why_waiting(state, seat)
+
+
+def tap_seat(game, state: dict, seat: str | None) -> str | None:
+    return gains.why_waiting(state, seat)
+
+
 # -- rules --------------------------------------------------------------------------------------
-def _tap_player(state: dict, named: str | None) -> str:
-    """The player a free tap concerns: the one named, or the player whose turn it is."""
+def _tap_player(state: dict, named: str | None, actor: str | None) -> str:
+    """The player a free tap concerns: the one named, else the player whose turn it is, else
+    (at the set-up) the seat making it."""
     if named:
         return player(state, named)
-    if state["turn"] is None:
-        raise GameError(Sentence("Name the player this concerns."))
-    return state["turn"]["player"]
+    if state["turn"] is not None:
+        return state["turn"]["player"]
+    if actor is not None:
+        return actor
+    raise GameError(Sentence("Name the player this concerns."))
 
 
 def take_ingredients(game, state: dict, action: TakeIngredients, actor: str | None) -> str:
-    name = _tap_player(state, action.player)
+    name = _tap_player(state, action.player, actor)
     wanted = {i: getattr(action, i) for i in INGREDIENTS}
     if not any(wanted.values()):
         raise GameError(Sentence("Choose at least one ingredient to take."))
@@ -118,16 +145,27 @@ def take_ingredients(game, state: dict, action: TakeIngredients, actor: str | No
         if count > left:
             raise GameError(Sentence("The supply has only %(amount)s left.",
                                      amount=amount(ingredient, left)))
+    if state["phase"] == "setup":
+        own_starting_stock(state, name, actor)
     for ingredient, count in wanted.items():
         state["supply"][ingredient] -= count
         state["seats"][name]["ingredients"][ingredient] += count
+    gains.took(state)
     taken = [amount(ingredient, count) for ingredient, count in wanted.items() if count]
     return Sentence("%(player)s took %(items)s from the supply.", player=who(state, name),
                     items=joined(taken))
 
 
+def own_starting_stock(state: dict, name: str, actor: str | None) -> None:
+    """The starting ingredients are each player's own, taken on their own phone."""
+    if actor is not None and actor != name:
+        raise GameError(Sentence("%(player)s takes the starting ingredients on their own "
+                                 "phone.", player=name))
+    state["seats"][name]["stocked"] = True
+
+
 def draw_helpers(game, state: dict, action: DrawHelpers, actor: str | None) -> str:
-    name = _tap_player(state, action.player)
+    name = _tap_player(state, action.player, actor)
     seat = state["seats"][name]
     character = seat["character"]
     pile = state["draw_piles"][character]
@@ -137,6 +175,7 @@ def draw_helpers(game, state: dict, action: DrawHelpers, actor: str | None) -> s
     drawn = min(pile, action.count + extra_draws(character))
     state["draw_piles"][character] -= drawn
     seat["hand"][character] += drawn
+    gains.took(state)
     return plural_sentence("%(player)s drew %(count)s helper card.",
                            "%(player)s drew %(count)s helper cards.", drawn,
                            player=who(state, name))
@@ -154,12 +193,13 @@ def remove_mishap(game, state: dict, action: RemoveMishap, actor: str | None) ->
         raise GameError(Sentence("There is no mishap marker on the %(place)s.", place=place))
     location["covered"][covered[0]] = False
     state["bag"][location["symbols"][covered[0]]] += 1
+    gains.took(state)
     return Sentence("A mishap marker was taken off the %(place)s and put back into the bag.",
                     place=place)
 
 
 def refill_potion(game, state: dict, action: RefillPotion, actor: str | None) -> str:
-    name = _tap_player(state, action.player)
+    name = _tap_player(state, action.player, actor)
     seat = state["seats"][name]
     if seat["character"] == "obelix":
         raise GameError(Sentence("Obelix has roast boars, and a gnawed bone cannot be "
@@ -167,7 +207,20 @@ def refill_potion(game, state: dict, action: RefillPotion, actor: str | None) ->
     if seat["potion_fresh"]:
         raise GameError(Sentence("%(player)s's magic potion is still fresh.", player=name))
     seat["potion_fresh"] = True
+    gains.took(state)
     return Sentence("%(player)s refilled the magic potion.", player=who(state, name))
+
+
+def end_gain(game, state: dict, action: EndGain, actor: str | None) -> str:
+    gain = gains.due(state)
+    gains.passed(state)
+    if gain["from"] == "location":
+        return Sentence("%(player)s took nothing more from the %(place)s.",
+                        player=who(state, None), place=loc_name(state, gain["location"]))
+    if gain["from"] == "potion":
+        return Sentence("%(player)s took nothing more from the potion die.",
+                        player=who(state, None))
+    return Sentence("Nothing more was taken of the task's reward.")
 
 
 def no_task_face_up(game, state: dict) -> str | None:
@@ -186,6 +239,8 @@ def enter_task(game, state: dict, action: EnterTask, actor: str | None) -> str:
     state["tasks"]["current"] = {"title": title, "reward": (action.reward or "").strip(),
                                  "subtasks": subtasks}
     state["tasks"]["covered"] = 0
+    if (gains.due(state) or {}).get("from") == "reward":
+        gains.passed(state)  # the next card is up: the reward's moment is over
     first, second, third = (amount(sub["ingredient"], sub["quantity"]) for sub in subtasks)
     if title:
         return Sentence("The task '%(title)s' was turned up: %(first)s, then %(second)s, then "

@@ -14,6 +14,7 @@ from pydantic import Field
 
 from ..base import Action, GameError, Whole
 from ..text import Sentence, plural_sentence
+from . import gains
 from .board import at_place, loc_name, player, who
 from .components import (
     ACTIONS_PER_TURN, CHARACTER_NAMES, INGREDIENT_NAMES, LOCATION_COUNT, MOVES_PER_TURN,
@@ -85,17 +86,20 @@ class AdvanceRoman(Action):
 
 
 # -- whose turn -------------------------------------------------------------------------------
-def new_turn(name: str) -> dict:
+def new_turn(name: str, bag_from: str | None = None) -> dict:
+    """A fresh turn; ``bag_from``: who handed the bag on (None: the first turn, or the host's
+    hand-over)."""
     return {"player": name, "actions_used": 0, "moves_used": 0, "used_locations": [],
-            "subtasks_done": 0, "potion_outcome": None}
+            "subtasks_done": 0, "potion_outcome": None, "gain": None, "bag_from": bag_from}
 
 
 def next_turn(state: dict) -> None:
     """Hand the bag on: the next player clockwise (in seating order) begins a turn."""
     players = state["players"]
-    following = players[(players.index(state["turn"]["player"]) + 1) % len(players)]
+    handing = state["turn"]["player"]
+    following = players[(players.index(handing) + 1) % len(players)]
     state["phase"] = "actions"
-    state["turn"] = new_turn(following)
+    state["turn"] = new_turn(following, bag_from=handing)
 
 
 def _on_turn(state: dict) -> tuple[str, dict]:
@@ -201,6 +205,7 @@ def move(game, state: dict, action: MoveFigure, actor: str | None) -> str:
                                  place=at_place(state, action.location)))
     seat["location"] = action.location
     state["turn"]["moves_used"] += 1
+    gains.passed(state)
     if action.location is None:
         return Sentence("%(player)s moved to the task stack.", player=who(state, name))
     return Sentence("%(player)s moved to the %(place)s.", player=who(state, name),
@@ -211,6 +216,7 @@ def use_location(game, state: dict, action: UseLocation, actor: str | None) -> s
     name, seat = _on_turn(state)
     state["turn"]["actions_used"] += 1
     state["turn"]["used_locations"].append(seat["location"])
+    state["turn"]["gain"] = gains.location_gain(state, seat["location"])
     return Sentence("%(player)s used the %(place)s.", player=who(state, name),
                     place=loc_name(state, seat["location"]))
 
@@ -227,6 +233,7 @@ def drink_potion(game, state: dict, action: DrinkPotion, actor: str | None) -> s
     else:
         seat["potion_fresh"] = False
     state["turn"]["potion_outcome"] = action.outcome
+    state["turn"]["gain"] = gains.potion_gain(state, action.outcome)
     outcome = POTION_OUTCOMES[action.outcome]
     if obelix:
         return Sentence("%(player)s gnawed a roast boar: %(outcome)s.", player=who(state, name),
@@ -265,6 +272,7 @@ def pass_items(game, state: dict, action: PassItems, actor: str | None) -> str:
                 "%(player)s holds not enough %(character)s helper cards to pass.",
                 player=giver, character=CHARACTER_NAMES[card]))
     state["turn"]["actions_used"] += 1
+    gains.passed(state)
     for ingredient in ingredients:
         giving["ingredients"][ingredient] -= 1
         getting["ingredients"][ingredient] += 1
@@ -287,6 +295,7 @@ def play_helpers(game, state: dict, action: PlayHelpers, actor: str | None) -> s
             raise GameError(Sentence("%(player)s holds not enough %(character)s helper cards.",
                                      player=name, character=CHARACTER_NAMES[card]))
     state["turn"]["actions_used"] += 1
+    gains.passed(state)
     for card in cards:
         seat["hand"][card] -= 1
         state["discards"][card] += 1
@@ -301,6 +310,7 @@ def complete_subtask(game, state: dict, action: CompleteSubtask, actor: str | No
     subtask = tasks["current"]["subtasks"][tasks["covered"]]
     state["turn"]["actions_used"] += 1
     state["turn"]["subtasks_done"] += 1
+    gains.passed(state)
     seat["ingredients"][subtask["ingredient"]] -= subtask["quantity"]
     state["supply"][subtask["ingredient"]] += subtask["quantity"]
     tasks["covered"] += 1
@@ -313,11 +323,14 @@ def complete_subtask(game, state: dict, action: CompleteSubtask, actor: str | No
     tasks["current"] = None
     tasks["covered"] = 0
     task_completed(state)
+    if not state["finished"]:
+        state["turn"]["gain"] = gains.reward_gain(state)
     return Sentence("%(player)s delivered %(amount)s and completed the task.",
                     player=who(state, name), amount=delivered)
 
 
 def advance_roman(game, state: dict, action: AdvanceRoman, actor: str | None) -> str:
+    gains.passed(state)
     step_roman(state, 1)
     if not state["finished"]:
         state["phase"] = "draw"

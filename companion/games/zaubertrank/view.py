@@ -5,6 +5,8 @@ the page reads that from ``legal`` (the game's table of moves), with the reason 
 from __future__ import annotations
 
 from ..text import N_
+from . import gains
+from .setup_moves import setup_step
 from .board import (
     bag_symbol_taken, legal_spaces, loc_name, place_name, roman_position,
     spaces_to_camp,
@@ -63,6 +65,7 @@ def table_view(state: dict) -> dict:
             for loc in state["locations"]
         ],
         "turn": _turn(state) if state["turn"] else None,
+        "setup_step": setup_step(state) if state["phase"] == "setup" else None,
         "difficulty": DIFFICULTY_NAMES[state["difficulty"]],
         "challenge": state["challenge"],
         "potion_outcomes": dict(POTION_OUTCOMES),
@@ -175,7 +178,22 @@ def _player(state: dict, name: str) -> dict:
         "roast_boars": seat["roast_boars"] if character == "obelix" else None,
         "can_refill": character != "obelix" and not seat["potion_fresh"],
         "on_turn": bool(turn) and turn["player"] == name,
+        "chosen": seat.get("chosen", True),
+        "placed": seat.get("placed", True),
+        "stocked": seat.get("stocked", True),
     }
+
+
+def _gain(state: dict) -> dict | None:
+    """What the turn earned and the table has still to enter (``gains.due``), for its box."""
+    gain = gains.due(state)
+    if gain is None:
+        return None
+    return {**gain,
+            "place": loc_name(state, gain["location"]) if gain.get("location") else None,
+            "outcome_text": POTION_OUTCOMES.get(gain.get("outcome") or ""),
+            "ingredient_name": INGREDIENT_NAMES.get(gain.get("ingredient") or ""),
+            "tap": gain.get("control") or "take_ingredients"}
 
 
 def _turn(state: dict) -> dict:
@@ -204,7 +222,7 @@ def _turn(state: dict) -> dict:
         "hand_cards": _hand_cards(seat),
         "ingredients_held": [i for i in INGREDIENTS if seat["ingredients"][i]],
         "potion_outcome": turn["potion_outcome"],
-        "potion_hint": POTION_OUTCOMES.get(turn["potion_outcome"] or ""),
+        "gain": _gain(state),
         "partners": [other for other in state["players"] if other != name
                      and state["seats"][other]["location"] == where],
         "others": [other for other in state["players"] if other != name],

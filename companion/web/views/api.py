@@ -8,13 +8,14 @@ from typing import Annotated, Any, Literal, Union
 
 from flask import Blueprint, current_app, request
 from flask_babel import gettext as _
-from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, RootModel, StrictInt,
-                      ValidationError, create_model)
+from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, RootModel,
+                      StrictInt, ValidationError, create_model)
 from sqlmodel import Session
 
 from ...games import GAMES
-from ...games.base import Game, GameError, explain
-from ...games.text import Sentence, say
+from ...games.base import FromJson, Game, GameError, explain, typed_by
+from ...games.patterns import NO_CONTROLS_PATTERN
+from ...games.text import N_, Sentence, say
 from ...live import changes
 from ...live.changes import Phone
 from ...service.codes import normalise_code
@@ -25,11 +26,13 @@ from ...service.groups import (GROUP_NAME_MAX, create_group, delete_play, find_g
                                require_owner)
 from ...service.imports import import_plays
 from ...service.metrics import IMPORTS
-from ...service.inputs import NAME_MAX, depth_problem, name_pattern, quote, text_problem, tidy_name
+from ...service.inputs import (CONTROL, NAME_MAX, depth_problem, name_pattern, quote,
+                               text_problem, tidy_name)
 from ...service.tables import (LOG_PAGE, clean_players, clean_request_key, find_table,
                                parse_expected, snapshot)
-from ..openapi import Error, FreeObject, PerGame, documented, openapi_document, reply
 from ..kept import group_json, plays_export, send, statistics_json
+from ..openapi import (Error, FreeObject, PerGame, documented, openapi_document, query_args,
+                       reply)
 from ..phone import bearer_token
 from .groups import group_url
 from .table import join_url
@@ -37,21 +40,39 @@ from .table import join_url
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-def _tidy(value: Any) -> Any:
-    """A name as the server keeps it (``inputs.tidy_name``), so its limits count what stays."""
-    return tidy_name(value) if isinstance(value, str) else value
+def _tidied(least: int, most: int):
+    """A name as sent (at most ``most`` characters, checked before) holds no control character
+    (what the document says); then it is what the server keeps (``inputs.tidy_name``), with
+    something visible in it when ``least``."""
+
+    def tidy(value: str) -> str:
+        if CONTROL.search(value):
+            raise ValueError(N_("holds a control character (a tab, a line break or another)"))
+        kept = tidy_name(value)
+        if len(kept) < least:
+            raise ValueError(N_("needs a letter or another visible character"))
+        if len(kept) > most:  # a few characters take more than one in their usual form (NFC)
+            raise ValueError(N_("is too long once written in its usual form"))
+        return kept
+
+    return tidy
 
 
 def _named(schema: dict) -> None:
     schema["pattern"] = name_pattern()  # something visible must be left (built on first use)
 
 
+def _no_controls(schema: dict) -> None:
+    schema["pattern"] = NO_CONTROLS_PATTERN
+
+
 def name_text(most: int, least: int = 1) -> Any:
-    """A person's or group's name: tidied, then ``least``–``most`` characters; the document
-    says the lengths and, for a name that must be there, that something visible is in it."""
-    return Annotated[str, BeforeValidator(_tidy),
-                     Field(min_length=least, max_length=most,
-                           json_schema_extra=_named if least else None)]
+    """A person's or group's name: ``least``–``most`` characters as sent, no control
+    character, then tidied; the document says the lengths, the control characters and, for a
+    name that must be there, that something visible is in it."""
+    return Annotated[str, Field(min_length=least, max_length=most,
+                                json_schema_extra=_named if least else _no_controls),
+                     AfterValidator(_tidied(least, most))]
 
 
 SeatName = name_text(NAME_MAX)
@@ -121,7 +142,8 @@ class JoinTable(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra=_seat_or_watch)
     seat: name_text(NAME_MAX, least=0) | None = Field(
         None, description="The player whose seat to take (needed unless watching).")
-    watch: bool = Field(False, description="Join as a watcher who cannot change anything.")
+    watch: bool = Field(False, strict=True,
+                        description="Join as a watcher who cannot change anything.")
 
 
 def whole_float(value: Any) -> Any:
@@ -317,9 +339,9 @@ QUICK_SCORES = PerGame(lambda game: [game.quick_score_model] if game.quick_score
 
 
 def body() -> dict:
-    """The JSON object sent, or an Invalid problem naming what is wrong with it: not JSON, not
-    an object, NaN or Infinity (JSON has neither), nested deeper than any action, or text that
-    cannot be stored (a NUL, a lone surrogate)."""
+    """The JSON object sent (``FromJson``), or an Invalid problem naming what is wrong with it:
+    not JSON, not an object, NaN or Infinity (JSON has neither), nested deeper than any action,
+    or text that cannot be stored (a NUL, a lone surrogate)."""
     raw = request.get_data(cache=True)
     if not raw:
         return {}
@@ -339,7 +361,7 @@ def body() -> dict:
     problem = text_problem(data)
     if problem:
         raise Invalid(say(problem))
-    return data
+    return FromJson(data)  # its numbers are read as JSON's (games.base.Whole)
 
 
 class _NotANumber(ValueError):
@@ -378,7 +400,7 @@ def parse_create(data: dict) -> CreateTableFields:
     if isinstance(data.get("players"), list):
         clean_players(game, data["players"])
     try:
-        return CREATE_MODELS[game.id].model_validate(data)
+        return CREATE_MODELS[game.id].model_validate(data, context=typed_by(data))
     except ValidationError as exc:
         in_options = exc.errors(include_url=False)[0]["loc"][:1] == ("options",)
         raise Invalid(say(explain(exc, skip_first=in_options))) from None
@@ -448,7 +470,7 @@ def join(code: str):
             responses={200: Snapshot, 404: NO_TABLE, 422: (Error, "A bad log page")})
 def show(code: str):
     """The table's snapshot: state, scores, winners and the newest log entries."""
-    page = parse(LogPage, request.args.to_dict())
+    page = parse(LogPage, query_args())
     db = get_db()
     return reply(table_snapshot(db, find_table(db, code), page))
 

@@ -9,6 +9,7 @@ from pydantic import BaseModel
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
+from ..guards import DatabaseAway, prepare_schema
 from ..openapi import Error, documented, reply
 
 bp = Blueprint("health", __name__)
@@ -35,9 +36,11 @@ def healthz():
 def readyz():
     """Whether the server can serve tables: its database answers and has its schema."""
     try:
+        if "database_problem" in current_app.extensions:
+            prepare_schema()  # the server started while the database could not be reached
         with current_app.extensions["engine"].connect() as connection:
             connection.execute(text("SELECT version_num FROM alembic_version")).all()
-    except SQLAlchemyError:
+    except (SQLAlchemyError, DatabaseAway):
         return reply(Error(error=_("The database cannot be reached; the tables cannot be served "
                                    "until it is back."), kind="busy"), 503)
     return reply(HEALTHY)

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError
 from ...games.base import explain
 from ...games.text import say
 from ..i18n import select_language
-from ..openapi import Error, documented, reply
+from ..openapi import Error, documented, query_args, reply
 from ...rules import RulesError, UnknownGame, UnknownSection, load_library
 from ..phone import is_fragment_request, vary
 
@@ -133,7 +133,7 @@ class RulesSections(RootModel[list[RulesSection]]):
 def api_search():
     """JSON search: best first, the given game's sections before the others."""
     try:
-        query = RulesQuery.model_validate(request.args.to_dict())
+        query = RulesQuery.model_validate(query_args())
     except ValidationError as exc:
         return reply(Error(error=say(explain(exc)), kind="invalid"), 422)
     try:
