@@ -46,6 +46,12 @@ their phones, each load taken in turns (--slices), so both meet the machine at l
   import the other tables of hammer, reading and entering scores at a steady pace with
          /healthz, before and while a group imports 5,000 plays of 12 new names each through
          the API (from its own address): loaded p99 / unloaded p99, and the import's time.
+  stats  the other tables of hammer, reading and entering scores at a steady pace with
+         /healthz, before and while four loops from one address (the DEFAULT rate limits, paced
+         within its minute's worth) fetch a group's statistics (JSON and page) and its exports
+         (CSV and JSON) round and round, a table being set up in the group with a new player
+         every few seconds: loaded p99 / unloaded p99, and the server's CPU; then the first
+         statistics of a group of 3,000 imported plays and 36,000 players.
   venue  a game café behind one public address (TRUSTED_PROXIES=1, every request carrying the
          same X-Forwarded-For), with the DEFAULT rate limits: 20 tables × 6 phones join within
          two minutes, open their streams, and every phone taps every 5 s for a minute: how
@@ -86,6 +92,7 @@ import tempfile
 import threading
 import time
 import zlib
+from collections import Counter
 from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
@@ -97,7 +104,7 @@ import psutil
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
 PARTS = ("cafe", "busy", "two", "idle", "scale", "bytes", "poll", "group", "slow", "hammer",
-         "long", "import", "venue")
+         "long", "import", "venue", "stats")
 ALIASES = {"push": ("cafe", "busy")}
 DEFAULT_PG = "postgresql://companion:companion@127.0.0.1:5432/companion_bench"
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -2245,15 +2252,21 @@ class SecondProcess:
             self.process.kill()
 
 
+# Default limits: the bench's lifted ones (and its join and stream allowances) removed.
+DEFAULTS = {"RATE_LIMITS": None, "JOIN_LIMIT": None, "STREAMS_PER_CLIENT": None}
+
+
+def other_sessions(args) -> list[aiohttp.ClientSession]:
+    """The other tables' clients, each from a loopback address of its own (a household)."""
+    return [aiohttp.ClientSession(connector=loopback_connector(f"127.0.0.{OTHERS_FIRST + index}"),
+                                  timeout=REQUEST_TIMEOUT) for index in range(args.hammer_tables - 1)]
+
+
 async def hammering(args) -> list[str]:
     """The other tables' reads and actions, before and while one client hammers its own
     table (from another process and address), with the server's default rate limits."""
-    # Default limits: the bench's lifted ones (and its join and stream allowances) removed.
-    defaults = {"RATE_LIMITS": None, "JOIN_LIMIT": None, "STREAMS_PER_CLIENT": None}
-    with Server("hammer", args.port + 7, args, single_database(args), env=defaults) as server:
-        sessions = [aiohttp.ClientSession(
-            connector=loopback_connector(f"127.0.0.{OTHERS_FIRST + index}"),
-            timeout=REQUEST_TIMEOUT) for index in range(args.hammer_tables - 1)]
+    with Server("hammer", args.port + 7, args, single_database(args), env=DEFAULTS) as server:
+        sessions = other_sessions(args)
         health = aiohttp.ClientSession(connector=client_connector(), timeout=REQUEST_TIMEOUT)
         attacker = None
         try:
@@ -2351,6 +2364,23 @@ async def hammering(args) -> list[str]:
     return lines
 
 
+def loaded_rows(quiet: dict, loaded: dict, during: str) -> tuple[list[str], list[str], list[float]]:
+    """Each label's timing rows unloaded and ``during`` the load, and its loaded p99 / unloaded
+    p99 (the other tables' reads and actions gated; /healthz shown beside them)."""
+    hz_quiet = [took for _sent, took in quiet["/healthz"]]
+    lines, ratios, gated = [], [], []
+    for label in quiet:
+        name = label.split(" ")[0]
+        unloaded, under = ([took for _sent, took in timed[label]] for timed in (quiet, loaded))
+        lines.append(timing_row(f"{name} unloaded", unloaded, hz_quiet))
+        lines.append(timing_row(f"{name} {during}", under, hz_quiet))
+        ratio = percentile(under, 0.99) / percentile(unloaded, 0.99)
+        ratios.append(f"{name} {ratio:.1f}× ({len(under)} requests)")
+        gated += [ratio] if label != "/healthz" else []
+    lines.append("  (the ×hz columns divide by the UNLOADED /healthz)")
+    return lines, ratios, gated
+
+
 def import_body(plays: int, names: int) -> bytes:
     """An export of ``plays`` score-pad plays, each of ``names`` players no other play has."""
     day = 86400
@@ -2366,9 +2396,7 @@ async def importing(args) -> list[str]:
     """The other tables' reads and actions (as in hammer), before and while a group imports
     ``--import-plays`` plays of 12 new names each."""
     with Server("import", args.port + 11, args, single_database(args)) as server:
-        sessions = [aiohttp.ClientSession(
-            connector=loopback_connector(f"127.0.0.{OTHERS_FIRST + index}"),
-            timeout=REQUEST_TIMEOUT) for index in range(args.hammer_tables - 1)]
+        sessions = other_sessions(args)
         health = aiohttp.ClientSession(connector=client_connector(), timeout=REQUEST_TIMEOUT)
         importer = aiohttp.ClientSession(connector=loopback_connector(HAMMER_ADDRESS),
                                          timeout=aiohttp.ClientTimeout(total=120))
@@ -2418,14 +2446,10 @@ async def importing(args) -> list[str]:
         finally:
             await asyncio.gather(*(s.close() for s in sessions), health.close(), importer.close())
 
-    def values(timed: list[tuple[float, float]]) -> list[float]:
-        return [took for _sent, took in timed]
-
     # Only the requests sent while the import ran: before and after it, nothing is loaded.
     began = window.began + 1
     during = {label: [t for t in loaded[label] if began <= t[0] <= began + took["seconds"]]
               for label in loaded}
-    hz_quiet = values(quiet["/healthz"])
     lines = [f"12. A group imports {args.import_plays} plays of 12 new names each "
              f"({len(body) / 2**20:.1f} MB, through the API, from {HAMMER_ADDRESS}) while "
              f"{len(others)} other tables read and enter scores {args.hammer_rate:g} times a "
@@ -2434,15 +2458,8 @@ async def importing(args) -> list[str]:
              f"{took['added']} plays added; server RSS {mb(took['rss before'])} before, at most "
              f"{mb(took['rss most'])} during it (+{mb(took['rss most'] - took['rss before'])})",
              timing_header()]
-    ratios, gated = [], []
-    for label in quiet:
-        lines.append(timing_row(f"{label.split(' ')[0]} unloaded", values(quiet[label]), hz_quiet))
-        lines.append(timing_row(f"{label.split(' ')[0]} during the import",
-                                values(during[label]), hz_quiet))
-        ratio = percentile(values(during[label]), 0.99) / percentile(values(quiet[label]), 0.99)
-        ratios.append(f"{label.split(' ')[0]} {ratio:.1f}× ({len(during[label])} requests)")
-        gated += [ratio] if label != "/healthz" else []
-    lines.append("  (the ×hz columns divide by the UNLOADED /healthz)")
+    rows, ratios, gated = loaded_rows(quiet, during, "during the import")
+    lines += rows
     lines.append(goal("import", f"the import of {args.import_plays} plays under 10 s",
                       took["seconds"] < 10 and took["answer"] == 200, f"{took['seconds']:.2f} s"))
     lines.append(goal("import", "other tables' read and action p99 during the import / "
@@ -2462,6 +2479,184 @@ async def importing(args) -> list[str]:
                       "by < 50 MB", crowd["most"] - crowd["before"] < 50 * 2**20
                       and crowd["answers"].count(200) >= 1,
                       mb(crowd["most"] - crowd["before"])))
+    return lines
+
+
+STATS_LOOPS = 4
+STATS_PATHS = {"statistics JSON": "/api/groups/{code}/stats", "statistics page": "/g/{code}/stats",
+               "export CSV": "/g/{code}/plays.csv", "export JSON": "/g/{code}/plays.json"}
+
+
+async def statistics_load(args) -> list[str]:
+    """The other tables' reads and actions (as in import), before and while STATS_LOOPS loops
+    from one address fetch a group's statistics and exports, with the server's default limits
+    (the loops together paced at their address's minute's worth); then the first statistics
+    of a big imported group."""
+    with Server("stats", args.port + 13, args, single_database(args), env=DEFAULTS) as server:
+        sessions = other_sessions(args)
+        health = aiohttp.ClientSession(connector=client_connector(), timeout=REQUEST_TIMEOUT)
+        # The loops' client: bodies read as sent (gzip), not unpacked by this process.
+        looper = aiohttp.ClientSession(connector=loopback_connector(HAMMER_ADDRESS),
+                                       timeout=aiohttp.ClientTimeout(total=120),
+                                       auto_decompress=False)
+        owner = aiohttp.ClientSession(connector=loopback_connector("127.0.0.3"),
+                                      timeout=aiohttp.ClientTimeout(total=300))
+        try:
+            await wait_up(health, server)
+            others = await gather_limited((create_table(session, server.base, "scorepad",
+                                                        ["P1", "P2", "P3", "P4"])
+                                           for session in sessions), 8)
+            code = await imported_group(owner, server.base, "Stats night",
+                                        json.dumps({"plays": generated_plays(args.stats_plays)}).encode())
+            await other_tables(server.base, others, sessions, health, 2 * len(others),
+                               args.hammer_rate)  # warm up
+            log(f"stats: {args.hammer_requests} reads and actions, unloaded …")
+            quiet, quiet_failed = await other_tables(server.base, others, sessions, health,
+                                                     args.hammer_requests, args.hammer_rate)
+            fetched: dict[str, list[tuple[int, float, int]]] = {label: [] for label in STATS_PATHS}
+            stop = asyncio.Event()
+            loops = [asyncio.create_task(stats_loop(looper, server.base, code, number, fetched, stop))
+                     for number in range(STATS_LOOPS)]
+            newcomers = asyncio.create_task(newcomer_tables(looper, server.base, code, stop))
+            # The loops under way, each body made once (its first fetch) before measuring.
+            began = time.perf_counter()
+            while (not all(any(status == 200 for status, _t, _b in times)
+                           for times in fetched.values())
+                   and time.perf_counter() - began < 120):
+                await asyncio.sleep(0.5)
+            log(f"stats: {args.hammer_requests} reads and actions while {STATS_LOOPS} loops "
+                f"fetch statistics and exports …")
+            before = {label: len(times) for label, times in fetched.items()}
+            with Window([server]) as window, LoopLag() as lag:
+                loaded, loaded_failed = await other_tables(server.base, others, sessions, health,
+                                                           args.hammer_requests, args.hammer_rate)
+            stop.set()
+            added = await newcomers
+            await asyncio.gather(*loops)
+            log(f"stats: {args.hammer_requests} reads and actions, unloaded again …")
+            again, again_failed = await other_tables(server.base, others, sessions, health,
+                                                     args.hammer_requests, args.hammer_rate)
+            quiet, quiet_failed = quieter((quiet, quiet_failed), (again, again_failed))
+            log(f"stats: the first statistics of {args.stats_big_plays} plays of 12 new names …")
+            big = await imported_group(owner, server.base, "Big import",
+                                       import_body(args.stats_big_plays, 12))
+            first = {}
+            for label in ("statistics JSON", "statistics page", "export CSV"):
+                started, cpu = time.perf_counter(), cpu_seconds([server])
+                async with looper.get(server.base + STATS_PATHS[label].format(code=big),
+                                      headers={"Accept-Encoding": "gzip"}) as answer:
+                    body = await answer.read()
+                first[label] = (answer.status, time.perf_counter() - started, len(body),
+                                used_since(cpu, cpu_seconds([server])))
+        finally:
+            await asyncio.gather(*(s.close() for s in sessions), health.close(), looper.close(),
+                                 owner.close())
+    return stats_lines(args, quiet, loaded, quiet_failed, loaded_failed, window, lag, fetched,
+                       before, added, first)
+
+
+async def imported_group(session: aiohttp.ClientSession, base: str, name: str, body: bytes) -> str:
+    """A new group holding the plays of ``body`` (an export), imported by its owner."""
+    async with session.post(f"{base}/api/groups", json={"name": name, "players": []}) as answer:
+        made = await answer.json()
+    async with session.post(f"{base}/api/groups/{made['code']}/plays", data=body, headers={
+            "Content-Type": "application/json",
+            "Authorization": f"Bearer {made['owner_key']}"}) as answer:
+        imported = await answer.json()
+        assert answer.status == 200, imported
+    return made["code"]
+
+
+STATS_PACE = 9.0  # the loops' requests a second together: under the address's 600 a minute
+
+
+async def stats_loop(session: aiohttp.ClientSession, base: str, code: str, number: int,
+                     fetched: dict, stop: asyncio.Event) -> None:
+    """One loop: each statistics and export address in turn (starting at the ``number``th),
+    gzip asked for, until ``stop``; (status, seconds, bytes) by label."""
+    labels = list(STATS_PATHS)
+    turn = number
+    while not stop.is_set():
+        label = labels[turn % len(labels)]
+        turn += 1
+        started = time.perf_counter()
+        try:
+            async with session.get(base + STATS_PATHS[label].format(code=code),
+                                   headers={"Accept-Encoding": "gzip"}) as answer:
+                body = await answer.read()
+                fetched[label].append((answer.status, time.perf_counter() - started, len(body)))
+        except (aiohttp.ClientError, asyncio.TimeoutError) as error:
+            fetched[label].append((type(error).__name__, time.perf_counter() - started, 0))
+        await asyncio.sleep(max(0.0, STATS_LOOPS / STATS_PACE - (time.perf_counter() - started)))
+
+
+async def newcomer_tables(session: aiohttp.ClientSession, base: str, code: str,
+                          stop: asyncio.Event) -> int:
+    """A table set up in the group with a player new to it every 3 s (under the address's
+    limit of creations) until ``stop``: how many were."""
+    made = 0
+    while not stop.is_set():
+        async with session.post(f"{base}/api/tables", json={
+                "game": "scorepad", "players": [f"Newcomer {made}", "Katrin"], "options": {},
+                "group": code}) as answer:
+            await answer.read()
+            made += answer.status == 201
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(stop.wait(), 3)
+    return made
+
+
+def quieter(*stretches: tuple[dict, dict]) -> tuple[dict, dict]:
+    """Of unloaded stretches (times and failures by label), per label the one of the lower
+    p99: on a shared machine the others' load comes and goes, and a baseline caught in a busy
+    minute would flatter the loaded one."""
+    def p99(timed: list[tuple[float, float]]) -> float:
+        return percentile([took for _sent, took in timed], 0.99) if timed else float("inf")
+
+    chosen = {label: min(stretches, key=lambda stretch: p99(stretch[0][label]))
+              for label in stretches[0][0]}
+    return ({label: stretch[0][label] for label, stretch in chosen.items()},
+            {label: stretch[1][label] for label, stretch in chosen.items()})
+
+
+def stats_lines(args, quiet, loaded, quiet_failed, loaded_failed, window, lag, fetched, before,
+                added, first) -> list[str]:
+    lines = [f"14. {STATS_LOOPS} loops from {HAMMER_ADDRESS} (DEFAULT rate limits, {STATS_PACE:g} "
+             f"requests a second together) fetch the statistics (JSON, page) and exports (CSV, "
+             f"JSON) of a group of {args.stats_plays} plays, gzip asked for, a table with a new "
+             f"player set up in the group every 3 s; {args.hammer_tables - 1} other tables read "
+             f"and enter scores {args.hammer_rate:g} times a second each, with /healthz "
+             f"(unloaded: before and after the loops, per row the stretch of the lower p99)",
+             timing_header()]
+    rows, ratios, gated = loaded_rows(quiet, loaded, "during the loops")
+    lines += rows
+    lines.append(goal("stats", f"other tables' read and action p99 during {STATS_LOOPS} loops of "
+                      "statistics and exports / unloaded p99 ≤ 2", max(gated) <= 2,
+                      ", ".join(ratios)))
+    lines.append("  other tables' failures: " + "; ".join(
+        f"{label.split(' ')[0]} unloaded {len(quiet_failed[label])}, loaded "
+        f"{len(loaded_failed[label])}{by_kind(loaded_failed[label])}" for label in quiet))
+    lines.append(f"  the loops during the loaded stretch ({window.seconds:.0f} s), {added} tables "
+                 f"with a new player set up meanwhile:")
+    for label, times in fetched.items():
+        during = times[before[label]:]
+        answers = ", ".join(f"{status} × {n}" for status, n in
+                            sorted(Counter(str(s) for s, _t, _b in during).items()))
+        sizes = [size for status, _t, size in during if status == 200]
+        lines.append(f"    {label:<16} {answers}; p50 {median([t for _s, t, _b in during]) * 1000:.0f} ms, "
+                     f"max {max((t for _s, t, _b in during), default=0) * 1000:.0f} ms; "
+                     f"{(median(sizes) if sizes else 0) / 1024:.0f} KB as sent")
+    lines += [f"  the server over the loaded stretch: {window.text()}",
+              f"  measuring client {lag.text()}"]
+    lines.append(f"  a group of {args.stats_big_plays} imported plays of 12 new names each "
+                 f"({12 * args.stats_big_plays:,} players), first fetch: " + ", ".join(
+                     f"{label} {status} in {took:.2f} s, {cpu:.2f} s of server CPU "
+                     f"({size / 2**20:.1f} MB as sent)"
+                     for label, (status, took, size, cpu) in first.items()))
+    status, took, _size, cpu = first["statistics JSON"]
+    lines.append(goal("stats", f"the first statistics of {args.stats_big_plays} plays and "
+                      f"{12 * args.stats_big_plays:,} players under 1 s", status == 200 and took < 1,
+                      f"{took:.2f} s, {cpu:.2f} s of server CPU"))
     return lines
 
 
@@ -2808,7 +3003,8 @@ async def run(args, parts: list[str]) -> list[str]:
              ("10. One client hammering", "hammer" in parts, lambda: hammering(args)),
              ("11. Long games", "long" in parts, lambda: long_games(args)),
              ("12. A large import", "import" in parts, lambda: importing(args)),
-             ("13. A café behind one address", "venue" in parts, lambda: venue(args))]
+             ("13. A café behind one address", "venue" in parts, lambda: venue(args)),
+             ("14. Statistics and exports", "stats" in parts, lambda: statistics_load(args))]
     for title, wanted, part in steps:
         if wanted:
             note = await wait_for_quiet(args)
@@ -2905,7 +3101,11 @@ def main() -> None:
     parser.add_argument("--venue-join-seconds", type=int, default=120,
                         help="venue: the phones join spread over this many seconds")
     parser.add_argument("--venue-seconds", type=int, default=60, help="venue: seconds of taps")
-    parser.add_argument("--port", type=int, default=5077, help="first of thirteen ports used")
+    parser.add_argument("--stats-plays", type=int, default=5000,
+                        help="stats: plays of the group (six people) the loops fetch")
+    parser.add_argument("--stats-big-plays", type=int, default=3000,
+                        help="stats: plays of the big group (12 new names each)")
+    parser.add_argument("--port", type=int, default=5077, help="first of fourteen ports used")
     parser.add_argument("--quiet", type=float, default=0,
                         help="before each part, wait up to this many seconds for the rest of "
                              "the machine to use under half a core (a shared machine)")
@@ -2938,7 +3138,8 @@ def main() -> None:
                                ("cafe", "push-baseline"), ("busy", "push-baseline"),
                                ("scale", "scale"), ("two", "two-a"), ("two", "two-b"),
                                ("poll", "poll"), ("bytes", "bytes"), ("group", "group"),
-                               ("slow", "slow"), ("hammer", "hammer"), ("long", "long"))
+                               ("slow", "slow"), ("hammer", "hammer"), ("long", "long"),
+                               ("stats", "stats"))
              if part in parts]
     footer = ["Server logs:", *scan_logs(list(dict.fromkeys(names)), began_at),
               f"whole run: {time.perf_counter() - began:.0f} s", "",

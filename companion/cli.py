@@ -132,10 +132,14 @@ def post_worker_init(worker) -> None:
 
 
 def prepare_process(app) -> None:
-    """The app loaded in its serving process: every template compiled now (the first table
-    page would stop every phone meanwhile), then what the app holds for good moved out of the
-    garbage collector's sight (each full collection walked all of it, every phone waiting),
-    and the collector run less often."""
+    """The app loaded in its serving process: what the imports of the server's last run left
+    half-written goes; every template compiled now (the first table page would stop every
+    phone meanwhile), then what the app holds for good moved out of the garbage collector's
+    sight (each full collection walked all of it, every phone waiting), and the collector run
+    less often."""
+    from .web.app import forget_dead_imports  # here: the process has patched for gevent by now
+
+    forget_dead_imports(app)
     environment = app.jinja_env
     for name in environment.list_templates(extensions=["html"]):
         environment.get_template(name)

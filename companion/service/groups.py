@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone, tzinfo
 
@@ -25,10 +26,12 @@ from sqlmodel import Session, delete, select
 
 from ..games import get_game
 from .codes import GROUP_CODE_LENGTH, normalise_code, random_code
-from .errors import Forbidden, Invalid, NotFound
+from . import pending
+from .errors import Forbidden, Invalid, NotFound, Stale
 from .inputs import NAME_MAX, name_key, quote, stored_id, tidy_name
 from .models import GameTable, GroupChange, GroupPlayer, PendingImport, Play, PlayerGroup, now
 from .stats.facts import facts_of
+from .stats.results import paced
 
 GROUP_NAME_MAX = 40
 # BoardGameGeek's ids of the games, for the export (the score pad is no game of its own).
@@ -127,18 +130,44 @@ def player_named(db: Session, group: PlayerGroup, name: str) -> GroupPlayer | No
     return next((p for p in players_of(db, group) if name_key(p.name) == wanted), None)
 
 
+def _pending_named(db: Session, group: PlayerGroup, name: str) -> GroupPlayer | None:
+    """The row of this very name that an import still pending (or a killed one) wrote: the
+    group's players are unique by name, so nobody else can have it meanwhile."""
+    found = db.exec(select(GroupPlayer).where(GroupPlayer.group_id == group.id,
+                                              GroupPlayer.name == name)).first()
+    return found if found is not None and found.pending is not None else None
+
+
+def _make_way(db: Session, group: PlayerGroup, name: str) -> None:
+    """Before a player takes ``name``: refused while an import is adding it; what a dead
+    import left is cleared."""
+    held = _pending_named(db, group, name)
+    writer = pending.holder(db, held.pending) if held is not None else None
+    if writer is None:
+        return
+    if pending.alive(db, writer.key, writer.started_at):
+        raise Stale(_("An import is adding a player called %(name)s just now; try again when "
+                      "it is done.", name=name))
+    pending.forget(db, writer.key)
+
+
 def add_player(db: Session, group: PlayerGroup, name: str) -> GroupPlayer:
-    """The group's player of this name (any case), added if new."""
+    """The group's player of this name (any case), added if new. A name an import is still
+    adding (or a killed one left) is that player, the group's from now on: the import's plays
+    name it as well, and it stays if the import fails."""
     name = clean_name(name)
     hold(db, group)
     found = player_named(db, group, name)
     if found is not None:
         return found
+    held = _pending_named(db, group, name)
+    if held is not None:
+        held.pending, held.created_at = None, now()
+        return held
     player = GroupPlayer(group_id=group.id, name=name)
     db.add(player)
     db.flush()
-    group.version += 1
-    return player
+    return player  # no play names them yet: the group's version (its statistics) stays
 
 
 def _player(db: Session, group: PlayerGroup, player_id) -> GroupPlayer:
@@ -160,6 +189,7 @@ def rename_player(db: Session, group: PlayerGroup, player_id: int, new_name: str
                         "person, merge the two.", name=other.name))
     if name == player.name:
         raise Invalid(_("%(name)s already has this name.", name=player.name))
+    _make_way(db, group, name)
     db.add(GroupChange(group_id=group.id, kind="rename",
                        payload={"player": player.id, "old": player.name, "new": name}))
     player.name = name
@@ -221,10 +251,12 @@ def undo_change(db: Session, group: PlayerGroup) -> GroupChange:
         player = _player(db, group, data["player"])
         if player_named(db, group, data["old"]) not in (None, player):
             raise Invalid(_("%(name)s is the name of another player now.", name=data["old"]))
+        _make_way(db, group, data["old"])
         player.name = data["old"]
     else:
         if player_named(db, group, data["drop_name"]) is not None:
             raise Invalid(_("%(name)s is the name of another player now.", name=data["drop_name"]))
+        _make_way(db, group, data["drop_name"])
         # Back under an id of its own: SQLite may have given the old one to a newer player.
         restored = GroupPlayer(group_id=group.id, name=data["drop_name"])
         db.add(restored)
@@ -401,9 +433,10 @@ def find_play(db: Session, group: PlayerGroup, uid: str) -> Play:
 
 def play_records(db: Session, group: PlayerGroup, plays: list[Play] | None = None) -> list[dict]:
     """The plays as the statistics and the export read them: players by their group names."""
-    names = {p.id: p.name for p in players_of(db, group)}
+    names = dict(db.exec(select(GroupPlayer.id, GroupPlayer.name).where(
+        GroupPlayer.group_id == group.id, shown(GroupPlayer.pending))).all())
     records = []
-    for play in plays if plays is not None else plays_of(db, group):
+    for play in paced(plays if plays is not None else plays_of(db, group)):
         records.append({
             "uid": play.uid,
             "game": play.game_id,
@@ -439,13 +472,13 @@ def _iso(moment: datetime) -> str:
 EXPORT_FORMAT = "table-companion-plays/1"
 
 
-def export_plays(db: Session, group: PlayerGroup) -> dict:
-    """The group as JSON: its name, players and every play (the import reads the same)."""
+def export_plays(db: Session, group: PlayerGroup) -> list[dict]:
+    """The plays as the export lists them (the import reads the same): the group's file is
+    ``{"format": EXPORT_FORMAT, "group": its name, "players": its names, "plays": these}``."""
     records = play_records(db, group)
     for record in records:
         record.pop("table")
-    return {"format": EXPORT_FORMAT, "group": group.name,
-            "players": [p.name for p in players_of(db, group)], "plays": records}
+    return records
 
 
 @dataclass(frozen=True)
@@ -482,9 +515,10 @@ def _as_text(typed: str) -> str:
     return "'" + typed if typed.startswith(FORMULA_STARTS) else typed
 
 
-def export_csv(db: Session, group: PlayerGroup, lang: str = "en", zone: tzinfo | None = None) -> str:
-    """One row per player per play, the shape spreadsheets and play-logging sites import, as a
-    spreadsheet of ``lang`` reads it; ``zone``: the players' time zone (German times are local)."""
+def export_csv(records: list[dict], lang: str = "en", zone: tzinfo | None = None) -> Iterator[str]:
+    """One row per player per play (``records``: ``play_records``), the shape spreadsheets and
+    play-logging sites import, as a spreadsheet of ``lang`` reads it, a few plays at a time;
+    ``zone``: the players' time zone (German times are local)."""
     dialect = CSV_DIALECTS[lang]
     out = io.StringIO()
     out.write(dialect.byte_order_mark)
@@ -494,7 +528,7 @@ def export_csv(db: Session, group: PlayerGroup, lang: str = "en", zone: tzinfo |
     def moment(iso: str, pattern: str | None) -> str:
         return datetime.fromisoformat(iso).astimezone(zone).strftime(pattern) if pattern else iso
 
-    for record in play_records(db, group):
+    for number, record in enumerate(records, start=1):
         for player in record["players"]:
             writer.writerow([
                 _as_text(record["uid"]), record["game"], record["bgg_id"] or "",
@@ -504,4 +538,8 @@ def export_csv(db: Session, group: PlayerGroup, lang: str = "en", zone: tzinfo |
                 "" if player["score"] is None else player["score"],
                 dialect.yes_no[0] if player["winner"] else dialect.yes_no[1],
                 dialect.results.get(record["result"] or "", "")])
-    return out.getvalue()
+        if number % 100 == 0:
+            yield out.getvalue()
+            out.seek(0)
+            out.truncate()
+    yield out.getvalue()

@@ -15,7 +15,7 @@ import re
 import time
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 
 import ijson
 from flask_babel import gettext as _
@@ -30,6 +30,7 @@ from ..games.text import N_, say
 from .database import writing
 from .errors import Invalid, NotFound, Stale
 from .groups import as_utc, clean_name, find_group, hold, shown
+from .pending import STALE_AFTER, alive, forget, forget_dead, holder, under_way
 from .inputs import NAME_MAX, name_key, quote, text_problem, tidy_name
 from .models import GroupPlayer, PendingImport, Play, PlayerGroup, now
 
@@ -40,7 +41,9 @@ PLAYS_AT_ONCE = {"sqlite": 10, "postgresql": 20}
 # Seconds the import pauses after each transaction, so the tables come first (SQLite's writers
 # queue behind it; PostgreSQL's only share the process).
 GIVE_WAY = {"sqlite": 0.005, "postgresql": 0.002}
-STALE_AFTER = timedelta(minutes=2)  # an import this old died with its process (one takes seconds)
+# Seconds an import waits for another under way that adds one of its names or play ids.
+WAIT_FOR_OTHERS = 30
+WAIT_STEP = 0.1
 
 
 class _ImportedPlayer(BaseModel):
@@ -222,20 +225,20 @@ def import_plays(engine: Engine, code: str, raw: bytes) -> Imported:
     the group has already (by its id) is left as it is, and named among the conflicts if the
     file tells it otherwise. All or nothing, and the tables' requests go on meanwhile."""
     key = uuid.uuid4().hex
-    with writing(engine) as db:
-        _forget_stale(db)
-        group = find_group(db, code)
-        group_id = group.id
-        db.add(PendingImport(key=key, group_id=group_id))
-        db.commit()
-    try:
-        done = _write(engine, group_id, key, raw)
-        _publish(engine, group_id, key, done)
-    except BaseException:
+    with under_way(engine, key):
         with writing(engine) as db:
-            _forget(db, key)
+            forget_dead(db)
+            group_id = find_group(db, code).id
+            db.add(PendingImport(key=key, group_id=group_id))
             db.commit()
-        raise
+        try:
+            done = _write(engine, group_id, key, raw)
+            _publish(engine, group_id, key, done)
+        except BaseException:
+            with writing(engine) as db:
+                forget(db, key)
+                db.commit()
+            raise
     return done
 
 
@@ -248,60 +251,175 @@ def _write(engine: Engine, group_id: int, key: str, raw: bytes) -> Imported:
             select(GroupPlayer.id, GroupPlayer.name).where(GroupPlayer.group_id == group_id,
                                                            shown(GroupPlayer.pending)))}
     done, again, batch = Imported(), {}, []
+
+    def write_batch() -> None:
+        had = _write_patiently(engine, group_id, key, batch, people)
+        for play in batch:
+            if play.uid in had:  # the group's since the file was read: as if known
+                again[play.uid] = play.told()
+        done.added += len(batch) - len(had)
+
     for play in _plays_in(raw):
         if play.uid in known:
             again[play.uid] = play.told()
         else:
             batch.append(play)
         if len(batch) == PLAYS_AT_ONCE[engine.dialect.name]:
-            _write_some(engine, group_id, key, batch, people)
-            done.added += len(batch)
+            write_batch()
             batch = []
             time.sleep(GIVE_WAY[engine.dialect.name])  # under gevent: the tables' requests find the process free
         else:
             time.sleep(0)  # and go first between plays
     if batch:
-        _write_some(engine, group_id, key, batch, people)
-        done.added += len(batch)
+        write_batch()
     done.conflicts = _told_otherwise(engine, group_id, again)
     return done
 
 
+class _Waiting(Exception):
+    """Another import, still under way, is adding a name or a play id of this batch."""
+
+    def __init__(self, sentence: str):
+        super().__init__(sentence)
+        self.sentence = sentence
+
+
+def _write_patiently(engine: Engine, group_id: int, key: str, plays: list[_ImportedPlay],
+                     people: dict[str, int]) -> set[str]:
+    """Write a batch (``_write_some``); while another import under way adds one of its names
+    or ids, wait for it (up to WAIT_FOR_OTHERS), then refused naming what clashed."""
+    began = time.monotonic()
+    while True:
+        try:
+            return _write_some(engine, group_id, key, plays, people)
+        except _Waiting as other:
+            if time.monotonic() - began > WAIT_FOR_OTHERS:
+                raise Stale(other.sentence) from None
+            time.sleep(WAIT_STEP)
+
+
+STOPPED = N_("The import was stopped (the server restarted, or it took far too long); nothing "
+             "was imported. Send the file again.")
+
+
 def _write_some(engine: Engine, group_id: int, key: str, plays: list[_ImportedPlay],
-                people: dict[str, int]) -> None:
+                people: dict[str, int]) -> set[str]:
+    """Write a batch; a name or play id the group got since the file was read (the database
+    refuses it) is looked into, then the batch written again. Answers the ids of plays the
+    group has had meanwhile (not written)."""
+    had: set[str] = set()
+    while True:
+        try:
+            people.update(_write_batch(engine, group_id, key, plays, people, had))
+            return had
+        except IntegrityError:
+            if not _clashes(engine, group_id, plays, people, had):  # the group changed
+                raise Stale(_("The group changed while the file was imported (it was deleted, "
+                              "or another import came between); nothing was imported. Try "
+                              "again.")) from None
+
+
+def _write_batch(engine: Engine, group_id: int, key: str, plays: list[_ImportedPlay],
+                 people: dict[str, int], had: set[str]) -> dict[str, int]:
     """One short transaction: the plays' new names as pending players, then the plays (rows
-    through SQLAlchemy Core: the ORM's bookkeeping per row doubled the time the writer is held)."""
+    through SQLAlchemy Core: the ORM's bookkeeping per row doubled the time the writer is held).
+    Answers the new players (name key → id)."""
     keyed = [(play, [name_key(entry.name) for entry in play.players]) for play in plays]
     new = {}
     for play, keys in keyed:
         for entry, name in zip(play.players, keys):
             if name not in people:
                 new.setdefault(name, entry.name)
-    table = Play.__table__
-    try:
-        with writing(engine) as db:
-            if engine.dialect.name == "postgresql":
-                # Hidden rows need no flush to disk each: the publishing commit flushes them all.
-                db.connection().exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
-            if new:
-                rows = [{"group_id": group_id, "name": name, "created_at": now(), "pending": key}
-                        for name in new.values()]
-                people.update((name_key(name), player_id)
-                              for player_id, name in _add_players(db, rows))
-            db.connection().execute(insert(table), [{
-                "group_id": group_id, "uid": play.uid, "game_id": play.game,
-                "started_at": play.started_at, "ended_at": play.ended_at,
-                "players": [{"player": people[name], "seat": entry.name, "score": entry.score,
-                             "winner": entry.winner} for entry, name in zip(play.players, keys)],
-                "cooperative": GAMES[play.game].cooperative,
-                "result": play.result if GAMES[play.game].cooperative else None,
-                "facts": play.facts, "corrected_at": play.corrected_at, "reopened": False,
-                "pending": key} for play, keys in keyed])
-            db.commit()
-    except IntegrityError:
-        raise Stale(_("Another import is adding plays with the same ids just now, or the "
-                      "group was deleted; nothing was imported. Try again in two minutes.")
-                    ) from None
+    with writing(engine) as db:
+        _still_pending(db, group_id, key)
+        if engine.dialect.name == "postgresql":
+            # Hidden rows need no flush to disk each: the publishing commit flushes them all.
+            db.connection().exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
+        made = {}
+        if new:
+            rows = [{"group_id": group_id, "name": name, "created_at": now(), "pending": key}
+                    for name in new.values()]
+            made = {name_key(name): player_id for player_id, name in _add_players(db, rows)}
+        found = {**people, **made}
+        written = [{
+            "group_id": group_id, "uid": play.uid, "game_id": play.game,
+            "started_at": play.started_at, "ended_at": play.ended_at,
+            "players": [{"player": found[name], "seat": entry.name, "score": entry.score,
+                         "winner": entry.winner} for entry, name in zip(play.players, keys)],
+            "cooperative": GAMES[play.game].cooperative,
+            "result": play.result if GAMES[play.game].cooperative else None,
+            "facts": play.facts, "corrected_at": play.corrected_at, "reopened": False,
+            "pending": key} for play, keys in keyed if play.uid not in had]
+        if written:
+            db.connection().execute(insert(Play.__table__), written)
+        db.commit()
+    return made
+
+
+def _still_pending(db, group_id: int, key: str) -> None:
+    """The group's row and the import's, locked until the commit (a table's new player waits
+    for this batch and then sees its names); refused when either is gone."""
+    if db.execute(select(PlayerGroup.id).join(PendingImport, PendingImport.group_id == PlayerGroup.id)
+                  .where(PlayerGroup.id == group_id, PendingImport.key == key)
+                  .with_for_update()).first() is None:
+        if db.get(PlayerGroup, group_id) is None:
+            raise NotFound(_("The group was deleted while the file was imported."))
+        raise Stale(_(STOPPED))
+
+
+def _clashes(engine: Engine, group_id: int, plays: list[_ImportedPlay],
+             people: dict[str, int], had: set[str]) -> bool:
+    """Why the database refused a batch: names and play ids the group got since the file was
+    read (a table or an import added them). Its players join ``people``, its plays ``had``;
+    another import's under way raise ``_Waiting``; a dead import's are cleared. False: none."""
+    names = {name_key(entry.name): entry.name for play in plays for entry in play.players}
+    wanted = [name for key, name in names.items() if key not in people]
+    with writing(engine) as db:
+        taken = _names_taken(db, group_id, wanted)
+        kept = _plays_taken(db, group_id, [play.uid for play in plays])
+        db.commit()
+    people.update((name, player_id) for name, player_id in taken.items() if player_id)
+    had.update(uid for uid, the_groups in kept.items() if the_groups)
+    return bool(taken or kept)
+
+
+def _other_import(db, mark: str | None):
+    """The import still pending that wrote a row marked ``mark`` (None: the row is the group's).
+    One no process is writing any more is cleared here, and None too."""
+    writer = holder(db, mark) if mark else None
+    if writer is None or alive(db, writer.key, writer.started_at):
+        return writer
+    forget(db, writer.key)
+    return None
+
+
+def _names_taken(db, group_id: int, names: list[str]) -> dict[str, int | None]:
+    """Of these names, those someone has: name key → the group's player (None: a dead
+    import's, cleared now)."""
+    taken = {}
+    for player_id, name, mark in db.execute(
+            select(GroupPlayer.id, GroupPlayer.name, GroupPlayer.pending).where(
+                GroupPlayer.group_id == group_id, GroupPlayer.name.in_(names))).all():
+        if _other_import(db, mark) is not None:
+            raise _Waiting(_("Another import is adding the player %(name)s just now; nothing "
+                             "was imported. Try again when it is done.", name=name))
+        still = db.get(GroupPlayer, player_id) is not None  # not cleared with a dead import
+        taken[name_key(name)] = player_id if still else None
+    return taken
+
+
+def _plays_taken(db, group_id: int, uids: list[str]) -> dict[str, bool]:
+    """Of these play ids, those someone has: whether the group does (another import finished
+    meanwhile), or a dead import did (cleared now)."""
+    had = {}
+    for uid, mark in db.execute(select(Play.uid, Play.pending).where(
+            Play.group_id == group_id, Play.uid.in_(uids))).all():
+        if _other_import(db, mark) is not None:
+            raise _Waiting(_("Another import is adding the play %(uid)s just now; nothing was "
+                             "imported. Try again when it is done.", uid=quote(uid)))
+        had[uid] = db.scalars(select(Play.id).where(Play.group_id == group_id,
+                                                    Play.uid == uid)).first() is not None
+    return had
 
 
 def _add_players(db, rows: list[dict]) -> list[tuple[int, str]]:
@@ -323,23 +441,25 @@ def _publish(engine: Engine, group_id: int, key: str, done: Imported) -> None:
     became a player while the file was read (a table's, another import's) is that player."""
     with writing(engine) as db:
         group = db.get(PlayerGroup, group_id)
-        if group is None or db.get(PendingImport, key) is None:
+        if group is None:
             raise NotFound(_("The group was deleted while the file was imported."))
         hold(db, group)
-        _join_twins(db, group_id, key)
-        db.execute(delete(PendingImport).where(PendingImport.key == key))
+        mine = holder(db, key)
+        if mine is None:
+            raise Stale(_(STOPPED))
+        _join_twins(db, group_id, key, mine.started_at)
+        db.delete(mine)
         if done.added:
             group.version += 1
         db.commit()
 
 
-def _join_twins(db, group_id: int, key: str) -> None:
+def _join_twins(db, group_id: int, key: str, started: datetime) -> None:
     """Pending players whose name a player of the group has now: their places in the
     import's plays go to that player (rare: someone added the same newcomer meanwhile)."""
     made = select(GroupPlayer.id).where(GroupPlayer.pending == key).limit(1)
     if db.scalars(made).first() is None:
         return  # this import made no new player
-    started = db.get(PendingImport, key).started_at
     # Players of the group made by others since this import, or one running beside it, began.
     since = {name_key(name): player_id for player_id, name in db.execute(
         select(GroupPlayer.id, GroupPlayer.name).where(
@@ -377,17 +497,3 @@ def _told_otherwise(engine: Engine, group_id: int, told: dict[str, tuple]) -> li
             if kept != told[play.uid]:
                 differ.add(play.uid)
     return [uid for uid in told if uid in differ]  # in the file's order
-
-
-def _forget(db, key: str) -> None:
-    """Delete what an import that will not finish wrote."""
-    db.execute(delete(Play).where(Play.pending == key))
-    db.execute(delete(GroupPlayer).where(GroupPlayer.pending == key))
-    db.execute(delete(PendingImport).where(PendingImport.key == key))
-
-
-def _forget_stale(db) -> None:
-    """Imports that began long ago died with their process (``kill -9``, a power cut)."""
-    for key in db.scalars(select(PendingImport.key).where(
-            PendingImport.started_at < now() - STALE_AFTER)):
-        _forget(db, key)

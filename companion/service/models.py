@@ -100,7 +100,9 @@ class PlayerGroup(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     code: str = Field(index=True, unique=True, max_length=10)  # six in groups made before 0008
     name: str = Field(max_length=40)
-    version: int = 0  # bumped by every change (players, plays), like a table's
+    # Bumped by every change its statistics and exports see: plays, and names of players in them
+    # (a new player, in no play yet, changes neither: web/kept.py).
+    version: int = 0
     # Its history changes only with the owner key (groups.owner_key); groups from before 0009
     # are open to every phone with the code until one of them makes the group owned.
     owned: bool = False

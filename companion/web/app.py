@@ -13,7 +13,8 @@ from flask_wtf.csrf import CSRFProtect
 from sqlalchemy.exc import OperationalError
 
 from ..live.hub import Hub
-from ..service.database import close_db, init_db, make_engine
+from ..service.database import close_db, init_db, make_engine, writing
+from ..service.pending import forget_dead
 from .assets import init_assets
 from .config import defaults
 from .errors import init_errors
@@ -89,6 +90,17 @@ def _prepare_database(app: Flask) -> None:
         app.extensions["database_problem"] = str(error.orig or error).strip().splitlines()[0]
         app.logger.warning("The database cannot be reached (%s); serving anyway: /readyz "
                            "answers 503 until it does.", app.extensions["database_problem"])
+
+
+def forget_dead_imports(app: Flask) -> None:
+    """A server starting (cli.post_worker_init): what the imports of its last run left
+    half-written (killed with it) is cleared; another server's imports under way stay. A
+    database away at the start: the next import clears them."""
+    if "database_problem" in app.extensions:
+        return
+    with writing(app.extensions["engine"]) as db:
+        forget_dead(db)
+        db.commit()
 
 
 def _instance_path() -> str | None:

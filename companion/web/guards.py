@@ -29,16 +29,26 @@ def trusted_host() -> None:
 
 def limit_body() -> None:
     """A body above the limit is refused with 413 by Werkzeug before it is read whole (from its
-    Content-Length, or as soon as a chunked body passes the limit). A file of plays (megabytes)
-    is read by one request of the process at a time; another is refused with 503 before its
-    body is read, so a hundred large bodies at once cost the memory of one."""
+    Content-Length, or as soon as a chunked body passes the limit)."""
     large = request.endpoint in LARGE_BODIES
     request.max_content_length = current_app.config[
         "IMPORT_LIMIT_BYTES" if large else "BODY_LIMIT_BYTES"]
-    if large and request.method == "POST":
-        if not current_app.extensions["import_gate"].acquire(blocking=False):
-            raise Busy(_("Another import is being read just now; try again in a few seconds."))
-        g.import_gate = True
+
+
+def owners_import_alone():
+    """A file of plays (megabytes) is read by one request of the process at a time, and only
+    an owner's: the view's ``before_body`` (the group, its owner key) and the rate limit come
+    first, so a stranger's slow upload never holds the slot. Another owner's is refused with
+    503 before its body is read: a hundred large bodies at once cost the memory of one."""
+    if request.endpoint not in LARGE_BODIES or request.method != "POST":
+        return None
+    refused = current_app.view_functions[request.endpoint].before_body(**request.view_args)
+    if refused is not None:
+        return refused
+    if not current_app.extensions["import_gate"].acquire(blocking=False):
+        raise Busy(_("Another import is being read just now; try again in a few seconds."))
+    g.import_gate = True
+    return None
 
 
 def open_import_gate(_error: BaseException | None = None) -> None:
@@ -139,8 +149,9 @@ def storable_text() -> None:
 
 
 def init_guards(app: Flask, limiter) -> None:
-    """In this order: the name, the database (when it was away), the size, the client's limits (a client past one is not read
-    at all), the body's time, its text; then the CSRF check, which reads the form."""
+    """In this order: the name, the database (when it was away), the size, the client's limits
+    (a client past one is not read at all), an import's owner, the body's time, its text; then
+    the CSRF check, which reads the form."""
     app.extensions["import_gate"] = threading.Semaphore(1)
     app.extensions["schema_gate"] = threading.Lock()
     app.teardown_request(open_import_gate)
@@ -148,5 +159,6 @@ def init_guards(app: Flask, limiter) -> None:
     app.before_request(database_ready)
     app.before_request(limit_body)
     limiter.init_app(app)
+    app.before_request(owners_import_alone)
     app.before_request(body_in_time)
     app.before_request(storable_text)

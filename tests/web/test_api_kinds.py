@@ -60,7 +60,7 @@ def test_each_kind_of_refusal_is_named_beside_its_sentence(make_app, monkeypatch
 
     group = client.post("/api/groups", json={"name": "Friday", "players": []}).get_json()
     app.config["PROPAGATE_EXCEPTIONS"] = False  # as a server answers a failure, not a test
-    monkeypatch.setattr("companion.web.views.api.statistics",
+    monkeypatch.setattr("companion.web.kept.statistics",
                         lambda rows: (_ for _ in ()).throw(RuntimeError("a bug")))
     refused(client.get(f"/api/groups/{group['code']}/stats"), 500, "server_error")
     gate = app.extensions["import_gate"]

@@ -27,7 +27,7 @@ from companion.service.codes import CODE_ALPHABET
 from companion.service.inputs import name_key
 from companion.service.models import GameTable, PlayerGroup
 
-from tests.conftest import api_table, bearer
+from tests.conftest import Phone, api_table, bearer
 
 
 class Night:
@@ -331,13 +331,17 @@ def test_export_and_import_restore_the_plays_and_a_second_import_adds_nothing(cl
 def test_an_import_reads_as_often_for_fifty_plays_of_new_names_as_for_five(app, client):
     """Names are resolved in bulk: the reads an import makes do not grow with its plays and
     names (a lookup and a flush per name made 200 plays stall a server for 30 s); only the
-    rows it writes do, and its transactions (a few plays each)."""
+    rows it writes do, and its transactions (a few plays each), each with one read: that the
+    import is still pending."""
     def plays(count: int, first: int) -> dict:
         return {"plays": [{
             "uid": f"u{first + n}", "game": "scorepad", "started_at": "2026-11-01T19:00:00+00:00",
             "ended_at": "2026-11-01T20:00:00+00:00",
             "players": [{"name": f"P{first + n}-{seat}", "score": seat} for seat in range(12)]}
             for n in range(count)]}
+
+    def transactions(count: int) -> int:
+        return -(-count // imports.PLAYS_AT_ONCE[app.extensions["engine"].dialect.name])
 
     def reads(count: int, first: int) -> int:
         night = Night(client, players=("Katrin",))
@@ -358,7 +362,7 @@ def test_an_import_reads_as_often_for_fifty_plays_of_new_names_as_for_five(app, 
         assert len(night.info()["players"]) == 1 + 12 * count
         return len(sent)
 
-    assert reads(50, 1000) == reads(5, 0)
+    assert reads(50, 1000) - reads(5, 0) == transactions(50) - transactions(5)
 
 
 @pytest.mark.parametrize("change, message", [
@@ -764,9 +768,8 @@ def test_the_group_page_shows_fifty_plays_a_page_by_links_that_stay_true(client)
 def test_statistics_are_computed_once_per_change_of_the_group(client, monkeypatch):
     from companion.web.views import groups as views
     computed = []
-    real = views._compute_statistics
-    monkeypatch.setattr(views, "_compute_statistics",
-                        lambda db, group: computed.append(group.version) or real(db, group))
+    real = views._draw_charts
+    monkeypatch.setattr(views, "_draw_charts", lambda found: computed.append(1) or real(found))
     night = Night(client)
     night.play({"Katrin": 5, "Ben": 9})
     first = client.get(f"/g/{night.code}/stats").get_data(as_text=True)
@@ -928,3 +931,117 @@ def test_an_import_names_the_plays_the_group_had_told_otherwise_and_keeps_its_ow
     shown = html.unescape(client.get(f"/g/{night.code}", headers={"Accept-Language": "de"})
                           .get_data(as_text=True))
     assert f"Diese Partie hatte die Gruppe schon, anders erzählt; sie bleibt, wie sie ist: {uid}." in shown
+
+
+# -- statistics and exports cost once per change (issue 40) -------------------------------------
+
+
+def test_the_apis_statistics_share_the_pages_and_a_new_player_recomputes_nothing(app, client,
+                                                                                  monkeypatch):
+    """One computation per version of the group's plays and language, for the API and the
+    page alike; a player added (on the page, or by a new table's seat) changes no statistic."""
+    from companion.service import stats as stats_package
+    from companion.web import kept
+    from companion.web.views import groups as views
+
+    counted, drawn = [], []
+    real, draw = stats_package.statistics, views.render_block
+    monkeypatch.setattr(kept, "statistics", lambda rows: counted.append(1) or real(rows))
+    monkeypatch.setattr(views, "render_block", lambda *a, **k: drawn.append(1) or draw(*a, **k))
+    night = Night(client)
+    night.play({"Katrin": 5, "Ben": 9})
+    first = client.get(f"/api/groups/{night.code}/stats").get_json()
+    page = client.get(f"/g/{night.code}/stats").get_data(as_text=True)
+    assert client.get(f"/api/groups/{night.code}/stats").get_json() == first
+    assert len(counted) == 1 and "Katrin" in page
+    visitor = Phone(app, "10.0.0.7")
+    assert visitor.post(f"/g/{night.code}/players", {"name": "Dora"}).status_code == 303
+    night.table({"Emil": None, "Ben": None})  # set up, not ended: Emil is new to the group
+    assert client.get(f"/api/groups/{night.code}/stats").get_json() == first
+    again = client.get(f"/g/{night.code}/stats").get_data(as_text=True)
+    assert without_tokens(again) == without_tokens(page)  # its CSRF token is signed per second
+    assert len(counted) == 1
+    assert len(drawn) == 1  # the page's statistics drawn once, the page around them each time
+    night.play({"Katrin": 7, "Cem": 3})
+    newer = client.get(f"/api/groups/{night.code}/stats").get_json()
+    assert len(counted) == 2 and newer["group"]["plays"] == 2
+    assert "Cem" in client.get(f"/g/{night.code}/stats").get_data(as_text=True)
+    assert len(counted) == 2 and len(drawn) == 2
+
+
+def without_tokens(page: str) -> str:
+    return re.sub(r'(csrf-token" content="|"X-CSRFToken": "|name="csrf_token" value=")[^"]+',
+                  r"\1…", page)
+
+
+def ungzipped(answer) -> str:
+    import gzip
+
+    assert answer.headers["Content-Encoding"] == "gzip" and answer.is_streamed
+    assert "Accept-Encoding" in answer.headers["Vary"]
+    return gzip.decompress(answer.get_data()).decode()
+
+
+@pytest.mark.parametrize("path, mimetype", [("/g/{code}/plays.csv", "text/csv; charset=utf-8"),
+                                            ("/g/{code}/plays.json", "application/json"),
+                                            ("/api/groups/{code}/plays", "application/json")])
+def test_exports_are_compressed_when_asked_and_made_once_per_change(app, client, monkeypatch,
+                                                                    path, mimetype):
+    from companion.service import groups
+    from companion.web import kept
+
+    made = []
+    real = groups.play_records
+    for module in (groups, kept):
+        monkeypatch.setattr(module, "play_records",
+                            lambda db, group, plays=None: made.append(1) or real(db, group, plays))
+    night = Night(client)
+    night.play({"Katrin": 30, "Ben": 12})
+    url = path.format(code=night.code)
+    packed = client.get(url, headers={"Accept-Encoding": "gzip, deflate"})
+    assert packed.headers["Content-Type"] == mimetype
+    plain = client.get(url)
+    assert "Content-Encoding" not in plain.headers and plain.is_streamed
+    assert ungzipped(packed) == plain.get_data(as_text=True)
+    assert "Katrin" in plain.get_data(as_text=True) and len(made) == 1
+    # A new player: the plays are not read again; the JSON, which lists every player, says so.
+    Phone(app, "10.0.0.7").post(f"/g/{night.code}/players", {"name": "Dora"})
+    again = client.get(url).get_data(as_text=True)
+    assert len(made) == 1
+    if path.endswith(".csv"):
+        assert again == plain.get_data(as_text=True)
+    else:
+        assert json.loads(again)["players"] == ["Ben", "Cem", "Dora", "Katrin"]
+        assert json.loads(again)["plays"] == json.loads(plain.get_data(as_text=True))["plays"]
+    night.play({"Katrin": 7, "Cem": 3})
+    assert len(json.loads(client.get("/api/groups/" + night.code + "/plays").get_data())["plays"]) == 2
+
+
+def test_the_statistics_page_of_a_huge_group_shows_the_first_rows_and_says_where_the_rest_is(
+        client, monkeypatch):
+    """An imported group of thousands of one-off names: the page lists the players with the
+    most wins and the pairs that met most, as many as a phone reads, and says so; the JSON has
+    every one."""
+    from companion.web.views import groups as views
+
+    monkeypatch.setattr(views, "SHOWN_MOST", 5)
+    night = Night(client, players=())
+    client.post(f"/api/groups/{night.code}/plays", headers=night.owner, json={"plays": [{
+        "uid": f"p{n}", "game": "scorepad", "started_at": f"2026-11-{1 + n:02d}T19:00:00+00:00",
+        "ended_at": f"2026-11-{1 + n:02d}T20:00:00+00:00",
+        "players": [{"name": f"N{n}-{seat}", "score": seat, "winner": seat == 2}
+                    for seat in range(3)]} for n in range(4)]})
+    page = html.unescape(client.get(f"/g/{night.code}/stats").get_data(as_text=True))
+    def rows(table: str) -> list[str]:
+        return re.findall(r'<tr><th scope="row">([^<]+)</th>', table)
+
+    tables = [rows(t) for t in re.findall(r'<table class="stats-table">(.*?)</table>', page, re.S)]
+    assert [len(t) for t in tables] == [5, 5, 5]  # players, the score pad's players, pairs
+    assert tables[0][:4] == ["N0-2", "N1-2", "N2-2", "N3-2"]  # the four winners first
+    chart = re.search(r'id="win-rate-table">(.*?)</table>', page, re.S).group(1)
+    assert len(rows(chart)) == 5
+    assert "Shown: the 5 with the most wins, of 12 players." in page
+    assert "Shown: the 5 pairs that played together most, of 12." in page
+    assert page.count("The statistics as JSON have every one.") == 3
+    numbers = client.get(f"/api/groups/{night.code}/stats").get_json()
+    assert len(numbers["group"]["players"]) == 12 and len(numbers["head_to_heads"]) == 12

@@ -680,3 +680,96 @@ def test_one_import_is_read_at_a_time_and_another_is_refused_before_its_body(app
         gate.release()
     assert client.post(url, json={"plays": [play]}, headers=key).get_json()["added"] == 1
     assert client.post(url, json={"plays": [play]}, headers=key).get_json()["added"] == 0  # freed again
+
+
+class Trickle:
+    """A body sent one byte at a time, as a slow-loris client sends it (``read``: bytes read)."""
+
+    def __init__(self, pause: float = 0.05):
+        self.pause, self.read_bytes = pause, 0
+
+    def read(self, size=-1):
+        import gevent
+
+        gevent.sleep(self.pause)
+        self.read_bytes += 1
+        return b"x"
+
+
+def _upload(app, url, body, headers=None, address="10.9.9.9"):
+    return app.test_client().post(url, headers=headers or {}, environ_overrides={
+        "wsgi.input": body, "CONTENT_TYPE": "application/json", "CONTENT_LENGTH": "5000000",
+        "REMOTE_ADDR": address})
+
+
+def test_a_strangers_import_is_refused_before_it_takes_the_slot_or_is_read(make_app):
+    """No such group, no owner key, a wrong one, the page without the owner's cookie: refused
+    at once, the body unread and the process's import slot never taken."""
+    app = make_app(BODY_SECONDS=2)
+    group = app.test_client().post("/api/groups", json={"name": "Fri", "players": []}).get_json()
+    gate = app.extensions["import_gate"]
+    taken = []
+    acquire = gate.acquire
+
+    class Watched:
+        def acquire(self, *args, **kwargs):
+            taken.append(True)
+            return acquire(*args, **kwargs)
+
+        def release(self):
+            gate.release()
+
+    app.extensions["import_gate"] = Watched()
+    for url, headers, status in [
+            ("/api/groups/ZZZZZZZZZZ/plays", {}, 404),
+            (f"/api/groups/{group['code']}/plays", {}, 403),
+            (f"/api/groups/{group['code']}/plays", bearer("not-the-key"), 403),
+            (f"/g/{group['code']}/import", {}, 403),
+            ("/g/ZZZZZZZZZZ/import", {}, 404)]:
+        body = Trickle()
+        answer = _upload(app, url, body, headers)
+        assert answer.status_code == status, (url, answer.status_code)
+        assert body.read_bytes == 0 and taken == [], url
+    # The owner's import takes it, and gives it back.
+    play = {"uid": "g1", "game": "scorepad", "started_at": "2026-11-27T20:00:00+01:00",
+            "ended_at": "2026-11-27T21:00:00+01:00", "players": [{"name": "Ann", "score": 1}]}
+    owned = app.test_client().post(f"/api/groups/{group['code']}/plays", json={"plays": [play]},
+                                   headers=bearer(group["owner_key"]))
+    assert owned.status_code == 200 and taken == [True]
+    assert gate.acquire(blocking=False)
+    gate.release()
+
+
+def test_ten_strangers_slow_uploads_never_make_the_owner_wait(make_app):
+    import gevent
+
+    app = make_app(BODY_SECONDS=5)
+    group = app.test_client().post("/api/groups", json={"name": "Fri", "players": []}).get_json()
+    strangers = [gevent.spawn(_upload, app, url, Trickle(0.5), address=f"10.9.9.{n}")
+                 for n in range(10) for url in ("/api/groups/ZZZZZZZZZZ/plays",
+                                                f"/api/groups/{group['code']}/plays")]
+    gevent.sleep(0.1)  # every stranger has sent its headers
+    play = {"uid": "g1", "game": "scorepad", "started_at": "2026-11-27T20:00:00+01:00",
+            "ended_at": "2026-11-27T21:00:00+01:00", "players": [{"name": "Ann", "score": 1}]}
+    owned = app.test_client().post(f"/api/groups/{group['code']}/plays", json={"plays": [play]},
+                                   headers=bearer(group["owner_key"]))
+    assert owned.status_code == 200, owned.get_json()
+    gevent.joinall(strangers, timeout=10)
+    assert sorted(g.value.status_code for g in strangers) == [403] * 10 + [404] * 10
+
+
+def test_a_client_past_its_limit_is_refused_before_an_import_takes_the_slot(make_app):
+    app = make_app(RATE_LIMITS={"code": 0, "action": 5, "live": 0, "create": 0})
+    group = app.test_client().post("/api/groups", json={"name": "Fri", "players": []}).get_json()
+    url = f"/api/groups/{group['code']}/plays"
+    client = app.test_client()
+    answers = [client.post(url, json={"plays": []}, headers=bearer(group["owner_key"])).status_code
+               for _ in range(6)]  # an owner key is no phone: its address's minute, and one more
+    assert answers == [200] * 5 + [429]
+    gate = app.extensions["import_gate"]
+    assert gate.acquire(blocking=False)  # another import being read just now
+    try:
+        assert client.post(url, json={"plays": []},
+                           headers=bearer(group["owner_key"])).status_code == 429
+    finally:
+        gate.release()

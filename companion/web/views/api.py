@@ -21,16 +21,16 @@ from ...live.changes import Phone
 from ...service.codes import normalise_code
 from ...service.database import get_db
 from ...service.errors import AlreadyDone, Invalid, NotFound, Unauthorized
-from ...service.groups import (GROUP_NAME_MAX, create_group, delete_play, export_plays,
-                               find_group, is_owner_key, owner_key, play_count, play_records,
-                               players_of, require_owner)
+from ...service.groups import (GROUP_NAME_MAX, create_group, delete_play, find_group,
+                               is_owner_key, owner_key, play_count, play_records, players_of,
+                               require_owner)
 from ...service.imports import import_plays
 from ...service.metrics import IMPORTS
 from ...service.inputs import (CONTROL, NAME_MAX, depth_problem, name_pattern, quote,
                                text_problem, tidy_name)
-from ...service.stats import statistics
 from ...service.tables import (LOG_PAGE, clean_players, clean_request_key, find_table,
                                parse_expected, snapshot)
+from ..kept import group_json, plays_export, send, statistics_json
 from ..openapi import (Error, FreeObject, PerGame, documented, openapi_document, query_args,
                        reply)
 from ..phone import bearer_token
@@ -594,9 +594,10 @@ def create_group_view():
 @bp.get("/groups/<code>")
 @documented(path={"code": GROUP_CODE}, responses={200: GroupInfo, 404: NO_GROUP})
 def group_view(code: str):
-    """A group: its players and its plays, newest first."""
+    """A group: its players and its plays, newest first (made once per change: ``kept``)."""
     db = get_db()
-    return reply(_group_info(db, find_group(db, code)))
+    group = find_group(db, code)
+    return send(group_json(db, group, group_url(group.code)), "application/json")
 
 
 @bp.get("/groups/<code>/plays")
@@ -604,20 +605,18 @@ def group_view(code: str):
 def group_export(code: str):
     """The group's plays as JSON, to keep or to import on another server."""
     db = get_db()
-    return reply(PlayExport.model_validate(export_plays(db, find_group(db, code))))
+    return send(plays_export(db, find_group(db, code)), "application/json")
 
 
 @bp.post("/groups/<code>/plays")
 @documented(body=PlayExport, path={"code": GROUP_CODE}, bearer=True, responses={
     200: Imported, 403: (Error, "Not the group's owner key"), 404: NO_GROUP,
-    409: (Error, "Another import adds plays of the same ids just now"),
+    409: (Error, "Another import under way adds one of its players or play ids (named)"),
     422: (Error, "Not an export; the play and field named")})
 def group_import(code: str):
     """Import an export into the group (with its owner key as the bearer token): all or
-    nothing; plays it has already are skipped."""
-    with Session(current_app.extensions["engine"]) as db:  # before the body is read
-        group = find_group(db, code)
-    require_owner(group, is_owner_key(group, bearer_token()))
+    nothing; plays it has already are skipped. The key was checked before the body was read
+    (``before_body``)."""
     if not request.is_json:
         raise Invalid(_("The request body is not valid JSON."))
     with IMPORTS.time():
@@ -625,6 +624,17 @@ def group_import(code: str):
     db = get_db()
     return reply(Imported(added=done.added, plays=play_count(db, find_group(db, code)),
                           conflicts=done.conflicts))
+
+
+def _owner_key_before_the_body(code: str) -> None:
+    """An import's check before its body is read or the import slot taken (guards): the
+    group, and its owner key as the bearer token."""
+    with Session(current_app.extensions["engine"]) as db:
+        group = find_group(db, code)
+    require_owner(group, is_owner_key(group, bearer_token()))
+
+
+group_import.before_body = _owner_key_before_the_body
 
 
 @bp.delete("/groups/<code>/plays/<uid>")
@@ -643,10 +653,10 @@ def group_delete_play(code: str, uid: str):
 @bp.get("/groups/<code>/stats")
 @documented(path={"code": GROUP_CODE}, responses={200: GroupStats, 404: NO_GROUP})
 def group_stats(code: str):
-    """The group's statistics, computed from its plays."""
+    """The group's statistics, computed from its plays (once per change: ``kept``, shared with
+    the statistics page)."""
     db = get_db()
-    group = find_group(db, code)
-    return reply(GroupStats(statistics(play_records(db, group)).as_dict()))
+    return send(statistics_json(db, find_group(db, code)), "application/json")
 
 
 @bp.get("/openapi.json")
