@@ -336,8 +336,7 @@ def test_the_german_board_fits_the_hand_too(live_server, new_phone, size):
     table.act(type="choose_line", line="row", number=3, start="left")
     table.act(type="reveal_card", colour="red", kind="legionary")
     page = seated(new_phone, table.server, table.code, "Ann", size, locale="de-DE")
-    expect(now_line(page)).to_contain_text("Roter Legionär: Wirf eine rote Kampfkarte ab und deck die nächste "
-                                           "Karte auf (Zeile 3, Spalte 2), sonst scheitert der Angriff.")
+    expect(now_line(page)).to_contain_text("Roter Legionär: Wirf eine rote Kampfkarte ab, sonst scheitert der Angriff.")
     expect(page.locator("#board .ao-end button")).to_have_text("Angriff beenden, 1 Karte sichern")
     expect(page.get_by_role("img", name="Zeile 3, Spalte 1: geschlagen: roter Legionär")).to_have_count(1)
     page.eval_on_selector("#board", "el => el.scrollIntoView({block: 'start'})")

@@ -369,7 +369,8 @@ def test_undo_in_the_middle_of_an_attack(table):
     attack = snap["state"]["attack"]
     assert attack["revealed_in_line"] == 1 and snap["state"]["grid"][0][1] == {"state": "down", "card": None}
     html = t.page()
-    assert "beaten so far: 1" in html and "turn the next card (row 1, column 2)" in html
+    # Back to the red legionary just turned, waiting for its fight card.
+    assert "beaten so far: 1" in html and "Red legionary: beat it (discard a red fight card)" in html
     assert "↶ Undo" in html
     snap = t.redo("Ann")
     assert snap["state"]["attack"]["revealed_in_line"] == 2
@@ -388,7 +389,7 @@ def test_undo_from_the_page_in_the_middle_of_an_attack(phone):
     response = host.post(f"/t/{code}/undo", {"expected_version": host.version()}, htmx=True)
     assert response.status_code == 200
     board = region(text(response), "board")
-    assert "beaten so far: 1" in board and "turn the next card (row 2, column 2)" in board
+    assert "beaten so far: 1" in board and "Pirate: beat it (discard any fight card)" in board
 
 
 FULL_ROW = (leg("red"), leg("blue"), cent("red"), card("pirate"))

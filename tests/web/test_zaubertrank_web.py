@@ -936,7 +936,7 @@ def test_each_player_sets_up_their_own_character_place_and_stock_on_their_phone(
     host, ann, bob = coached_table(phone)
     host.phone.act(type="enter_task", **ONE_MISTLETOE_EACH)
     page = ann.page()
-    assert 'id="zt-setup-characters" open' in page  # the step the table is at lies open
+    assert 'id="zt-setup-characters" data-dock-stays open' in page  # the step the table is at lies open
     forms = marked_within_reach(page)
     assert [(f["action"], f["player"]) for f in forms] == [("choose_character", "Ann")]
     assert "Bob chooses on their own phone." in text(region(page, "turn"))
@@ -957,7 +957,7 @@ def test_each_player_sets_up_their_own_character_place_and_stock_on_their_phone(
     bob.taps("choose_character", "Obelix", where={"player": "Bob"})
     # Start places: each figure stands on its character's usual start, shown as a guess.
     page = ann.page()
-    assert 'id="zt-setup-places" open' in page
+    assert 'id="zt-setup-places" data-dock-stays open' in page
     assert [f["player"] for f in marked_within_reach(page)] == ["Ann"]
     _form, guess = Forms(page).find("place_figure", "3 · Druid", player="Ann")
     assert guess["text"] == "3 · Druid's Cave (guess)"
@@ -967,7 +967,7 @@ def test_each_player_sets_up_their_own_character_place_and_stock_on_their_phone(
     assert (seats["Ann"]["location"], seats["Bob"]["location"]) == (3, 2)
     # Starting ingredients: each phone enters its own, in the opened menu.
     page = ann.page()
-    assert 'id="zt-setup-take" open' in page
+    assert 'id="zt-setup-take" data-dock-stays open' in page
     assert [f["player"] for f in marked_within_reach(page)] == ["Ann"]
     assert "Bob takes theirs on their own phone." in text(region(page, "turn"))
     ann.taps("take_ingredients", "Take", fill={"fish": "2"})
