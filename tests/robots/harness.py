@@ -18,7 +18,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from bs4 import BeautifulSoup
+from lxml.html import HtmlElement, document_fromstring, fromstring
 
 from tests.conftest import Phone
 
@@ -71,7 +71,7 @@ class Page:
 
     card: Card | None
     forms: list[Form]
-    soup: BeautifulSoup
+    root: HtmlElement  # the document, for what a game's robot reads beyond the forms
 
 
 @dataclass
@@ -139,54 +139,75 @@ class Physical:
 
 def parse_page(html: str) -> Page:
     """The coach card (None: no card) and every action form of a table page."""
-    soup = BeautifulSoup(html, "html.parser")
-    section = soup.find("section", id="coach")
+    root = document_fromstring(html)
+    section = root.find('.//section[@id="coach"]')
     card = None
-    if section is not None and not section.has_attr("hidden"):
-        say = section.find(class_="coach-say")
+    if section is not None and "hidden" not in section.attrib:
+        say = section.find_class("coach-say")
         card = Card(control=section.get("data-control") or None,
                     player=section.get("data-player") or None,
-                    say=say.get_text(" ", strip=True) if say else "",
-                    text=section.get_text(" ", strip=True))
+                    say=words(say[0]) if say else "",
+                    text=words(section))
     forms, seen = [], {}
-    for element in soup.find_all("form", attrs={"data-action": True}):
-        action = element["data-action"]
+    for element in root.iter("form"):
+        action = element.get("data-action")
+        if action is None:
+            continue
         forms.append(_form(element, action, seen.get(action, 0)))
         seen[action] = seen.get(action, 0) + 1
-    return Page(card, forms, soup)
+    return Page(card, forms, root)
+
+
+def words(element) -> str:
+    """What an element says, as a browser shows it: its strings, stripped, joined by a space
+    (nothing of scripts, styles, templates or comments)."""
+    parts: list[str] = []
+
+    def walk(node) -> None:
+        if not isinstance(node.tag, str) or node.tag in ("script", "style", "template"):
+            return
+        parts.append(node.text or "")
+        for child in node:
+            walk(child)
+            parts.append(child.tail or "")
+
+    walk(element)
+    return " ".join(part.strip() for part in parts if part.strip())
 
 
 def _form(element, action: str, index: int) -> Form:
     fields, offered, buttons = {}, {}, []
-    for control in element.find_all(["input", "select", "textarea", "button"]):
+    for control in element.iter("input", "select", "textarea", "button"):
         name, kind = control.get("name"), (control.get("type") or "").lower()
-        if control.name == "button" or kind == "submit":
+        if control.tag == "button" or kind == "submit":
             if kind in ("", "submit"):
-                buttons.append(Button(name, control.get("value"), control.get_text(" ", strip=True)))
+                buttons.append(Button(name, control.get("value"), words(control)))
             continue
         if not name or kind == "button":
             continue
-        if control.name == "select":
-            values = [option.get("value", option.get_text(strip=True)) for option in control.find_all("option")]
+        if control.tag == "select":
+            options = control.findall(".//option")
+            values = [option.get("value", option.text_content().strip()) for option in options]
             offered[name] = values
-            chosen = control.find("option", selected=True) or (control.find("option") if values else None)
+            chosen = next((option for option in options if "selected" in option.attrib),
+                          options[0] if options else None)
             if chosen is not None:
-                fields[name] = chosen.get("value", chosen.get_text(strip=True))
+                fields[name] = chosen.get("value", chosen.text_content().strip())
         elif kind in ("radio", "checkbox"):
             offered.setdefault(name, []).append(control.get("value", "on"))
-            if control.has_attr("checked"):
+            if "checked" in control.attrib:
                 fields[name] = control.get("value", "on")
-        elif control.name == "textarea":
-            fields[name] = control.get_text()
+        elif control.tag == "textarea":
+            fields[name] = control.text or ""
         else:
             fields[name] = control.get("value", "")
-    fieldset = element.find("fieldset")
-    folded = any(parent.name in ("details", "dialog") and not parent.has_attr("open")
-                 for parent in element.parents)
+    fieldset = element.find(".//fieldset")
+    folded = any(parent.tag in ("details", "dialog") and "open" not in parent.attrib
+                 for parent in element.iterancestors())
     return Form(action=action, url=element.get("action", ""), index=index, fields=fields,
-                offered=offered, buttons=buttons, text=element.get_text(" ", strip=True),
-                enabled=not (fieldset is not None and fieldset.has_attr("disabled")), folded=folded,
-                classes=tuple(element.get("class") or ()))
+                offered=offered, buttons=buttons, text=words(element),
+                enabled=not (fieldset is not None and "disabled" in fieldset.attrib), folded=folded,
+                classes=tuple((element.get("class") or "").split()))
 
 
 def marked(card: Card, forms: list[Form]) -> list[Form]:
@@ -299,7 +320,7 @@ class HttpPhone:
 
 
 def _words(html: str) -> str:
-    return re.sub(r"\s+", " ", BeautifulSoup(html, "html.parser").get_text(" ", strip=True))[:300]
+    return re.sub(r"\s+", " ", words(fromstring(html)) if html.strip() else "")[:300]
 
 
 def http_table(app, physical: Physical) -> Robot:

@@ -64,8 +64,8 @@ class DiceNight(Physical):
         points = self.rolled[player][number - 1]
         self.entered[(player, number)] = points
         cell = next((form for form in turn.marked if "score-cell-form" in form.classes), None)
-        shown = turn.page.soup.find(attrs={"data-edit-score": True, "data-player": player,
-                                           "data-round": str(number)})
+        shown = next(iter(turn.page.root.xpath("//*[@data-edit-score and @data-player=$player and @data-round=$round]",
+                                               player=player, round=str(number))), None)
         # The sheet's cell where it shows one (on a planned sheet in odd rounds, to use both).
         if cell is not None and shown is not None and not (self.planned and number % 2 == 0):
             return Tap(cell, {"player": player, "round": str(number), "points": str(points)},
@@ -81,8 +81,8 @@ class DiceNight(Physical):
         values = {"points": str(points)}
         if entry.fields.get("player") != player:
             values["player"] = player
-            sheet = turn.page.soup.find(attrs={"data-next-rounds": True})
-            values["round"] = str(json.loads(sheet["data-next-rounds"])[player])
+            sheet = turn.page.root.xpath("//*[@data-next-rounds]")[0]
+            values["round"] = str(json.loads(sheet.get("data-next-rounds"))[player])
         return Tap(entry, values)
 
     def check_end(self, snapshot: dict) -> None:
