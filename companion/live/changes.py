@@ -31,7 +31,7 @@ from sqlmodel import Session
 
 from ..service import groups, tables
 from ..service.database import writing
-from ..service.errors import Forbidden
+from ..service.errors import Forbidden, Invalid, NotFound
 from ..service.models import Device, GameTable, LogEntry, PlayerGroup
 from ..service.metrics import CHANGES
 from .hub import DELETED, Hub
@@ -135,6 +135,24 @@ def delete(code: str, phone: Phone) -> None:
         _hub().notify(db, table.code, DELETED)
         db.commit()
     _hub().changed(table.code, DELETED)
+
+
+def link_group(code: str, phone: Phone, group_code: str, group_name: str) -> Changed:
+    """The host counts a table set up without a group in a group's plays: one known by
+    ``group_code``, else a new one named ``group_name``. An ended table becomes a play."""
+    with _writing() as db:
+        table, device = _locked(db, code, phone)
+        group = None
+        if group_code:
+            try:
+                group = groups.find_group(db, group_code)
+            except NotFound as missing:  # a code typed into the form: the form's problem
+                raise Invalid(missing.message) from None
+        tables.count_in_group(db, table, device, group.name if group else group_name)
+        group = group or groups.create_group(db, group_name)
+        groups.link_table(db, table, group, {seat: seat for seat in table.players})
+        groups.sync_play(db, table)
+        return _commit(db, Changed(table, device, group=group))
 
 
 def create_table(game_id: str, players: list, options: dict | None,

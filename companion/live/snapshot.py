@@ -185,7 +185,7 @@ def table_context(db, table: GameTable, device) -> dict:
 
 def _phones_key(shared: dict) -> tuple:
     table = shared["table"]
-    return (table.locked, table.coach, tuple(table.players),
+    return (table.locked, table.coach, table.group_id, tuple(table.players),
             tuple((d.id, d.seat, d.is_host, d.read_only) for d in shared["devices"]))
 
 

@@ -508,6 +508,16 @@ def require_host(device: Device | None) -> None:
         raise Forbidden(_("Only the host (the device that started the table) can do that."))
 
 
+def count_in_group(db: Session, table: GameTable, device: Device | None, group_name: str) -> None:
+    """The host may count a table set up without a group in one (once); the log says which.
+    The links themselves are the group service's (``groups.link_table``)."""
+    require_host(device)
+    if table.group_id is not None:
+        raise Invalid(_("This table already counts in a group."))
+    _log(db, table, "admin", Sentence("The host counted this table in the plays of %(group)s.",
+                                      group=Name(group_name)), None)
+
+
 def set_locked(db: Session, table: GameTable, device: Device | None, locked: bool) -> None:
     require_host(device)
     if table.locked == locked:

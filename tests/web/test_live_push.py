@@ -93,6 +93,37 @@ def test_a_change_reaches_an_open_stream_with_only_the_regions_that_changed(phon
     stream.close()
 
 
+def open_stream(phone, code) -> Stream:
+    """A stream opened as the phone's page opens it: from its version, with its regions."""
+    page = phone.get(f"/t/{code}").get_data(as_text=True)
+    version = re.search(r'id="live-meta"[^>]*data-version="(\d+)"', page).group(1)
+    have = ",".join(f"{n}:{h}" for n, h in re.findall(r'data-region="(\w+)" data-hash="(\w+)"', page))
+    stream = Stream(phone, code, f"?v={version}&have={have}")
+    assert stream.next_event("ready")["data"] == version
+    return stream
+
+
+def test_counting_a_table_in_a_group_reaches_every_phone_like_a_move(phone):
+    """Linking a table to a group changes what its phones show: the other phones' logs say so,
+    and the host's panel stops offering it, then and after the next move."""
+    host, code = table_with(phone)
+    ben = phone("10.0.0.3")
+    ben.join(code, "Ben")
+    bens, hosts = open_stream(ben, code), open_stream(host, code)
+    assert host.post(f"/t/{code}/group", {"group_name": "Friday"}).status_code == 303
+    seen = bens.next_event("regions")
+    assert "The host counted this table in the plays of Friday." in seen["data"]
+    assert int(seen["id"]) == host.snapshot()["version"]
+    linked = hosts.next_event("regions")
+    assert "host" in regions_sent(linked) and "Count this game in a group" not in linked["data"]
+    host.act(type="enter_score", player="Ann", round=1, points=7)
+    moved = hosts.next_event("regions")
+    assert ">7<" in moved["data"].replace(" ", "").replace("\n", "")
+    assert "Count this game in a group" not in host.get(f"/t/{code}").get_data(as_text=True)
+    bens.close()
+    hosts.close()
+
+
 def test_the_page_carries_the_stream_and_the_poll_as_its_fallback(phone):
     host, code = table_with(phone)
     page = host.get(f"/t/{code}").get_data(as_text=True)

@@ -23,6 +23,8 @@ from markupsafe import Markup
 from flask_babel import gettext as _
 from sqlmodel import Session
 
+from ...live import changes
+from ...service.codes import normalise_code
 from ...service.database import get_db
 from ...games.text import Name, Sentence, say
 from ...games import GAMES
@@ -33,9 +35,7 @@ from ...service.groups import (
     delete_group,
     delete_play,
     find_group,
-    link_table,
     merge_players,
-    sync_play,
     add_player,
     players_of,
     play_records,
@@ -64,12 +64,12 @@ from ...service.stats import (
 from ...service.stats.lines import day
 from ...service.errors import Forbidden, Invalid, NotFound, TableProblem
 from ...service.inputs import NAME_MAX, quote
-from ...service.tables import find_table, game_of, log_entries, require_host
+from ...service.tables import game_of, log_entries
 from ..i18n import select_language
 from ..kept import group_statistics, plays_export, send, statistics_page
 from ..kept import plays_csv as kept_csv
 from ...service.metrics import IMPORTS
-from ..phone import find_phone
+from ..phone import phone_at
 
 bp = Blueprint("groups", __name__)
 
@@ -438,26 +438,19 @@ def _draw_charts(found) -> tuple:
 @bp.post("/t/<code>/group")
 def link(code: str):
     """The host counts a table that was set up without a group in a group's plays: a group
-    this phone knows by its code, or a new one named here. An ended table becomes a play."""
-    db = get_db(write=True)
-    table = find_table(db, code, for_update=True)
+    this phone knows by its code, or a new one named here. An ended table becomes a play;
+    every phone at the table sees it counted."""
+    code = normalise_code(code)
+    group_code = request.form.get("group_code", "").strip()
     try:
-        require_host(find_phone(db, table))
-        if table.group_id is not None:
-            raise_invalid(_("This table already counts in a group."))
-        if request.form.get("group_code", "").strip():
-            group = find_group(db, request.form["group_code"])
-        else:
-            group = create_group(db, request.form.get("group_name", ""))
-        link_table(db, table, group, {seat: seat for seat in table.players})
-        sync_play(db, table)
-        db.commit()
+        changed = changes.link_group(code, phone_at(code), group_code, request.form.get("group_name", ""))
+    except NotFound:
+        raise  # no such table: its page, not a note beside the form
     except TableProblem as problem:
-        db.rollback()
         flash(problem.message, "error")
-        return redirect(url_for("table.show", code=table.code), 303)
-    remember_group(group.code)
-    if not request.form.get("group_code", "").strip():
-        become_owner(group)  # the host made it here: theirs, as any group's maker
-    flash(_("This table now counts in the plays of %(name)s.", name=group.name), "info")
-    return redirect(url_for("table.show", code=table.code), 303)
+        return redirect(url_for("table.show", code=code), 303)
+    remember_group(changed.group.code)
+    if not group_code:
+        become_owner(changed.group)  # the host made it here: theirs, as any group's maker
+    flash(_("This table now counts in the plays of %(name)s.", name=changed.group.name), "info")
+    return redirect(url_for("table.show", code=code), 303)
