@@ -9,7 +9,7 @@ HOST    ?= 0.0.0.0
 PORT    ?= 5000
 PG_TEST_URL ?= postgresql://companion:companion@127.0.0.1:5432/companion_test
 
-.PHONY: run test test-pg bench soak setup setup-test dist clean translations coach-sentences
+.PHONY: run test test-long test-pg bench soak setup setup-test dist clean translations coach-sentences
 
 CATALOGUES := companion/translations/de/LC_MESSAGES/messages.mo
 
@@ -84,13 +84,24 @@ TEST_JOBS ?= auto
 test: setup-test
 	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist worksteal
 
+# The newcomer robots' long profile: every seed over HTTP, the ones `make test` leaves to
+# Chromium too (tests/robots/harness.over_http), and the browser seeds.
+test-long: setup-test
+	LONG_ROBOTS=1 $(BIN)/python -m pytest -n $(TEST_JOBS) --dist worksteal tests/robots \
+		tests/browser/test_robot_scorepad_browser.py tests/browser/test_robot_kartenspiel_browser.py \
+		tests/browser/test_robot_asterix_obelix_browser.py tests/browser/test_robot_asterix_co_browser.py \
+		tests/browser/test_robot_zaubertrank_browser.py
+
 # The suite against PostgreSQL (a server must be running; .ci/run starts one): the tests that
 # reach a database, and of the real-browser ones those whose behaviour depends on it (marker
-# database: live push, several servers); the games, the rules and the pages' looks do not.
+# database: live push, several servers); the games' moves and pages (stored as every table is),
+# the coach, the rules and the languages do not.
 # Each worker makes a database of its own beside PG_TEST_URL's (its role needs CREATEDB).
+PG_SKIPS := $(foreach name,asterix_co asterix_obelix kartenspiel zaubertrank coach coach_kartenspiel rules language,\
+	--ignore=tests/web/test_$(name)_web.py)
 test-pg: setup-test
 	TEST_DATABASE_URL=$(PG_TEST_URL) $(BIN)/python -m pytest -n $(TEST_JOBS) --dist worksteal \
-		-m "not browser or database" tests/web tests/browser tests/test_registry.py
+		-m "not browser or database" $(PG_SKIPS) tests/web tests/browser tests/test_registry.py
 
 # A café's load and a busy one beside the code before issue 28, two servers behind nginx,
 # idle streams, 6,000 streams, bytes, poll, group pages, slow connections, a hammering client,

@@ -23,11 +23,17 @@ from tests.browser.proxies import CADDY, CERTUTIL, SITE, Caddy, stop_process, tr
 from tests.conftest import PG_URL, bearer
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# The phones: Chromium's headless shell (Debian's chromium-headless-shell, what Playwright runs
+# headless by default), the same engine without the full browser's window drawing, much lighter
+# on the CPU. The full browser stays for what only it has (HTTPS: its certificate store,
+# installability, the share sheet).
+HEADLESS_SHELL = os.environ.get("CHROMIUM_HEADLESS_SHELL", "/usr/lib/chromium/chromium-headless-shell")
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
 ]
 PHONE = {"width": 360, "height": 740}
+SHARED_ASSETS = Path(__file__).resolve().parents[2] / "build" / "test-assets"
 
 
 # Files whose behaviour depends on the database (live push, several servers): `make test-pg`
@@ -89,6 +95,11 @@ class Server:
             env["DATABASE_URL"] = self.env.get("DATABASE_URL", PG_URL)
         # The server's output goes to a file: a pipe nobody reads would fill up and stall it.
         self.instance.mkdir(parents=True, exist_ok=True)
+        # Scripts and styles minified and compressed once for all the suite's servers (kept by
+        # their content, as a server's workers share them): not again in every fresh instance.
+        if not (self.instance / "assets").exists():
+            SHARED_ASSETS.mkdir(parents=True, exist_ok=True)
+            (self.instance / "assets").symlink_to(SHARED_ASSETS, target_is_directory=True)
         self.log = self.instance / f"server-{self.port}.log"
         with open(self.log, "a") as output:
             self.process = subprocess.Popen(
@@ -122,10 +133,11 @@ def live_server(server) -> str:
 
 @pytest.fixture(scope="session")
 def playwright():
-    if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"Chromium is missing at {CHROMIUM}; .ci/run installs it.")
-        pytest.skip(f"Chromium is not installed at {CHROMIUM}")
+    for program in (CHROMIUM, HEADLESS_SHELL):
+        if not shutil.which(program) and not os.path.exists(program):
+            if os.environ.get("CI"):
+                pytest.fail(f"Chromium is missing at {program}; .ci/run installs it.")
+            pytest.skip(f"Chromium is not installed at {program}")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as running:
@@ -134,7 +146,7 @@ def playwright():
 
 @pytest.fixture(scope="session")
 def browser(playwright):
-    chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    chromium = playwright.chromium.launch(executable_path=HEADLESS_SHELL, args=CHROMIUM_ARGS)
     yield chromium
     chromium.close()
 
@@ -147,7 +159,7 @@ LAN_HOST = "table.lan"
 @pytest.fixture(scope="session")
 def lan_browser(playwright):
     chromium = playwright.chromium.launch(
-        executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1"])
+        executable_path=HEADLESS_SHELL, args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1"])
     yield chromium
     chromium.close()
 
@@ -251,7 +263,8 @@ def phones_of(browser, errors: ConsoleErrors | None = None):
         language (e.g. "de-DE": it asks for German with Accept-Language); ``timezone_id``: its
         clock's zone (e.g. "Europe/Berlin")."""
         size = viewport or PHONE
-        context = browser.new_context(viewport=size, device_scale_factor=2,
+        # Layout is in CSS pixels at any density: one device pixel to each renders fastest.
+        context = browser.new_context(viewport=size, device_scale_factor=1,
                                       is_mobile=size["width"] < 900, has_touch=True,
                                       **({"locale": locale} if locale else {}),
                                       **({"timezone_id": timezone_id} if timezone_id else {}))

@@ -83,7 +83,7 @@ def fits_the_hand(page, where):
     assert ux.small_text(page) == [], (where, ux.small_text(page))
 
 
-@pytest.mark.parametrize("size", ["390x844", "320x568"])
+@pytest.mark.parametrize("size", list(ux.SMALLEST))
 def test_a_turn_played_by_taps_leaves_the_page_where_it_was(mid_game, live_server, size):
     page, table = mid_game(ux.SIZES[size])
     # His two albums come first (the one on his right, then on his left): the turn's controls
@@ -141,7 +141,7 @@ def test_a_turn_played_by_taps_leaves_the_page_where_it_was(mid_game, live_serve
     fits_the_hand(page, f"turn-{size}-end")
 
 
-@pytest.mark.parametrize("size", ["390x844", "320x568"])
+@pytest.mark.parametrize("size", list(ux.SMALLEST))
 def test_another_phones_move_above_leaves_what_the_player_looks_at_in_place(mid_game, live_server, size):
     page, table = mid_game(ux.SIZES[size])
     # Album 4 (above, on screen or not) grows by a note and a K.O.; album 5 stays put.
@@ -156,7 +156,7 @@ def test_another_phones_move_above_leaves_what_the_player_looks_at_in_place(mid_
     expect(page.locator("#char-c8")).to_contain_text("face down")
 
 
-@pytest.mark.parametrize("size", ["390x844", "320x568"])
+@pytest.mark.parametrize("size", list(ux.SMALLEST))
 def test_a_move_made_elsewhere_while_a_menu_is_open_leaves_the_page_behind_it_in_place(mid_game, live_server, size):
     """The "⋯" menu of Cacofonix (album 5) is open when album 4, above, grows by a note and a
     K.O. from another phone: closing the menu, the player finds Cacofonix where it was."""
@@ -178,7 +178,7 @@ def test_a_move_made_elsewhere_while_a_menu_is_open_leaves_the_page_behind_it_in
     expect(page.locator("#char-c8")).to_contain_text("face down")
 
 
-@pytest.mark.parametrize("size", ["390x844", "320x568"])
+@pytest.mark.parametrize("size", list(ux.SMALLEST))
 def test_an_open_menu_and_dialog_outlive_another_phones_moves(mid_game, live_server, size):
     page, table = mid_game(ux.SIZES[size])
     # The "⋯" menu of Caius Bonus (the Fish and Boar are in it), open while two moves come in.
@@ -227,7 +227,7 @@ def test_an_open_menu_and_dialog_outlive_another_phones_moves(mid_game, live_ser
     expect(sums).to_contain_text("Matthew: 20 sesterces", timeout=3000)
 
 
-@pytest.mark.parametrize("size", ["390x844", "320x568"])
+@pytest.mark.parametrize("size", list(ux.SMALLEST))
 def test_a_refusal_shows_inside_the_open_dialog_next_to_its_button(mid_game, live_server, size):
     page, table = mid_game(ux.SIZES[size])
     # Getafix lies on album 4; a second Getafix is refused where the player is looking.

@@ -13,6 +13,7 @@ from tests.browser import ux
 from tests.browser.conftest import api, create_table, seated, settle
 
 SIZES = pytest.mark.parametrize("size", list(ux.SIZES.values()), ids=list(ux.SIZES))
+SMALLEST = pytest.mark.parametrize("size", list(ux.SMALLEST.values()), ids=list(ux.SMALLEST))
 SHOTS = "/tmp/ao"
 
 
@@ -83,7 +84,7 @@ def stays_put(page, tapped: str, watched: str, settle) -> None:
 # -- a normal turn by taps ------------------------------------------------------------------------
 
 
-@SIZES
+@SMALLEST
 def test_an_attack_by_taps_keeps_each_tapped_control_where_it_was(live_server, new_phone, size):
     table = mid_game(live_server)
     ann = seated(new_phone, table.server, table.code, "Ann", size)
@@ -128,7 +129,7 @@ def test_an_attack_by_taps_keeps_each_tapped_control_where_it_was(live_server, n
     ann.screenshot(path=f"{shot}-4-waiting.png")
 
 
-@SIZES
+@SMALLEST
 def test_the_other_phones_moves_do_not_move_the_page(live_server, new_phone, size):
     """Ben watches Ann's attack with the card buttons on his screen: each card she turns shows
     up on his board, and what he looks at stays where it was."""
@@ -152,7 +153,7 @@ def test_the_other_phones_moves_do_not_move_the_page(live_server, new_phone, siz
 # -- controls that cannot be used now --------------------------------------------------------------
 
 
-@SIZES
+@SMALLEST
 def test_the_waiting_players_controls_are_disabled_with_the_reason(live_server, new_phone, size):
     table = mid_game(live_server)
     ben = seated(new_phone, table.server, table.code, "Ben", size)
@@ -195,7 +196,7 @@ def test_a_card_that_cannot_be_there_is_crossed_out_with_the_reason(live_server,
 # -- menus, folds and dialogs through the other phone's moves --------------------------------------------
 
 
-@SIZES
+@SMALLEST
 def test_open_menus_and_the_rules_survive_moves_made_on_another_phone(live_server, new_phone, size):
     table = mid_game(live_server)
     ann = seated(new_phone, table.server, table.code, "Ann", size)

@@ -15,6 +15,7 @@ from tests.browser.conftest import api, create_table, seated, settle
 
 PLAYERS = ["Ann", "Ben", "Cid", "Dora"]
 SIZES = pytest.mark.parametrize("size", list(ux.SIZES.values()), ids=list(ux.SIZES))
+SMALLEST = pytest.mark.parametrize("size", list(ux.SMALLEST.values()), ids=list(ux.SMALLEST))
 
 
 class Table:
@@ -70,7 +71,7 @@ def assert_fit_for_hands_and_eyes(page, where: str) -> None:
 # -- a normal turn by taps ------------------------------------------------------------------------
 
 
-@SIZES
+@SMALLEST
 def test_a_trick_by_taps_keeps_each_tapped_control_where_it_was(live_server, new_phone, size):
     table = mid_game(live_server)
     ann = seated(new_phone, table.server, table.code, "Ann", size)
@@ -110,7 +111,7 @@ def test_a_trick_by_taps_keeps_each_tapped_control_where_it_was(live_server, new
     assert_fit_for_hands_and_eyes(ann, "mid-trick, menus open")
 
 
-@SIZES
+@SMALLEST
 def test_the_scoring_of_a_round_by_taps_keeps_each_tapped_control_where_it_was(live_server, new_phone, size):
     table = mid_game(live_server)
     table.act(type="enter_romans", player="Ann", values="3 3 5 12")
@@ -137,7 +138,7 @@ def test_the_scoring_of_a_round_by_taps_keeps_each_tapped_control_where_it_was(l
 # -- menus and half-typed fields through other phones' moves ------------------------------------------
 
 
-@SIZES
+@SMALLEST
 def test_open_menus_survive_moves_made_on_another_phone(live_server, new_phone, size):
     table = mid_game(live_server)
     ann = seated(new_phone, table.server, table.code, "Ann", size)
@@ -192,7 +193,7 @@ def test_open_menus_survive_moves_made_on_another_phone(live_server, new_phone, 
     expect(ann.locator("#direct-entry h2")).to_contain_text("Type in round 3's piles")
 
 
-@SIZES
+@SMALLEST
 def test_a_half_typed_pile_survives_moves_made_on_another_phone(live_server, new_phone, size):
     table = mid_game(live_server)
     ann = seated(new_phone, table.server, table.code, "Ann", size)
@@ -232,7 +233,7 @@ def test_a_half_typed_pile_survives_moves_made_on_another_phone(live_server, new
 # -- typing in the piles: a fresh form each round ---------------------------------------------------
 
 
-@SIZES
+@SMALLEST
 def test_a_closed_round_leaves_an_empty_form_that_cannot_save_last_rounds_piles(live_server, new_phone, size):
     table = Table(live_server)
     ann = seated(new_phone, table.server, table.code, "Ann", size)

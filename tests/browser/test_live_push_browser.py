@@ -1,10 +1,12 @@
 """Server push in real browsers: changes arrive on the stream, the poll only stands in for it,
 and a dropped stream catches up (several servers: test_several_servers_browser.py). Every check
 runs on both servers `companion serve` may choose: gunicorn, and gevent's own server where
-gunicorn cannot run (Windows; here tests/as_on_windows.py hides what Windows lacks)."""
+gunicorn cannot run (Windows; here tests/as_on_windows.py hides what Windows lacks); on
+PostgreSQL (`make test-pg`) on gunicorn only."""
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -15,6 +17,8 @@ from tests.browser.conftest import AS_ON_WINDOWS, Server, api, create_table, joi
 
 @pytest.fixture(scope="module", params=["gunicorn", "gevent-as-on-windows"])
 def server(request, tmp_path_factory):
+    if request.param != "gunicorn" and os.environ.get("TEST_DATABASE_URL"):
+        pytest.skip("gevent's own server is the platform's part, not the database's: once, on SQLite")
     with Server(tmp_path_factory.mktemp("live-push-instance"),
                 command=AS_ON_WINDOWS if request.param == "gevent-as-on-windows" else None) as srv:
         yield srv

@@ -18,6 +18,7 @@ from tests.browser import ux
 from tests.browser.conftest import api, create_table, join, seated, settle
 
 SIZES = pytest.mark.parametrize("size", list(ux.SIZES.values()), ids=list(ux.SIZES))
+SMALLEST = pytest.mark.parametrize("size", list(ux.SMALLEST.values()), ids=list(ux.SMALLEST))
 # The button for a red legionary (by the fields it sends, the same on every layout).
 RED = "form:has(input[name=colour][value=red]) button[name=kind][value=legionary]"
 
@@ -68,7 +69,7 @@ def inside(page, selector: str, container: str | None = None) -> bool:
 
 # -- the page stays where it was ------------------------------------------------------------
 
-@SIZES
+@SMALLEST
 def test_taps_that_redraw_their_region_leave_the_tapped_control_where_it_was(live_server, new_phone, size):
     table = create_table(live_server, "asterix-obelix", ["Ann", "Ben"])
     page = new_phone(viewport=size)
@@ -94,7 +95,7 @@ def test_taps_that_redraw_their_region_leave_the_tapped_control_where_it_was(liv
                      lambda: expect(page.locator("#board")).to_contain_text("beaten so far: 1"))
 
 
-@SIZES
+@SMALLEST
 def test_moves_made_on_another_phone_leave_the_page_where_it_was(live_server, new_phone, size):
     table, page = attacking(live_server, new_phone, size)
     # Each move redraws the board, the status line above it and the history below it.
@@ -107,7 +108,7 @@ def test_moves_made_on_another_phone_leave_the_page_where_it_was(live_server, ne
 
 # -- open menus, dialogs and fields outlive live updates ------------------------------------
 
-@SIZES
+@SMALLEST
 def test_an_open_menu_stays_open_through_another_phones_moves(live_server, new_phone, size):
     table = create_table(live_server, "zaubertrank", ["Ann", "Bob"])
     page = new_phone(viewport=size)
@@ -159,7 +160,7 @@ def test_a_choice_made_in_an_open_menu_survives_another_phones_move(live_server,
     assert (piles["Ann"]["romans"], piles["Bob"]["romans"]) == ([7], [5])
 
 
-@SIZES
+@SMALLEST
 def test_an_open_dialog_survives_a_move_and_its_refusal_shows_inside_it(live_server, new_phone, size):
     table = create_table(live_server, "asterix-co", ["Matthew", "Laura"])
     act(live_server, table, {"type": "play_character", "album": 1, "player": "Matthew", "strength": 6,

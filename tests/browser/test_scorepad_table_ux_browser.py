@@ -13,6 +13,7 @@ from tests.browser import ux
 from tests.browser.conftest import api, create_table, seated, settle
 
 SIZES = pytest.mark.parametrize("size", list(ux.SIZES.values()), ids=list(ux.SIZES))
+SMALLEST = pytest.mark.parametrize("size", list(ux.SMALLEST.values()), ids=list(ux.SMALLEST))
 SHOTS = "/tmp/ao"
 LONG_NAMES = ["Annabelle", "Benedikt-Maximilian", "Clementine", "Dorothea", "Eberhard"]
 
@@ -59,7 +60,7 @@ def assert_fit_for_hands_and_eyes(page, where: str) -> None:
 # -- a round by taps -------------------------------------------------------------------------------
 
 
-@SIZES
+@SMALLEST
 def test_a_score_written_in_its_cell_keeps_the_cell_where_it_was(live_server, new_phone, size):
     table = mid_game(live_server)
     ann = seated(new_phone, table.server, table.code, "Annabelle", size)
@@ -93,7 +94,7 @@ def test_a_score_written_in_its_cell_keeps_the_cell_where_it_was(live_server, ne
     ann.screenshot(path=f"{SHOTS}/sp-after-edit-{size['width']}.png")
 
 
-@SIZES
+@SMALLEST
 def test_the_entry_form_keeps_save_where_it_was_when_a_round_is_added(live_server, new_phone, size):
     table = mid_game(live_server)
     ann = seated(new_phone, table.server, table.code, "Annabelle", size)
@@ -140,7 +141,7 @@ def test_the_next_entry_typed_before_the_answer_came_is_kept(live_server, new_ph
 # -- a dialog and half-typed scores through other phones' entries -------------------------------------
 
 
-@SIZES
+@SMALLEST
 def test_an_open_dialog_and_half_typed_scores_survive_another_phones_entry(live_server, new_phone, size):
     table = mid_game(live_server)
     ann = seated(new_phone, table.server, table.code, "Annabelle", size)
@@ -269,7 +270,7 @@ def test_a_watcher_sees_the_sheet_without_buttons_and_it_still_takes_focus(live_
     assert_fit_for_hands_and_eyes(page, "watcher")
 
 
-@SIZES
+@SMALLEST
 def test_finishing_the_game_keeps_the_button_in_place_and_shows_the_winner(live_server, new_phone, size):
     table = mid_game(live_server)
     ann = seated(new_phone, table.server, table.code, "Annabelle", size)

@@ -17,6 +17,7 @@ from tests.browser.conftest import api, create_table, seated, settle
 
 SHOTS = Path(os.environ.get("SCREENSHOTS", "/tmp/zt"))
 SIZES = [pytest.param(size, id=name) for name, size in ux.SIZES.items()]
+SMALLEST = [pytest.param(size, id=name) for name, size in ux.SMALLEST.items()]
 FISH_SOUP = {"first_ingredient": "fish", "first_quantity": 2, "second_ingredient": "mistletoe",
              "second_quantity": 1, "third_ingredient": "strawberries", "third_quantity": 3,
              "title": "Fish soup", "reward": "Two players draw a helper card each"}
@@ -107,7 +108,7 @@ def top_on_page(page, selector: str) -> float:
 
 
 # -- a turn by taps -----------------------------------------------------------------------------
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", SMALLEST)
 def test_a_turn_played_by_taps_keeps_each_control_under_the_finger(live_server, new_phone, size):
     table = midgame(live_server)
     ann = seated(new_phone, live_server, table.code, "Ann", size)
@@ -169,7 +170,7 @@ def test_a_turn_played_by_taps_keeps_each_control_under_the_finger(live_server, 
     assert table.state["turn"]["player"] == "Bob"
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", SMALLEST)
 def test_a_change_from_another_phone_moves_nothing_under_the_finger(live_server, new_phone, size):
     table = midgame(live_server)
     ann = seated(new_phone, live_server, table.code, "Ann", size)
@@ -192,7 +193,7 @@ def test_a_change_from_another_phone_moves_nothing_under_the_finger(live_server,
 
 
 # -- menus survive live updates ---------------------------------------------------------------
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", SMALLEST)
 def test_open_menus_survive_a_change_from_another_phone(live_server, new_phone, size):
     table = midgame(live_server)
     ann = seated(new_phone, live_server, table.code, "Ann", size)

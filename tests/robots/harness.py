@@ -15,6 +15,7 @@ tapped by hand, one seed per game)."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -23,6 +24,13 @@ from lxml.html import HtmlElement, document_fromstring, fromstring
 from tests.conftest import Phone
 
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9"}
+
+
+def over_http(seeds: list, long_only) -> list:
+    """A game's seeds played over HTTP by `make test`: all but ``long_only`` (the one its
+    browser test plays too, or one much like another), so that with the browser's each game
+    plays five; `make test-long` (LONG_ROBOTS=1) plays every one."""
+    return [seed for seed in seeds if os.environ.get("LONG_ROBOTS") or seed != long_only]
 
 
 class Lost(AssertionError):
@@ -385,9 +393,7 @@ class BrowserPhone:
             opener = page.locator(tap.opener) if tap.opener else page.locator(".coach-target:not(form)").first
             if opener.count() == 0:
                 return "the marked form is folded away and nothing on the page that opens it is marked"
-            opener.first.scroll_into_view_if_needed()
-            opener.first.click()
-        button.scroll_into_view_if_needed()
+            opener.first.click()  # (a click scrolls to what it taps first, as a thumb does)
         before = self._version()
         # What the form holds now: opening it may have filled fields (a dialog's script).
         now = form.evaluate("form => Object.fromEntries(new FormData(form))")

@@ -1,12 +1,12 @@
 """Das Kartenspiel played by a newcomer family that does only what the coach says (robots/):
-five evenings over HTTP, from the set-up form to the final scores (one in Chromium:
-tests/browser/test_robot_kartenspiel_browser.py)."""
+evenings over HTTP, from the set-up form to the final scores (four in `make test`, the fifth
+in Chromium: tests/browser/test_robot_kartenspiel_browser.py; all five in `make test-long`)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.robots.harness import http_table
+from tests.robots.harness import http_table, over_http
 from tests.robots.kartenspiel import CardNight
 
 # Seed: the players at the table, who has a phone (the host's first), the round played without
@@ -25,7 +25,7 @@ def evening(seed: int) -> CardNight:
     return CardNight(seed, players, phones, typed_round=typed)
 
 
-@pytest.mark.parametrize("seed", sorted(FAMILIES))
+@pytest.mark.parametrize("seed", over_http(sorted(FAMILIES), long_only=2))  # 2: in Chromium too
 def test_a_family_following_the_coach_plays_four_rounds_to_the_right_totals(app, seed):
     night = evening(seed)
     robot = http_table(app, night)
