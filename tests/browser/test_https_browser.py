@@ -168,8 +168,19 @@ def test_a_table_reloaded_without_the_network_shows_its_last_state_and_sends_the
         {"type": "enter_score", "player": "Ben", "round": 1, "points": 9}, token=table["token"])
     expect(cell(page, "Ben", 1)).to_contain_text("9", timeout=5000)
     wait_for_copy(page, '#scoresheet button.cell[data-player="Ben"][data-round="1"]', "9")
-    # The Wi-Fi drops; Ann enters her score, then reloads the page.
+    # The Wi-Fi drops; Ann enters her score, then reloads the page. The proxy goes away with
+    # it: the browser's offline switch does not reach the worker's own requests.
     page.context.set_offline(True)
+    https_site.stop()
+    try:
+        offline_then_back(page, https_site, server, table)
+    finally:
+        if https_site.process is None:
+            https_site.start()
+
+
+def offline_then_back(page, https_site, server: str, table: dict) -> None:
+    """Ann's taps while the network is down, a reload between them, then the network back."""
     enter_score(page, "Ann", 1, 5)
     expect(page.locator(f"{SCORE_FORM} .form-error")).to_contain_text("Not sent yet")
     page.reload()
@@ -184,6 +195,7 @@ def test_a_table_reloaded_without_the_network_shows_its_last_state_and_sends_the
     enter_score(page, "Ann", 2, 6)
     expect(banner).to_contain_text("2 moves wait to be sent.")
     assert log_texts(server, table["code"]).count("Ann wrote down 5 points in round 1.") == 0
+    https_site.start()
     page.context.set_offline(False)
     expect(cell(page, "Ann", 2)).to_contain_text("6", timeout=15_000)
     expect(cell(page, "Ann", 1)).to_contain_text("5")
