@@ -142,14 +142,11 @@ def link_group(code: str, phone: Phone, group_code: str, group_name: str) -> Cha
     ``group_code``, else a new one named ``group_name``. An ended table becomes a play."""
     with _writing() as db:
         table, device = _locked(db, code, phone)
-        group = None
-        if group_code:
-            try:
-                group = groups.find_group(db, group_code)
-            except NotFound as missing:  # a code typed into the form: the form's problem
-                raise Invalid(missing.message) from None
-        tables.count_in_group(db, table, device, group.name if group else group_name)
-        group = group or groups.create_group(db, group_name)
+        try:
+            group = groups.find_group(db, group_code) if group_code else groups.create_group(db, group_name)
+        except NotFound as missing:  # a code typed into the form: the form's problem
+            raise Invalid(missing.message) from None
+        tables.count_in_group(db, table, device, group.name)
         groups.link_table(db, table, group, {seat: seat for seat in table.players})
         groups.sync_play(db, table)
         return _commit(db, Changed(table, device, group=group))
