@@ -10,7 +10,7 @@ the others (a laptop's plain-HTTP address on the Wi-Fi).
 
 A page loads one script and one style sheet, its *bundle* (``bundle/<name>.js`` and ``.css``):
 the files it needs, in order, minified and put together. One request each instead of up to
-six, and compressed together they are smaller than apart (the words of app.js are htmx's,
+six, and compressed together they are smaller than apart (the words of app/ are htmx's,
 the game's style sheet repeats app.css's): a table page's first load is 2.2 KB smaller with
 gzip. The bundles (``bundle_files``): ``core`` for the pages outside a table; one per game
 for its table, join, set-up and quick-score pages, with the game's own files and the
@@ -42,7 +42,10 @@ YEAR = 365 * 24 * 3600
 MINIFIERS = {".js": rjsmin.jsmin, ".css": rcssmin.cssmin}
 # Between two files of a bundle: a script without its last semicolon must not run on.
 JOINERS = {".js": ";\n", ".css": "\n"}
-CORE_FILES = {".js": ["vendor/htmx.min.js", "vendor/sse.min.js", "app.js", "offline.js"],
+# app/: the layer over htmx, one file per part (app/core.js says which); events.js listens.
+APP_PARTS = ["core", "still", "live", "unsent", "awake", "forms", "events"]
+CORE_FILES = {".js": ["vendor/htmx.min.js", "vendor/sse.min.js",
+                      *(f"app/{part}.js" for part in APP_PARTS), "offline.js"],
               ".css": ["app.css"]}
 WORKER = "worker.js"  # the service worker (offline.js registers it where the page is secure)
 BUNDLES = "bundle/"  # the addresses of bundles, as if they were a folder of static/

@@ -1,4 +1,4 @@
-"""The phone shell in real browsers (static/app.js, templates/base.html): the page stays where it
+"""The phone shell in real browsers (static/app/, templates/base.html): the page stays where it
 was through taps and live updates, open menus and dialogs outlive other phones' moves, a refusal
 shows where the player looks, a tap made offline is sent when the connection is back, and the
 top bar (install, keep the screen on, Rules) fits and can be hit on every phone."""

@@ -133,7 +133,7 @@ def test_the_page_carries_the_stream_and_the_poll_as_its_fallback(phone):
     assert script and page.count("<script src=") == 1
     bundle = host.client.get(script.group(1)).get_data(as_text=True)
     assert (bundle.index('version:"2.') < bundle.index('defineExtension("sse"')
-            < bundle.index("companion-unsent:"))  # htmx, its extension, then app.js
+            < bundle.index("companion-unsent:"))  # htmx, its extension, then app/
     assert f'hx-get="/t/{code}/live"' in page
 
 
@@ -376,7 +376,7 @@ def test_browsers_that_ask_for_brotli_get_it(phone):
     assert b"Score pad" in brotli.decompress(response.get_data())
 
 
-def script_address(client, name="app.js"):
+def script_address(client, name="app/live.js"):
     """The versioned address of one static file (pages link bundles of them)."""
     with client.application.test_request_context():
         return url_for("static", filename=name)
@@ -384,7 +384,7 @@ def script_address(client, name="app.js"):
 
 def test_scripts_come_minified_and_compressed_as_the_browser_asks(client):
     address = script_address(client)
-    with open("static/app.js", encoding="utf-8") as fh:
+    with open("static/app/live.js", encoding="utf-8") as fh:
         source = fh.read()
     with client.get(address, headers={"Accept-Encoding": "gzip, deflate, br"}) as br:
         assert br.headers["Content-Encoding"] == "br"
@@ -400,7 +400,7 @@ def test_scripts_come_minified_and_compressed_as_the_browser_asks(client):
         assert "Accept-Encoding" in answer.headers["Vary"]
         assert "immutable" in answer.headers["Cache-Control"]
     # The same script without its comments and indentation.
-    assert b"htmx:configRequest" in script and b"\n    " not in script
+    assert b"X-Live-Stream" in script and b"\n    " not in script
     assert len(script) < 0.75 * len(source.encode())
     assert "// " in source and b"// " not in script
 
@@ -529,7 +529,7 @@ def test_a_release_that_changes_any_script_or_style_installs_a_new_worker(tmp_pa
     first = release()
     (tmp_path / "icons/icon.svg").write_text("<svg/>")
     assert release() == first
-    for changed in ("app.js", "games/scorepad.css", WORKER):
+    for changed in ("app/core.js", "games/scorepad.css", WORKER):
         (tmp_path / changed).write_text(f"/* {changed}, the next release */")
         assert release() != first
         first = release()
