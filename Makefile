@@ -5,6 +5,7 @@ BIN     := $(VENV)/bin
 HTMX    := static/vendor/htmx.min.js
 SSE     := static/vendor/sse.min.js
 NOSLEEP := static/vendor/NoSleep.min.js
+MINIFIED := static/vendor/min/.made
 HOST    ?= 0.0.0.0
 PORT    ?= 5000
 PG_TEST_URL ?= postgresql://companion:companion@127.0.0.1:5432/companion_test
@@ -13,7 +14,7 @@ PG_TEST_URL ?= postgresql://companion:companion@127.0.0.1:5432/companion_test
 
 CATALOGUES := companion/translations/de/LC_MESSAGES/messages.mo
 
-setup: $(BIN)/.app-installed $(HTMX) $(SSE) $(NOSLEEP) $(CATALOGUES)
+setup: $(BIN)/.app-installed $(HTMX) $(SSE) $(NOSLEEP) $(MINIFIED) $(CATALOGUES)
 setup-test: setup $(BIN)/.test-installed
 
 $(BIN)/.app-installed: pyproject.toml
@@ -54,6 +55,12 @@ $(SSE): node_modules/.installed
 $(NOSLEEP): node_modules/.installed
 	mkdir -p static/vendor
 	cp node_modules/nosleep.js/dist/NoSleep.min.js $@
+
+# Every script minified by terser, kept by the hash of its source (minify.mjs); the server
+# serves those copies and needs no node. Again after a script changed: `make setup`.
+$(MINIFIED): minify.mjs node_modules/.installed $(HTMX) $(SSE) $(NOSLEEP) $(shell find static -name '*.js' -not -path 'static/vendor/*')
+	node minify.mjs
+	touch $@
 
 # The German catalogue is written by hand (messages.po, committed); set-up extracts the
 # messages of the sources (messages.pot, to compare) and compiles the catalogue (.mo).
