@@ -15,7 +15,8 @@ A page loads one script and one style sheet, its *bundle* (``bundle/<name>.js`` 
 the files it needs, in order, minified and put together. One request each instead of up to
 six, and compressed together they are smaller than apart (the words of app/ are htmx's,
 the game's style sheet repeats app.css's): a table page's first load is 2.2 KB smaller with
-gzip. The bundles (``bundle_files``): ``core`` for the pages outside a table; one per game
+gzip. The bundles (``bundle_files``): ``core`` for the pages outside a table (with
+``pages.css``, their own rules); one per game
 for its table, join, set-up and quick-score pages, with the game's own files and the
 invite's script.
 
@@ -50,6 +51,8 @@ APP_PARTS = ["core", "still", "live", "unsent", "awake", "forms", "events"]
 CORE_FILES = {".js": ["vendor/htmx.min.js", "vendor/sse.min.js",
                       *(f"app/{part}.js" for part in APP_PARTS), "offline.js"],
               ".css": ["app.css"]}
+# In the core bundle only: what no game's pages use (a table's first load is smaller without).
+PAGES_ONLY = {".js": [], ".css": ["pages.css"]}
 WORKER = "worker.js"  # the service worker (offline.js registers it where the page is secure)
 PREMADE = "vendor/min"  # terser's copies of the scripts, by their source's hash (minify.mjs)
 BUNDLES = "bundle/"  # the addresses of bundles, as if they were a folder of static/
@@ -169,7 +172,9 @@ class Assets:
         if name != "core" and name not in self.games:
             return None
         files = list(CORE_FILES[kind])
-        if name != "core":
+        if name == "core":
+            files += PAGES_ONLY[kind]
+        else:
             files += ["invite.js", "coach.js"] if kind == ".js" else []
             own = f"games/{name}{kind}"
             if os.path.exists(os.path.join(self.folder, own)):
