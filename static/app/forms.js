@@ -90,6 +90,16 @@
       input.focus();
       return;
     }
+    // A "?" beside a control (web/templating.help_link: /rules/<game>#<section>) opens its
+    // section in the rules overlay.
+    const help = event.target.closest("a.help");
+    const rules = document.getElementById("rules-dialog");
+    if (help && rules && window.htmx) {
+      event.preventDefault();
+      if (!rules.open) rules.showModal();
+      htmx.ajax("GET", help.getAttribute("href").replace("#", "/"), "#rules-dialog-body");
+      return;
+    }
     const opener = event.target.closest("[data-open-dialog]");
     if (opener) {
       const dialog = document.getElementById(opener.dataset.openDialog);

@@ -313,9 +313,9 @@ def test_the_page_shows_the_deck_who_is_in_and_one_tap_controls(phone):
     assert deck.count('name="value" value=') == 14
     assert re.search(r'type="submit" name="player" value="Cid"', deck)
     for section in ("trick", "ties-flasks", "pirates", "idefix", "end-of-round", "values"):
-        assert f"/rules/kartenspiel/{section}" in deck
+        assert f"/rules/kartenspiel#{section}" in deck
     for section in ("turn", "setup", "scoring", "winning"):
-        assert f"/rules/kartenspiel/{section}" in page
+        assert f"/rules/kartenspiel#{section}" in page
 
     assert host.act(type="win_roman", value="7", player="Ben").status_code == 200
     assert host.act(type="idefix_look", player="Ann", roman="12", given_to="Cid").status_code == 200
@@ -374,7 +374,7 @@ def test_direct_entry_leads_to_the_scoring_screen_with_its_working(phone):
     host.act(type="add_pirate", player="Ben", kind="choice")
     scoring = region_of(page_text(host.get(f"/t/{code}")), "scoring")
     said = words(scoring)
-    assert "/rules/kartenspiel/sets" in scoring and "/rules/kartenspiel/pirates" in scoring
+    assert "/rules/kartenspiel#sets" in scoring and "/rules/kartenspiel#pirates" in scoring
     # Ann: the highest pirate takes a 10 and breaks the three 10s into a pair.
     assert "☠ Highest: the 10 escapes" in said
     assert "Kept 10 10 2 = 22 Sets 2 × 10: +20 Round total 22 + 20 = 42" in said
