@@ -18,13 +18,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone, tzinfo
 
-from flask import current_app
-from flask_babel import gettext as _
-from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import and_, func, or_
 from sqlmodel import Session, delete, select
 
 from ..games import get_game
+from ..games.text import gettext as _
 from .codes import GROUP_CODE_LENGTH, normalise_code, random_code
 from . import pending
 from .errors import Forbidden, Invalid, NotFound, Stale
@@ -77,24 +75,6 @@ def create_group(db: Session, name: str, players: list[str] = ()) -> PlayerGroup
     for player in players:
         add_player(db, group, player)
     return group
-
-
-def _owner_keys() -> URLSafeSerializer:
-    return URLSafeSerializer(current_app.secret_key, salt="group owner")
-
-
-def owner_key(group: PlayerGroup) -> str:
-    """The key that changes the group's history: the group's code signed with the server's
-    secret, so it is made again for an owner's page and needs no storing (the creator's phone,
-    a shared owner link and the recovery link all carry it)."""
-    return _owner_keys().dumps(group.code)
-
-
-def is_owner_key(group: PlayerGroup, key: str | None) -> bool:
-    try:
-        return bool(key) and _owner_keys().loads(key) == group.code
-    except BadSignature:
-        return False
 
 
 def require_owner(group: PlayerGroup, owner: bool) -> None:
@@ -194,7 +174,6 @@ def rename_player(db: Session, group: PlayerGroup, player_id: int, new_name: str
                        payload={"player": player.id, "old": player.name, "new": name}))
     player.name = name
     group.version += 1
-    db.commit()
     return player
 
 
@@ -227,7 +206,6 @@ def merge_players(db: Session, group: PlayerGroup, keep_id: int, drop_id: int) -
         "plays": moved_plays, "seats": moved_seats}))
     db.delete(drop)
     group.version += 1
-    db.commit()
     return keep
 
 
@@ -277,7 +255,6 @@ def undo_change(db: Session, group: PlayerGroup) -> GroupChange:
                 earlier.payload = _renumbered(earlier.payload, data["drop"], restored.id)
     change.undone = True
     group.version += 1
-    db.commit()
     return change
 
 
@@ -310,7 +287,6 @@ def delete_play(db: Session, group: PlayerGroup, uid: str) -> Play:
     db.add(GroupChange(group_id=group.id, kind="delete", payload={"play": kept, "seats": seats}))
     db.delete(play)
     group.version += 1
-    db.commit()
     return play
 
 
@@ -340,7 +316,6 @@ def delete_group(db: Session, group: PlayerGroup, typed_code: str) -> None:
     db.exec(delete(GroupChange).where(GroupChange.group_id == group.id))
     db.exec(delete(GroupPlayer).where(GroupPlayer.group_id == group.id))
     db.delete(group)
-    db.commit()
 
 
 # -- tables of a group and their plays ------------------------------------------------------------

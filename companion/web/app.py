@@ -7,13 +7,16 @@ import os
 import secrets
 from pathlib import Path
 
-from flask import Flask
+from flask import Flask, url_for
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy.exc import OperationalError
 
 from ..live.hub import Hub
-from ..service.database import close_db, init_db, make_engine, writing
+from ..live.versions import use_act_url
+from ..service.database import init_db, make_engine, writing
+from .db import close_db
+from ..service.tables import put_away_after
 from ..service.pending import forget_dead
 from .assets import init_assets
 from .config import defaults
@@ -51,10 +54,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config["DATABASE_URL"] = database_url(app.config["DATABASE_URL"], app.instance_path)
 
     engine = app.extensions["engine"] = make_engine(app.config["DATABASE_URL"])
+    put_away_after(app.config["ARCHIVE_DAYS"])
     app.teardown_appcontext(close_db)
     if app.config.get("CREATE_TABLES", True):
         _prepare_database(app)
     app.extensions["live"] = Hub(engine, app.config["STREAMS_PER_CLIENT"])
+    use_act_url(lambda code: url_for("table.act_view", code=code))
 
     init_i18n(app)
     init_templating(app)
@@ -100,7 +105,6 @@ def forget_dead_imports(app: Flask) -> None:
         return
     with writing(app.extensions["engine"]) as db:
         forget_dead(db)
-        db.commit()
 
 
 def _instance_path() -> str | None:

@@ -22,7 +22,7 @@ from sqlalchemy import event
 from sqlmodel import select
 
 from companion.service import imports
-from companion.service.database import get_db
+from companion.web.db import get_db
 from companion.service.codes import CODE_ALPHABET
 from companion.service.inputs import name_key
 from companion.service.models import GameTable, PlayerGroup
@@ -218,7 +218,7 @@ def test_a_plays_history_outlives_its_archived_table(make_app):
     code, _token = night.play({"Katrin": 5, "Ben": 9})
     uid = night.info()["plays"][0]["uid"]
     with app.app_context():
-        db = get_db(write=True)
+        db = get_db()
         table = db.exec(select(GameTable).where(GameTable.code == code)).one()
         table.updated_at = table.updated_at - timedelta(days=31)
         db.commit()
@@ -829,7 +829,7 @@ def test_new_groups_get_ten_character_codes_and_older_six_character_ones_still_o
     assert len(night.code) == 10 and set(night.code) <= set(CODE_ALPHABET)
     assert client.get(f"/g/{night.code.lower()}").status_code in (200, 303)
     with app.app_context():
-        db = get_db(write=True)
+        db = get_db()
         db.add(PlayerGroup(code="ABC234", name="From before"))
         db.commit()
     older = client.get("/g/ABC234")
@@ -895,7 +895,7 @@ def test_an_api_import_needs_the_groups_owner_key(client):
 
 def test_a_group_from_before_owners_is_open_until_a_phone_protects_it(app, phone):
     with app.app_context():
-        db = get_db(write=True)
+        db = get_db()
         db.add(PlayerGroup(code="ABC234", name="From before"))
         db.commit()
     first, second = phone(), phone("10.0.0.9")

@@ -139,14 +139,14 @@ def test_the_server_compiles_every_template_and_freezes_what_the_app_holds(make_
 
 
 def test_the_nothing_changed_poll_is_answered_from_the_version_alone(make_app, monkeypatch):
-    from companion.live import snapshot
+    from companion.live import versions
     from tests.conftest import Phone
 
     app = make_app()
     host = Phone(app)
     code = host.start()
     version = host.snapshot()["version"]
-    monkeypatch.setattr(snapshot, "load", lambda *_args: pytest.fail("the poll loaded the table"))
+    monkeypatch.setattr(versions, "load", lambda *_args: pytest.fail("the poll loaded the table"))
     response = host.client.get(f"/t/{code}/live?v={version}")
     assert response.status_code == 204 and response.data == b""
     monkeypatch.undo()

@@ -17,19 +17,19 @@ from ...games.base import FromJson, Game, GameError, explain, typed_by
 from ...games.patterns import NO_CONTROLS_PATTERN
 from ...games.text import N_, Sentence, say
 from ...live import changes
-from ...live.changes import Phone
+from ...live.changes import Caller
+from ..owners import is_owner_key, owner_key
 from ...service.codes import normalise_code
-from ...service.database import get_db
+from ..db import get_db, write
 from ...service.errors import AlreadyDone, Invalid, NotFound, Unauthorized
 from ...service.groups import (GROUP_NAME_MAX, create_group, delete_play, find_group,
-                               is_owner_key, owner_key, play_count, play_records, players_of,
-                               require_owner)
+                               play_count, play_records, players_of, require_owner)
 from ...service.imports import import_plays
 from ...service.metrics import IMPORTS
 from ...service.inputs import (CONTROL, NAME_MAX, depth_problem, name_pattern, quote,
                                text_problem, tidy_name)
 from ...service.tables import (LOG_PAGE, clean_players, clean_request_key, find_table,
-                               parse_expected, snapshot)
+                               parse_expected, table_json)
 from ..kept import group_json, plays_export, send, statistics_json
 from ..openapi import (Error, FreeObject, PerGame, documented, openapi_document, query_args,
                        reply)
@@ -406,20 +406,20 @@ def parse_create(data: dict) -> CreateTableFields:
         raise Invalid(say(explain(exc, skip_first=in_options))) from None
 
 
-def caller(code: str) -> Phone:
+def caller(code: str) -> Caller:
     """The script behind the bearer token, for a change at table ``code``."""
     token = bearer_token()
     if token is None:
         find_table(get_db(), code)  # a missing table is a 404 first
         raise Unauthorized(_("Send the token from creating or joining the table as "
                              "'Authorization: Bearer <token>'."))
-    return Phone(token, by_token=True)
+    return Caller(token, by_token=True)
 
 
 def table_snapshot(db, table, page: LogPage | None = None) -> Snapshot:
     """The table's snapshot, checked field by field against the documented one."""
     page = page or LogPage()
-    return Snapshot.model_validate(snapshot(db, table, page.log, page.log_before))
+    return Snapshot.model_validate(table_json(db, table, page.log, page.log_before))
 
 
 NO_TABLE = (Error, "No such table")
@@ -584,10 +584,9 @@ def _group_info(db, group) -> GroupInfo:
 def create_group_view():
     """Start a group of players; the answer holds its owner key."""
     request_body = parse(CreateGroup, body())
-    db = get_db(write=True)
-    group = create_group(db, request_body.name, request_body.players)
-    db.commit()
-    info = _group_info(db, group).model_dump()
+    with write() as db:
+        group = create_group(db, request_body.name, request_body.players)
+    info = _group_info(get_db(), group).model_dump()
     return reply(CreatedGroup(**info, owner_key=owner_key(group)), 201)
 
 
@@ -643,11 +642,11 @@ group_import.before_body = _owner_key_before_the_body
     404: (Error, "No group with that code, or no play with that id")})
 def group_delete_play(code: str, uid: str):
     """Delete one play of the group (with its owner key as the bearer token)."""
-    db = get_db(write=True)
-    group = find_group(db, code)
-    require_owner(group, is_owner_key(group, bearer_token()))
-    delete_play(db, group, uid)
-    return reply(DeletedPlay(deleted=uid, plays=play_count(db, group)))
+    with write() as db:
+        group = find_group(db, code)
+        require_owner(group, is_owner_key(group, bearer_token()))
+        delete_play(db, group, uid)
+    return reply(DeletedPlay(deleted=uid, plays=play_count(get_db(), group)))
 
 
 @bp.get("/groups/<code>/stats")
