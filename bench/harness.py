@@ -160,7 +160,7 @@ def main(doc: str) -> None:
     unknown = set(parts) - set(NAMES)
     if unknown:
         parser.error(f"unknown parts: {', '.join(sorted(unknown))}")
-    args.asked = parts
+    args.asked = parts  # which of its names a part of several was asked for (cafe, busy, idle)
     began = time.perf_counter()
     began_at = time.time()
     load = os.getloadavg()
