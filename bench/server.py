@@ -78,8 +78,8 @@ class ServerProcess:
         that its whole tree can be killed at once."""
         with open(self.log, mode) as output:
             self.process = subprocess.Popen(
-                [*self.command, "serve", "--host", self.host, "--port", str(self.port), *(options or [])],
-                env=env, cwd=self.cwd, stdout=output, stderr=subprocess.STDOUT,
+                [*self.command, "serve", "--host", self.host, "--port", str(self.port),
+                 *(options or [])], env=env, cwd=self.cwd, stdout=output, stderr=subprocess.STDOUT,
                 start_new_session=own_session)
 
     def wait_until_up(self, seconds: float = 30) -> None:
