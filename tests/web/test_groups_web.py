@@ -969,6 +969,23 @@ def test_the_apis_statistics_share_the_pages_and_a_new_player_recomputes_nothing
     assert len(counted) == 2 and len(drawn) == 2
 
 
+def test_the_collector_is_off_only_while_statistics_are_made_and_on_after_a_failure(app):
+    """A big group's statistics are made with the cyclic collector paused; it is on again after,
+    when two are made at once, and when making one fails."""
+    import gc
+
+    from companion.web.kept import Kept
+
+    seen = []
+    kept = Kept()
+    with app.app_context():
+        assert kept.get("a", lambda: seen.append(gc.isenabled()) or kept.get(
+            "b", lambda: seen.append(gc.isenabled()) or 2)) == 2
+        with pytest.raises(ZeroDivisionError):
+            kept.get("c", lambda: 1 / 0)
+    assert seen == [False, False] and gc.isenabled()
+
+
 def without_tokens(page: str) -> str:
     return re.sub(r'(csrf-token" content="|"X-CSRFToken": "|name="csrf_token" value=")[^"]+',
                   r"\1…", page)
