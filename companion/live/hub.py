@@ -17,7 +17,10 @@ import threading
 import time
 from collections import OrderedDict
 
-import psycopg
+try:
+    import psycopg
+except ImportError:  # the postgres extra: on SQLite nothing listens (web.app.database_url says)
+    psycopg = None
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session

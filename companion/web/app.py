@@ -3,6 +3,7 @@ the blueprints, the error pages and the security headers."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import secrets
 from pathlib import Path
@@ -128,12 +129,18 @@ def _secret_key(instance_path: str) -> str:
     return path.read_text().strip()
 
 
+NO_DRIVER = ("DATABASE_URL names PostgreSQL, but its driver is not installed: "
+             "pip install 'table-companion[postgres]'")
+
+
 def database_url(url: str | None, instance_path: str) -> str:
     """The URL SQLAlchemy is given: DATABASE_URL (a PostgreSQL one on the psycopg driver), else
-    SQLite in the instance folder."""
+    SQLite in the instance folder. SystemExit with a sentence when psycopg is missing."""
     url = url or os.environ.get("DATABASE_URL") or (
         "sqlite:///" + os.path.join(instance_path, "companion.sqlite3"))
-    for prefix in ("postgres://", "postgresql://"):  # the forms hosts hand out
+    for prefix in ("postgres://", "postgresql://", "postgresql+psycopg://"):  # hosts', ours
         if url.startswith(prefix):
+            if importlib.util.find_spec("psycopg") is None:  # an extra: SQLite needs none
+                raise SystemExit(NO_DRIVER)
             return "postgresql+psycopg://" + url[len(prefix):]
     return url
