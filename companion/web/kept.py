@@ -26,8 +26,8 @@ import orjson
 from flask import Response, current_app, request
 from sqlalchemy import func, select
 
-from ..service.groups import (EXPORT_FORMAT, export_csv, export_plays, play_records,
-                              players_of, shown)
+from ..service.exports import EXPORT_FORMAT, export_csv, export_plays
+from ..service.groups import play_records, players_of, shown
 from ..service.models import GroupPlayer
 from ..service.stats import PlayRow, Statistics, prepare, statistics
 from ..service.stats.results import Data

@@ -1004,12 +1004,12 @@ def ungzipped(answer) -> str:
                                             ("/api/groups/{code}/plays", "application/json")])
 def test_exports_are_compressed_when_asked_and_made_once_per_change(app, client, monkeypatch,
                                                                     path, mimetype):
-    from companion.service import groups
+    from companion.service import exports, groups
     from companion.web import kept
 
     made = []
     real = groups.play_records
-    for module in (groups, kept):
+    for module in (groups, exports, kept):
         monkeypatch.setattr(module, "play_records",
                             lambda db, group, plays=None: made.append(1) or real(db, group, plays))
     night = Night(client)
