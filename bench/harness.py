@@ -16,7 +16,7 @@ import psutil
 from bench.parts import ALIASES, NAMES, PARTS
 from bench.phones import PHONES, close_phones
 from bench.report import GOALS, RESULTS, log
-from bench.servers import SERVER_KINDS, scan_logs
+from bench.servers import BASELINE, SERVER_KINDS, scan_logs
 from bench.timing import busy_seconds, yardstick_ms
 
 
@@ -146,6 +146,9 @@ def arguments(doc: str) -> argparse.ArgumentParser:
                              "the machine to use under half a core (a shared machine)")
     parser.add_argument("--workers", type=int, default=None,
                         help="this code's server workers (default: as serve)")
+    parser.add_argument("--baseline", default=BASELINE,
+                        help="the commit café and busy run in turns with (default: the code "
+                             "before issue 28; e.g. the code before a change of yours)")
     parser.add_argument("--baseline-workers", type=int, default=None,
                         help="the baseline's workers (default: its own, 2 on this machine)")
     parser.add_argument("--server-connections", type=int, default=None,

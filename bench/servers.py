@@ -125,19 +125,19 @@ class Server(ServerProcess):
 BASELINE = "39d83a4"  # the code before issue 28 (one process per server)
 
 
-def baseline_folder() -> Path:
-    """The baseline's code, prepared once under bench/results/ as a checkout is for serving
-    (static/vendor copied from this one, its German catalogue compiled); reused after."""
-    folder = RESULTS / f"baseline-{BASELINE}"
+def baseline_folder(commit: str = BASELINE) -> Path:
+    """The baseline's code (``commit``), prepared once under bench/results/ as a checkout is for
+    serving (static/vendor copied from this one, its German catalogue compiled); reused after."""
+    folder = RESULTS / f"baseline-{commit}"
     if (folder / ".prepared").exists():
         return folder
-    log(f"preparing the baseline {BASELINE} in {folder.relative_to(ROOT)} …")
+    log(f"preparing the baseline {commit} in {folder.relative_to(ROOT)} …")
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     try:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", BASELINE], capture_output=True)
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], capture_output=True)
         if archive.returncode:
-            raise SystemExit(f"git archive {BASELINE} failed: {archive.stderr.decode().strip()}")
+            raise SystemExit(f"git archive {commit} failed: {archive.stderr.decode().strip()}")
         subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
         if not (ROOT / "static" / "vendor").is_dir():
             raise SystemExit("static/vendor is missing: run `make setup` first")
@@ -162,7 +162,8 @@ def describe(server: Server) -> str:
         line = psutil.Process(server.process.pid).cmdline()
         settings = dict(zip(line, line[1:]))
     workers = settings.get("--workers") or str(len(server.workers()))
-    return (f"{f'baseline {BASELINE}' if server.baseline else 'this code'}: {workers} gevent "
+    which = f"baseline {server.baseline.name.removeprefix('baseline-')}" if server.baseline else "this code"
+    return (f"{which}: {workers} gevent "
             f"worker{'' if workers == '1' else 's'} × {settings.get('--worker-connections', '?')} "
             f"connections")
 

@@ -13,7 +13,7 @@ from bench.changes import cpu_per_change, deliveries, push_lines, run_changes
 from bench.phones import (Phone, REQUEST_TIMEOUT, close_phones, open_streams, set_up_tables,
                           streams_failed)
 from bench.report import GOALS, goal, log, mb
-from bench.servers import (BASELINE, Server, baseline_folder, client_connector, database_name,
+from bench.servers import (Server, baseline_folder, client_connector, database_name,
                            describe, quiet_healthz, single_database, wait_up)
 from bench.timing import LoopLag, Window, percentile, rss_bytes
 
@@ -34,7 +34,8 @@ async def push_and_idle(args) -> list[str]:
         if loads:
             try:
                 theirs = await servers.enter_async_context(
-                    phones_on_server(args, "push-baseline", args.port + 9, baseline_folder(), False))
+                    phones_on_server(args, "push-baseline", args.port + 9,
+                                     baseline_folder(args.baseline), False))
             except (SystemExit, Exception) as exc:  # noqa: BLE001 - this code's figures still count
                 log(f"baseline failed: {exc!r}")
                 problem = str(exc)[:300] or type(exc).__name__
@@ -139,18 +140,18 @@ async def idle_streams(args, server: Server, phones: list[Phone], fresh_rss: int
 def load_section(args, name: str, rate: float, seconds: int, mine: dict, theirs: dict | None,
                  problem: str) -> list[str]:
     """One load's report: this code's run, the baseline's, and the two side by side."""
-    runs = [("this code", mine)] + ([(f"the baseline {BASELINE}", theirs)] if theirs else [])
+    runs = [("this code", mine)] + ([(f"the baseline {args.baseline}", theirs)] if theirs else [])
     title = {"cafe": "1. Café (the gate)", "busy": "2. Busy"}[name]
     lines = [f"{title}: {args.tables} tables × {args.phones} phones with open streams (gzip), "
              f"{rate:g} change per table per second for {seconds} s, {database_name(args)}; this "
-             f"code and the code before issue 28 ({BASELINE}) under the same load, in "
+             f"code and the baseline ({args.baseline}) under the same load, in "
              f"{args.slices} turns each"]
     for _label, found in runs:
         lines.append(f"  {found['kind']}:")
         lines += push_lines(args, found["runs"][name], found["quiet"], found["failed"],
                             found["took"], found["probe_cpu"])
     if problem:
-        lines.append(f"  the baseline {BASELINE}: FAILED: {problem}")
+        lines.append(f"  the baseline {args.baseline}: FAILED: {problem}")
     lines.append(f"  {'tap → every other phone has it':<34}{'p50 ms':>9}{'p95 ms':>9}"
                  f"{'p99 ms':>9}{'max ms':>9}{'lost':>7}{'CPU per change':>16}")
     for label, found in runs:
