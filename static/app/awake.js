@@ -12,6 +12,7 @@
   const nativeLock = "wakeLock" in navigator;
   let wakeLock = null;
   let noSleep = null;  // NoSleep.js, loaded where there is no wake lock
+  let noSleepAsked = false;
   let noSleepFailed = false;
   let tappedWhileLoading = false;
   let awakeNote = "";  // what the line under the top bar says ("" when nothing is wrong)
@@ -101,8 +102,13 @@
     awakeNote = "";
   }
 
-  // NoSleep.js comes from this server, fetched once the page is up where it may be needed.
+  // NoSleep.js comes from this server, once, to a phone without a wake lock that keeps its
+  // screen on: as the page comes up where that is its remembered choice, else with the tap
+  // that turns the switch on (its arrival then starts the video for that tap). The others
+  // never download its 6.9 KB.
   function loadNoSleep(button) {
+    if (noSleepAsked) return;
+    noSleepAsked = true;
     const script = document.createElement("script");
     script.src = button.dataset.fallback;
     script.addEventListener("load", () => {
@@ -126,12 +132,13 @@
     if (!button) return;
     showAwake();
     if (nativeLock) holdAwake(false);
-    else loadNoSleep(button);
+    else if (wantAwake()) loadNoSleep(button);
     button.addEventListener("click", () => {
       const on = !wantAwake();
       try {
         localStorage.setItem(AWAKE_KEY, on ? "on" : "off");
       } catch (e) { /* kept for this page only */ }
+      if (on && !nativeLock) loadNoSleep(button);
       if (on) holdAwake(true);
       else releaseAwake();
       showAwake();

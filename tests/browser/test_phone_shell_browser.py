@@ -511,6 +511,23 @@ def test_over_plain_http_the_switch_keeps_the_screen_on_with_nosleep(live_server
     expect(switch).not_to_have_class(re.compile(r"\bheld\b"))
 
 
+def test_over_plain_http_nosleep_comes_only_with_the_switch_turned_on(live_server, lan_phone):
+    """NoSleep.js (6.9 KB gzipped) is no part of a first load: a phone that never turns the
+    switch on never downloads it; the tap that does fetches it and starts its video."""
+    make, server = lan_phone
+    table = create_table(live_server, "scorepad", ["Ann"])
+    page = make(viewport=ux.PHONE_390, locale="de-DE")
+    asked = []
+    page.on("request", lambda request: asked.append(request.url))
+    join(page, server, table["code"], "Ann")
+    page.wait_for_load_state("networkidle")
+    assert not [url for url in asked if "NoSleep" in url]
+    switch = page.get_by_role("button", name="Bildschirm an lassen")
+    switch.click()
+    expect(switch).to_have_class(re.compile(r"\bheld\b"))
+    assert len([url for url in asked if "NoSleep" in url]) == 1
+
+
 def test_the_switch_says_in_words_when_the_screen_cannot_be_kept_on(live_server, lan_phone):
     make, server = lan_phone
     table = create_table(live_server, "scorepad", ["Ann"])
