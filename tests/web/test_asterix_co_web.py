@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from tests.conftest import bearer
+from tests.conftest import ApiTable, bearer, payload_of
 
 GAME = "asterix-co"
 DUO = ("Matthew", "Laura")
@@ -88,55 +88,39 @@ def form_fields(page: str, action: str) -> list[list[str]]:
             if f'name="type" value="{action}"' in form]
 
 
-class Table:
-    """A table started by a host phone, with an API token per seat."""
+class Table(ApiTable):
+    """A table started by a host phone, with an API token per seat; a seat in ``phones`` moves
+    by its browser's taps instead."""
 
     def __init__(self, phone, client, players=DUO, **options):
-        self.host = phone()
-        self.code = self.host.start(game=GAME, players=players, **options)
-        self.client = client
-        self.tokens = {}
+        super().__init__(client, GAME, players, options, host=phone())
         self.phones = {}  # seats whose phone is a browser: their moves are its taps
 
-    def token(self, who):
-        """The seat's API token; the seat is taken the first time it acts."""
-        if who not in self.tokens:
-            joined = self.client.post(f"/api/tables/{self.code}/join", json={"seat": who})
-            assert joined.status_code == 200, joined.get_json()
-            self.tokens[who] = joined.get_json()["token"]
-        return self.tokens[who]
-
-    def act(self, who, **payload):
-        if who in self.phones:
-            response = self.phones[who].act(**payload)
+    def move(self, action, /, by=None, **fields):
+        if by in self.phones:
+            response = self.phones[by].act(**payload_of(action, fields))
             assert response.status_code == 200, response.get_data(as_text=True)
             return self.snapshot()
-        response = self.client.post(f"/api/tables/{self.code}/actions", headers=bearer(self.token(who)),
-                                    json=payload)
-        assert response.status_code == 200, response.get_json()
-        return response.get_json()
+        return super().move(action, by, **fields)
 
-    def refused(self, who, **payload):
-        if who in self.phones:
-            response = self.phones[who].act(**payload)
+    def refused(self, action, /, by=None, **fields):
+        if by in self.phones:
+            response = self.phones[by].act(**payload_of(action, fields))
             assert response.status_code == 422, response.get_data(as_text=True)
             return response.get_data(as_text=True)
-        response = self.client.post(f"/api/tables/{self.code}/actions", headers=bearer(self.token(who)),
-                                    json=payload)
-        assert response.status_code == 422, response.get_json()
-        return response.get_json()["error"]
+        return super().refused(action, by, **fields)
 
     def play(self, who, album, strength, character_type, colour, name=None, player=None):
         payload = dict(type="play_character", player=player or who, album=album, strength=strength,
                        character_type=character_type, colour=colour)
         if name:
             payload["name"] = name
-        return self.act(who, **payload)
+        return self.move(payload, by=who)
 
     def passes(self, *players):
         """Turns taken by reinforcing the hand: nothing changes on the albums."""
         for who in players:
-            snapshot = self.act(who, type="reinforce_hand", player=who)
+            snapshot = self.move("reinforce_hand", by=who, player=who)
         return snapshot
 
     def give_turn(self, who):
@@ -144,14 +128,6 @@ class Table:
         if self.snapshot()["state"]["turn"] != who:
             response = self.host.act(type="hand_turn", player=who)
             assert response.status_code == 200, response.get_data(as_text=True)
-
-    def snapshot(self):
-        return self.client.get(f"/api/tables/{self.code}").get_json()
-
-    def page(self, phone=None):
-        response = (phone or self.host).get(f"/t/{self.code}")
-        assert response.status_code == 200
-        return response.get_data(as_text=True)
 
 
 @pytest.fixture
@@ -171,16 +147,16 @@ def side_totals(snapshot, album):
 def battle_example(t):
     """The rulebook's battle, move by move, up to the moment before the Potion on Asterix."""
     t.play("Matthew", 1, 3, "Chief", "Gaul", "Getafix")
-    t.act("Matthew", type="gain_bonus", player="Matthew", bonus="potion")  # Getafix's power
+    t.move("gain_bonus", by="Matthew", player="Matthew", bonus="potion")  # Getafix's power
     t.play("Laura", 1, 3, "Swindler", "Neutral", "Edifis")
-    t.act("Laura", type="eliminate", character="c1")  # Edifis eliminates Getafix
+    t.move("eliminate", by="Laura", character="c1")  # Edifis eliminates Getafix
     t.play("Matthew", 1, 4, "Rebel", "Gaul", "Dogmatix")
-    t.act("Matthew", type="gain_helmet", player="Matthew", helmet="legionary")  # Dogmatix
+    t.move("gain_helmet", by="Matthew", player="Matthew", helmet="legionary")  # Dogmatix
     t.play("Laura", 1, 4, "Centurion", "Roman", "Crismus Bonus")
     t.play("Matthew", 1, 6, "Hero", "Gaul", "Asterix")
-    t.act("Matthew", type="knock_out", character="c4")  # Asterix K.O.s Crismus Bonus
+    t.move("knock_out", by="Matthew", character="c4")  # Asterix K.O.s Crismus Bonus
     t.play("Laura", 1, 3, "Swindler", "Roman", "Valueaddedtax")
-    return t.act("Laura", type="reinvigorate", character="c4")  # Valueaddedtax
+    return t.move("reinvigorate", by="Laura", character="c4")  # Valueaddedtax
 
 
 # -- point 1: setup --------------------------------------------------------------------------
@@ -233,7 +209,7 @@ def test_every_control_has_its_rules_section_and_the_sections_exist(table, clien
     t = table()
     battle_example(t)
     linked = set(re.findall(rf'href="/rules/{GAME}#([a-z-]+)"', t.page()))
-    t.act("Matthew", type="use_potion", player="Matthew", character="c5")  # the album falls
+    t.move("use_potion", by="Matthew", player="Matthew", character="c5")  # the album falls
     linked |= set(re.findall(rf'href="/rules/{GAME}#([a-z-]+)"', t.page()))
     assert set(HELP_SECTIONS) <= linked
     for section in linked:
@@ -262,14 +238,14 @@ def test_potion_ko_reinvigorate_and_call_on_change_the_totals(table):
     t.play("Matthew", 1, 5, "Rebel", "Neutral", "Redbeard")
     t.play("Laura", 1, 4, "Legionary", "Roman")
     t.passes("Matthew")
-    assert side_totals(t.act("Laura", type="use_potion", player="Laura", character="c2"), 1) == {
+    assert side_totals(t.move("use_potion", by="Laura", player="Laura", character="c2"), 1) == {
         "gaul": 5, "roman": 8}
     t.passes("Matthew")
-    assert side_totals(t.act("Laura", type="use_fish", player="Laura", character="c1"), 1) == {
+    assert side_totals(t.move("use_fish", by="Laura", player="Laura", character="c1"), 1) == {
         "gaul": 0, "roman": 8}
-    assert side_totals(t.act("Matthew", type="use_boar", player="Matthew", character="c1"), 1) == {
+    assert side_totals(t.move("use_boar", by="Matthew", player="Matthew", character="c1"), 1) == {
         "gaul": 5, "roman": 8}
-    called = t.act("Laura", type="call_on", player="Laura", album=1, character="c1")
+    called = t.move("call_on", by="Laura", player="Laura", album=1, character="c1")
     assert side_totals(called, 1) == {"gaul": 0, "roman": 13}
     albums = region(t.page(), "albums")
     assert "Redbeard 5 · Rebel · N Neutral · called on by Laura" in albums
@@ -290,14 +266,14 @@ def test_every_one_tap_move_is_undone_by_undo(table, client):
     ]
     for move in moves:
         before = t.snapshot()["state"]
-        t.act("Matthew", **move)
-        undone = client.post(f"/api/tables/{t.code}/undo", headers=bearer(t.token("Laura"))).get_json()
+        t.move(move, by="Matthew")
+        undone = t.undo("Laura")
         assert undone["state"] == before
     for move in (dict(type="knock_out", character="c1"),
                  dict(type="call_on", player="Laura", album=2, character="c1")):
         before = t.snapshot()["state"]
-        t.act("Laura", **move)
-        undone = client.post(f"/api/tables/{t.code}/undo", headers=bearer(t.token("Laura"))).get_json()
+        t.move(move, by="Laura")
+        undone = t.undo("Laura")
         assert undone["state"] == before
 
 
@@ -389,9 +365,9 @@ def long_battle(t):
         return [c["id"] for c in slots[album - 1]["characters"] if c["faction"] == faction][index]
 
     for album, faction, index in ((1, "gaul", 1), (2, "roman", 1), (3, "gaul", 2)):
-        t.act("Dee", type="knock_out", character=nth(album, faction, index))
-    t.act("Dee", type="gain_bonus", player="Ann", bonus="potion")
-    t.act("Dee", type="use_potion", player="Ann", character=nth(1, "gaul", 0))
+        t.move("knock_out", by="Dee", character=nth(album, faction, index))
+    t.move("gain_bonus", by="Dee", player="Ann", bonus="potion")
+    t.move("use_potion", by="Dee", player="Ann", character=nth(1, "gaul", 0))
     t.passes("Bob")  # Cid's turn
     state = t.snapshot()["state"]
     assert all(slot["album"] for slot in state["slots"]) and state["turn"] == "Cid"
@@ -417,7 +393,7 @@ def test_one_move_in_a_long_battle_sends_little(table, phone):
         assert ("menus" in changed) == (viewer is ann)
         # (the power panel of the character just played, under 1 kB, comes with each play)
         assert sum(gzipped(after[name][1]) for name in changed) <= 9_000
-        t.client.post(f"/api/tables/{t.code}/undo", headers=bearer(t.token("Dee")))
+        t.undo("Dee")
 
 
 # -- point 3: resolution -----------------------------------------------------------------------
@@ -430,7 +406,7 @@ def test_the_rulebook_battle_example_to_its_result(table, phone):
     t.phones["Laura"] = laura  # Laura's phone holds her seat: her moves are its taps
     t.token("Matthew")  # and Matthew's seat is held (by the API)
     battle_example(t)
-    snapshot = t.act("Matthew", type="use_potion", player="Matthew", character="c5")
+    snapshot = t.move("use_potion", by="Matthew", player="Matthew", character="c5")
     last = snapshot["state"]["last_resolution"]
     assert last["totals"] == {"gaul": 16, "roman": 10}
     assert (last["winner"], last["loser"], last["centurion_helmets"], last["legionary_helmets"]) == (
@@ -454,12 +430,12 @@ def test_the_rulebook_battle_example_to_its_result(table, phone):
     assert purse(ledger, "Matthew") == "Matthew 20 sesterces 30 to go"
 
     # The loser takes a Potion, then reveals album 3 with its Gaul side towards her.
-    t.act("Laura", type="take_consolation", bonus="potion")
+    t.move("take_consolation", by="Laura", bonus="potion")
     resolution = region(t.page(laura), "resolution")
     assert "Laura took a 🧪 Potion token as consolation" in resolution
     assert "Laura reveals album 3: which side faces Laura?" in resolution
     assert "G Gaul side faces Laura Laura plays Gauls, Matthew plays Romans" in resolution
-    snapshot = t.act("Laura", type="orient_album", faction="gaul", note="No Fish Bonus here")
+    snapshot = t.move("orient_album", by="Laura", faction="gaul", note="No Fish Bonus here")
     assert snapshot["state"]["ledger"]["Laura"]["bonuses"]["potion"] == 2
     assert snapshot["state"]["turn"] == "Laura"  # on the winner's left
     page = t.page(laura)
@@ -479,8 +455,8 @@ def test_helmets_are_paid_for_visible_legionaries_and_centurions(table):
     t.play("Laura", 1, 3, "Centurion", "Roman")
     t.passes("Matthew")
     t.play("Laura", 1, 2, "Legionary", "Roman")
-    t.act("Laura", type="end_power")  # her Legionary's power is done
-    t.act("Matthew", type="knock_out", character="c3")  # a K.O.'d Legionary earns nothing
+    t.move("end_power", by="Laura")  # her Legionary's power is done
+    t.move("knock_out", by="Matthew", character="c3")  # a K.O.'d Legionary earns nothing
     t.play("Matthew", 1, 7, "Legionary", "Neutral")
     t.passes("Laura")
     snapshot = t.play("Matthew", 1, 8, "Centurion", "Gaul")
@@ -495,11 +471,11 @@ def test_helmets_are_paid_for_visible_legionaries_and_centurions(table):
 
 def test_consolation_refuses_a_third_copy_and_is_skipped_when_all_are_full(table):
     t = table()
-    t.act("Laura", type="gain_bonus", player="Laura", bonus="boar")
+    t.move("gain_bonus", by="Laura", player="Laura", bonus="boar")
     t.play("Matthew", 1, 8, "Rebel", "Gaul")
     t.passes("Laura")
     t.play("Matthew", 1, 8, "Diehard", "Gaul")
-    assert t.refused("Laura", type="take_consolation", bonus="boar") == (
+    assert t.refused("take_consolation", by="Laura", bonus="boar") == (
         "Laura already holds two Boar tokens; a third one is not allowed.")
     resolution = region(t.page(), "resolution")
     assert "Boar Laura holds 2: no third" in resolution
@@ -507,7 +483,7 @@ def test_consolation_refuses_a_third_copy_and_is_skipped_when_all_are_full(table
 
     full = table()
     for kind in ("potion", "fish", "boar"):
-        full.act("Laura", type="gain_bonus", player="Laura", bonus=kind)
+        full.move("gain_bonus", by="Laura", player="Laura", bonus=kind)
     full.play("Matthew", 1, 8, "Rebel", "Gaul")
     full.passes("Laura")
     snapshot = full.play("Matthew", 1, 8, "Diehard", "Gaul")
@@ -520,9 +496,9 @@ def test_consolation_refuses_a_third_copy_and_is_skipped_when_all_are_full(table
 
 def test_powers_and_caesars_cost_are_logged_ledger_moves(table):
     t = table()
-    t.act("Matthew", type="gain_helmet", player="Matthew", helmet="centurion")
-    t.act("Matthew", type="gain_bonus", player="Matthew", bonus="fish")
-    snapshot = t.act("Matthew", type="destroy_helmet", player="Matthew", helmet="legionary")
+    t.move("gain_helmet", by="Matthew", player="Matthew", helmet="centurion")
+    t.move("gain_bonus", by="Matthew", player="Matthew", bonus="fish")
+    snapshot = t.move("destroy_helmet", by="Matthew", player="Matthew", helmet="legionary")
     assert snapshot["scores"]["Matthew"] == 3
     assert [entry["text"] for entry in snapshot["log"][:3]] == [
         "Matthew destroyed one of their legionary helmets.",
@@ -550,14 +526,14 @@ def three_albums_for_matthew(t):
     t.play("Matthew", 1, 8, "Rebel", "Gaul")
     t.passes("Laura")
     t.play("Matthew", 1, 8, "Diehard", "Gaul")
-    t.act("Laura", type="take_consolation", bonus="potion")
-    t.act("Laura", type="orient_album", faction="roman")
+    t.move("take_consolation", by="Laura", bonus="potion")
+    t.move("orient_album", by="Laura", faction="roman")
     t.passes("Laura")
     t.play("Matthew", 2, 8, "Legionary", "Roman")
     t.passes("Laura")
     t.play("Matthew", 2, 7, "Centurion", "Roman")
-    t.act("Laura", type="take_consolation", bonus="fish")
-    t.act("Laura", type="orient_album", faction="roman")
+    t.move("take_consolation", by="Laura", bonus="fish")
+    t.move("orient_album", by="Laura", faction="roman")
     t.passes("Laura")
     t.play("Matthew", 3, 8, "Chief", "Gaul")
     t.passes("Laura")
@@ -583,7 +559,7 @@ def test_fifty_sesterces_at_a_resolution_wins_with_the_breakdown_on_every_phone(
                 "2 legionary helmets × 1 = 2") in resolution  # a line each
         assert "Laura 1 0 albums × 15 = 0" in resolution
         assert 'name="type" value="play_character"' not in page  # nothing left to play
-    assert t.refused("Laura", type="reinforce_hand", player="Laura") == (
+    assert t.refused("reinforce_hand", by="Laura", player="Laura") == (
         "The game is over; undo the last move to change it.")
 
 
@@ -594,10 +570,10 @@ def test_stock_limits_refuse_an_empty_pile_and_show_what_is_left(table):
     t = table(legionary_helmets="1", centurion_helmets="0")
     snapshot = t.snapshot()
     assert snapshot["state"]["stock"]["legionary"] == 1
-    t.act("Matthew", type="gain_helmet", player="Matthew", helmet="legionary")
-    assert t.refused("Laura", type="gain_helmet", player="Laura", helmet="legionary") == (
+    t.move("gain_helmet", by="Matthew", player="Matthew", helmet="legionary")
+    assert t.refused("gain_helmet", by="Laura", player="Laura", helmet="legionary") == (
         "The legionary helmet stockpile is empty.")
-    assert t.refused("Laura", type="gain_helmet", player="Laura", helmet="centurion") == (
+    assert t.refused("gain_helmet", by="Laura", player="Laura", helmet="centurion") == (
         "The centurion helmet stockpile is empty.")
     ledger = region(t.page(), "ledger")
     assert ("Stockpile Legionary helmets: none left Centurion helmets: none left "
@@ -622,11 +598,11 @@ def test_bad_stock_counts_are_refused_at_setup(client):
 
 def test_an_album_note_shows_beside_the_album_and_can_be_cleared(table):
     t = table()
-    t.act("Laura", type="set_album_note", album=2, note="At most 1 Neutral per player")
+    t.move("set_album_note", by="Laura", album=2, note="At most 1 Neutral per player")
     albums = region(t.page(), "albums")
     assert ("Album 2 Laura ⟷ Matthew ✎ Note album 2's effect "
             "Album effect: At most 1 Neutral per player") in albums
-    t.act("Laura", type="set_album_note", album=2)
+    t.move("set_album_note", by="Laura", album=2)
     assert "Album effect:" not in region(t.page(), "albums")
 
 
@@ -637,12 +613,12 @@ def battle_in_progress(t):
     """c1 Asterix with a Potion (Matthew), c2 a K.O.'d Legionary and c3 Redbeard (Laura);
     Matthew's turn."""
     t.play("Matthew", 1, 6, "Hero", "Gaul", "Asterix")
-    t.act("Matthew", type="gain_bonus", player="Matthew", bonus="potion")
+    t.move("gain_bonus", by="Matthew", player="Matthew", bonus="potion")
     t.passes("Laura")
-    t.act("Matthew", type="use_potion", player="Matthew", character="c1")
-    t.act("Matthew", type="gain_bonus", player="Matthew", bonus="potion")
+    t.move("use_potion", by="Matthew", player="Matthew", character="c1")
+    t.move("gain_bonus", by="Matthew", player="Matthew", bonus="potion")
     t.play("Laura", 1, 4, "Legionary", "Roman")
-    t.act("Matthew", type="use_fish", player="Matthew", character="c2")
+    t.move("use_fish", by="Matthew", player="Matthew", character="c2")
     t.play("Laura", 2, 5, "Rebel", "Neutral", "Redbeard")
 
 
@@ -700,7 +676,7 @@ def test_every_refusal_is_a_422_with_its_sentence_and_changes_nothing(table, pay
     if payload["type"] in TURN_MOVES and payload.get("player") in DUO:
         t.give_turn(payload["player"])  # so that the rule itself answers
     before = t.snapshot()
-    error = t.refused("Laura", **payload)
+    error = t.refused(payload, by="Laura")
     assert message in error
     assert error.endswith(".")
     after = t.snapshot()
@@ -712,11 +688,11 @@ def test_moves_wait_while_the_loser_chooses(table):
     t.play("Matthew", 1, 8, "Rebel", "Gaul")
     t.passes("Laura")
     t.play("Matthew", 1, 8, "Diehard", "Gaul")
-    assert t.refused("Laura", type="play_character", player="Laura", album=2, strength=4,
+    assert t.refused("play_character", by="Laura", player="Laura", album=2, strength=4,
                      character_type="Rebel", colour="Gaul") == (
         "Not now: Laura picks a consolation bonus token.")
-    t.act("Laura", type="take_consolation", bonus="fish")
-    assert t.refused("Laura", type="take_consolation", bonus="boar") == (
+    t.move("take_consolation", by="Laura", bonus="fish")
+    assert t.refused("take_consolation", by="Laura", bonus="boar") == (
         "Not now: Laura reveals the next album and picks the side that faces them.")
 
 
@@ -808,7 +784,7 @@ def test_a_seated_phone_cannot_play_for_another_player_on_someone_elses_turn(tab
     response = cid.act(type="play_character", player="Cid", album="2", strength="5",
                        character_type="Legionary", colour="Roman")
     assert (response.status_code, response.get_data(as_text=True)) == (422, "It is Bob's turn.")
-    assert t.refused("Cid", type="use_fish", player="Cid", character="c1") == "It is Bob's turn."
+    assert t.refused("use_fish", by="Cid", player="Cid", character="c1") == "It is Bob's turn."
     assert t.snapshot()["state"]["turn"] == "Bob"  # nobody skipped
     # Bob plays (here from his own token): the turn goes on to Cid, and Cid's phone may play.
     t.play("Bob", 2, 4, "Rebel", "Gaul")
@@ -917,7 +893,7 @@ def german_battle(table, phone):
     battle_example(t)
     t.play("Matthew", 2, 5, "Diehard", "Roman")  # c7, no name
     t.give_turn("Matthew")
-    t.act("Matthew", type="use_potion", player="Matthew", character="c5")  # album 1 falls
+    t.move("use_potion", by="Matthew", player="Matthew", character="c5")  # album 1 falls
     return t, laura
 
 
@@ -975,7 +951,7 @@ def test_a_german_phone_reads_the_board_log_and_refusals_in_german(table, phone)
     assert laura.act(type="orient_album", faction="roman").status_code == 200
     assert laura.act(type="use_fish", player="Laura", character="c7").status_code == 200
     t.play("Matthew", 3, 2, "Rebel", "Gaul")
-    t.act("Matthew", type="end_power")  # no power waits: a K.O. is anyone's correction
+    t.move("end_power", by="Matthew")  # no power waits: a K.O. is anyone's correction
     for who, expected in (
         (laura, "Unbeugsamer (Römer, Stärke 5) ist schon k.o."),
         (t.host, "the strength 5 Roman Diehard is already K.O.'d."),
@@ -1060,10 +1036,10 @@ def test_a_players_choice_is_theirs_and_every_other_phone_says_whose_it_is(table
     assert coach_say(mine).startswith("Matthew: trag jetzt die Fähigkeit von Asterix ein.")
     shown = re.sub(r'<span class="ac-nojs">.*?</span>', "", region_html(mine, "albums"))
     assert re.search(r"\bc\d+\b", text(shown)) is None  # no internal id (but without script)
-    assert t.refused("Laura", type="gain_helmet", player="Laura", helmet="legionary") == (
+    assert t.refused("gain_helmet", by="Laura", player="Laura", helmet="legionary") == (
         "Matthew enters the power of Asterix on their own phone or the host's.")
     assert controls(theirs)["play_character"] is None  # Laura may still make her turn
-    t.act("Matthew", type="end_power")
+    t.move("end_power", by="Matthew")
     assert coach_say(german_page(t, laura)).startswith("Laura: du bist dran.")
 
     # Laura loses album 1: its consolation and the new album's side are hers.
@@ -1076,12 +1052,12 @@ def test_a_players_choice_is_theirs_and_every_other_phone_says_whose_it_is(table
     whose = "Das Trostplättchen wählt Laura selbst, auf dem eigenen Handy oder dem des Gastgebers."
     assert controls(theirs)["take_consolation"] == whose and whose in region(theirs, "resolution")
     assert coach_say(theirs).startswith("Laura: du hast Album 1 verloren.")
-    assert t.refused("Matthew", type="take_consolation", bonus="fish") == (
+    assert t.refused("take_consolation", by="Matthew", bonus="fish") == (
         "The consolation token is Laura's choice: Laura takes it on their own phone or the host's.")
-    t.act("Laura", type="take_consolation", bonus="fish")
+    t.move("take_consolation", by="Laura", bonus="fish")
     whose = "Die Seite des neuen Albums wählt Laura selbst, auf dem eigenen Handy oder dem des Gastgebers."
     assert controls(german_page(t, matthew))["orient_album"] == whose
-    assert t.refused("Matthew", type="orient_album", faction="gaul").startswith(
+    assert t.refused("orient_album", by="Matthew", faction="gaul").startswith(
         "The side of the new album is Laura's choice")
     # The host's phone (no seat) may make it for her.
     assert t.host.act(type="orient_album", faction="roman").status_code == 200

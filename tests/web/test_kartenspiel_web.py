@@ -7,39 +7,16 @@ import re
 
 import pytest
 
-from tests.conftest import api_table, bearer
+from tests.conftest import ApiTable, bearer
 
 PLAYERS = ["Ann", "Ben", "Cid"]
 
 
-class ApiTable:
-    """A Kartenspiel table driven through the JSON API, one seated token per player."""
-
-    def __init__(self, client, players=PLAYERS, options=None):
-        self.client = client
-        created = api_table(client, "kartenspiel", players, options)
-        self.code, self.host = created["code"], created["token"]
-        self.tokens = {name: client.post(f"/api/tables/{self.code}/join", json={"seat": name})
-                       .get_json()["token"] for name in players}
-
-    def post(self, payload, by=None):
-        token = self.tokens[by] if by else self.host
-        return self.client.post(f"/api/tables/{self.code}/actions", headers=bearer(token),
-                                json=payload)
-
-    def act(self, payload, by=None):
-        response = self.post(payload, by)
-        assert response.status_code == 200, (payload, response.get_json())
-        return response.get_json()
-
-    def play(self, payloads, by=None):
-        snapshot = None
-        for payload in payloads:
-            snapshot = self.act(payload, by)
-        return snapshot
-
-    def snapshot(self):
-        return self.client.get(f"/api/tables/{self.code}").get_json()
+def api_game(client, players=PLAYERS) -> ApiTable:
+    """A Kartenspiel table driven through the JSON API, a phone at every seat."""
+    table = ApiTable(client, "kartenspiel", players)
+    table.join(*players)
+    return table
 
 
 def roman(player, value):
@@ -81,12 +58,12 @@ def direct_round(piles: dict[str, str], pirates: dict[str, list[str]] | None = N
 
 
 def test_a_four_round_game_through_the_table_api(client):
-    table = ApiTable(client)
+    table = api_game(client)
     first = table.snapshot()
     assert first["state"]["phase"] == "tricks" and first["scores"] == {"Ann": 0, "Ben": 0, "Cid": 0}
 
     for payload in ROUND_ONE_TAPS:
-        snap = table.act(payload, by=payload.get("player", "Ann"))
+        snap = table.move(payload, by=payload.get("player", "Ann"))
     assert snap["state"]["phase"] == "scoring"
     assert snap["state"]["piles"] == ROUND_ONE_PILES
     assert snap["status"].startswith("Round 1 of 4 · scoring")
@@ -95,54 +72,54 @@ def test_a_four_round_game_through_the_table_api(client):
     assert "It is Ann's choice" in table.post({"type": "choose_escape", "player": "Ann", "value": 3},
                                               by="Ben").get_json()["error"]
     # Ann names the 10, takes it back, then names the 3 (losing a 10 would break the pair).
-    table.act({"type": "choose_escape", "player": "Ann", "value": 10}, by="Ann")
-    table.act({"type": "choose_escape", "player": "Ann"}, by="Ann")
-    table.act({"type": "choose_escape", "player": "Ann", "value": 3}, by="Ann")
-    snap = table.act({"type": "close_round"}, by="Ben")
+    table.move({"type": "choose_escape", "player": "Ann", "value": 10}, by="Ann")
+    table.move({"type": "choose_escape", "player": "Ann"}, by="Ann")
+    table.move({"type": "choose_escape", "player": "Ann", "value": 3}, by="Ann")
+    snap = table.move({"type": "close_round"}, by="Ben")
     assert snap["scores"] == {"Ann": 40, "Ben": 10, "Cid": 5}  # 10+10+20 · 10 · the 12 escapes
     assert snap["log"][0]["text"] == "Round 1 was scored: Ann 40, Ben 10, Cid 5."
     assert snap["state"]["round"] == 2 and not snap["finished"]
 
-    snap = table.play(direct_round({"Ann": "1 2", "Ben": "7, 7, 7", "Cid": "14"}, {"Cid": ["lowest"]}))
+    snap = table.moves(*direct_round({"Ann": "1 2", "Ben": "7, 7, 7", "Cid": "14"}, {"Cid": ["lowest"]}))
     assert snap["scores"] == {"Ann": 43, "Ben": 81, "Cid": 5}  # Ben's three 7s: 21 + 50
-    snap = table.play(direct_round({"Ann": "9 9 9 9", "Ben": "", "Cid": "13"}))
+    snap = table.moves(*direct_round({"Ann": "9 9 9 9", "Ben": "", "Cid": "13"}))
     assert snap["scores"] == {"Ann": 179, "Ben": 81, "Cid": 18}
     assert not snap["finished"] and snap["winners"] == []
-    snap = table.play(direct_round({"Ann": "", "Ben": "11", "Cid": "4 4"}))
+    snap = table.moves(*direct_round({"Ann": "", "Ben": "11", "Cid": "4 4"}))
     assert snap["scores"] == {"Ann": 179, "Ben": 92, "Cid": 46}
     assert snap["finished"] and snap["winners"] == ["Ann"]
     assert snap["status"] == "Ann wins with 179 points!"
     over = table.post({"type": "win_roman", "player": "Ben", "value": 3}, by="Ben")
     assert over.status_code == 422 and "The game is over" in over.get_json()["error"]
     # Undo reopens the last round; redo closes it again.
-    undone = client.post(f"/api/tables/{table.code}/undo", headers=bearer(table.host)).get_json()
+    undone = table.undo()
     assert not undone["finished"] and undone["state"]["phase"] == "scoring"
-    redone = client.post(f"/api/tables/{table.code}/redo", headers=bearer(table.host)).get_json()
+    redone = table.redo()
     assert redone["winners"] == ["Ann"]
 
 
 def test_the_trick_log_builds_the_same_piles_as_direct_entry(client):
-    tapped = ApiTable(client)
-    tapped.play(ROUND_ONE_TAPS)
-    typed = ApiTable(client)
-    typed.play([
+    tapped = api_game(client)
+    tapped.moves(*ROUND_ONE_TAPS)
+    typed = api_game(client)
+    typed.moves(
         {"type": "enter_romans", "player": "Ann", "values": "10 3 10"},
         {"type": "enter_romans", "player": "Ben", "values": "10"},
         {"type": "enter_romans", "player": "Cid", "values": "5 12"},
         {"type": "add_pirate", "player": "Ann", "kind": "choice"},
         {"type": "add_pirate", "player": "Cid", "kind": "highest"},
-    ])
+    )
     assert tapped.snapshot()["state"]["piles"] == typed.snapshot()["state"]["piles"] == ROUND_ONE_PILES
     assert typed.snapshot()["state"]["phase"] == tapped.snapshot()["state"]["phase"] == "scoring"
     for table in (tapped, typed):
-        table.act({"type": "choose_escape", "player": "Ann", "value": 3}, by="Ann")
-    assert (tapped.act({"type": "close_round"})["scores"]
-            == typed.act({"type": "close_round"})["scores"] == {"Ann": 40, "Ben": 10, "Cid": 5})
+        table.move({"type": "choose_escape", "player": "Ann", "value": 3}, by="Ann")
+    assert (tapped.move({"type": "close_round"})["scores"]
+            == typed.move({"type": "close_round"})["scores"] == {"Ann": 40, "Ben": 10, "Cid": 5})
 
 
 def after_a_few_taps(client) -> ApiTable:
-    table = ApiTable(client, players=["Ann", "Ben"])
-    table.play([roman("Ann", 11), {"type": "win_pirate", "player": "Ann", "kind": "highest"}])
+    table = api_game(client, ["Ann", "Ben"])
+    table.moves(roman("Ann", 11), {"type": "win_pirate", "player": "Ann", "kind": "highest"})
     return table
 
 
@@ -175,11 +152,11 @@ def test_each_refusal_through_the_api_is_a_422_sentence_and_changes_nothing(clie
 
 
 def test_refusals_that_depend_on_the_moment_of_the_round(client):
-    table = ApiTable(client, players=["Ann", "Ben"])
-    table.play([{"type": "player_out", "player": "Ben"}])
+    table = api_game(client, ["Ann", "Ben"])
+    table.move({"type": "player_out", "player": "Ben"})
     only = table.post(roman("Ann", 3))
     assert only.status_code == 422 and "Only Ann still holds cards" in only.get_json()["error"]
-    table.act({"type": "last_player", "player": "Ann", "cards_left": 2})
+    table.move({"type": "last_player", "player": "Ann", "cards_left": 2})
     drawing = table.post(roman("Ben", 3))
     assert drawing.status_code == 422
     assert drawing.get_json()["error"] == "Only Ann takes cards from the deck now, not Ben."
