@@ -8,6 +8,7 @@ from html.parser import HTMLParser
 import pytest
 
 from tests.conftest import ApiTable, bearer, payload_of
+from tests.pages import region
 
 GAME = "asterix-co"
 DUO = ("Matthew", "Laura")
@@ -28,13 +29,6 @@ def text(page: str) -> str:
 def purse(ledger: str, name: str) -> str:
     """A player's line in the ledger: name, marks, sesterces and what is left to go."""
     return re.search(rf"{name}(?: \(you\))?(?: ▶ to play)? \d+ sesterces?( \d+ to go)?", ledger).group(0)
-
-
-def region(page: str, name: str) -> str:
-    """The text of one live region of the page."""
-    start = page.index(f'id="{name}" data-region="{name}"')
-    end = page.index("</section>", start)
-    return text(page[start:end])
 
 
 class Regions(HTMLParser):
@@ -74,11 +68,7 @@ def gzipped(fragment: str) -> int:
 def moves_offered(page: str) -> dict[str, str]:
     """What each character's link on the albums says fits it now: {id: "move move ..."}."""
     return {found.group(1): found.group(2).strip() for found in re.finditer(
-        r'data-ac-char="(c\d+)".*?data-moves="([^"]*)"', region_html(page, "albums"), re.S)}
-
-
-def region_html(page: str, name: str) -> str:
-    return Regions(page).found[name][1]
+        r'data-ac-char="(c\d+)".*?data-moves="([^"]*)"', region(page, "albums"), re.S)}
 
 
 def form_fields(page: str, action: str) -> list[list[str]]:
@@ -175,7 +165,7 @@ def test_each_phone_sees_which_albums_face_it_and_which_side_it_plays(table, pho
     t = table(("Ann", "Bob", "Cid"))
     bob = phone("10.0.0.3")
     bob.join(t.code, "Bob")
-    albums = region(t.page(bob), "albums")
+    albums = text(region(t.page(bob), "albums"))
     assert "Your albums, Bob" in albums
     # His two albums first (the one on his right, then on his left), each saying his side.
     assert albums.index("Album 1 Ann ⟷ Bob on your right: you play the R Roman side") < albums.index(
@@ -187,7 +177,7 @@ def test_each_phone_sees_which_albums_face_it_and_which_side_it_plays(table, pho
     assert '<details class="ac-layout">' in t.page(bob)
     assert albums.index("Album 3 Cid ⟷ Ann") < albums.index("How the albums lie on the table")
     t.play("Ann", 1, 4, "Rebel", "Gaul")
-    ledger = region(t.page(bob), "ledger")
+    ledger = text(region(t.page(bob), "ledger"))
     assert purse(ledger, "Bob") == "Bob (you) ▶ to play 1 sesterce 49 to go"  # Ann has played
     assert "Potion 1" in ledger and "Fish 1" in ledger and "Boar 1" in ledger
     assert "Stockpile" not in ledger  # unlimited stocks are not shown
@@ -202,7 +192,7 @@ def test_the_page_renders_every_region_alone_for_live_updates(table):
     for name in ("albums", "ledger", "resolution", "menus"):
         assert f'id="{name}" data-region="{name}"' in body
         assert re.search(rf'id="{name}" data-region="{name}" data-hash="[0-9a-f]+" hx-swap-oob="true"', body)
-    assert "Crismus Bonus" in region(body, "albums")
+    assert "Crismus Bonus" in text(region(body, "albums"))
 
 
 def test_every_control_has_its_rules_section_and_the_sections_exist(table, client):
@@ -223,7 +213,7 @@ def test_battle_totals_and_needs_on_the_page(table):
     t = table()
     snapshot = battle_example(t)
     assert side_totals(snapshot, 1) == {"gaul": 10, "roman": 10}
-    albums = region(t.page(), "albums")
+    albums = text(region(t.page(), "albums"))
     assert "G Gaul side Matthew 10 /15" in albums
     assert "R Roman side Laura 10 /15" in albums
     assert albums.count("needs 5 more to take the album") == 2
@@ -247,11 +237,11 @@ def test_potion_ko_reinvigorate_and_call_on_change_the_totals(table):
         "gaul": 5, "roman": 8}
     called = t.move("call_on", by="Laura", player="Laura", album=1, character="c1")
     assert side_totals(called, 1) == {"gaul": 0, "roman": 13}
-    albums = region(t.page(), "albums")
+    albums = text(region(t.page(), "albums"))
     assert "Redbeard 5 · Rebel · N Neutral · called on by Laura" in albums
     assert "R Roman side Laura 13 /15" in albums and "needs 2 more" in albums
     assert "🧪 Potion: 4×2" in albums
-    ledger = region(t.page(), "ledger")
+    ledger = text(region(t.page(), "ledger"))
     assert purse(ledger, "Laura") == "Laura ▶ to play 1 sesterce 49 to go"
     assert "Potion 0" in ledger and "Fish 0" in ledger
 
@@ -329,7 +319,7 @@ def test_a_character_opens_one_shared_menu_that_offers_only_what_fits_it(table, 
                  "call_on"):
         [fields] = form_fields(page, move)
         assert "character" in fields
-    menus = region(page, "menus")
+    menus = text(region(page, "menus"))
     assert "Call on to your side of album 1" in menus and "Call on to your side of album 2" in menus
     # A move the menu does not offer is still refused with its sentence if posted anyway.
     t.give_turn("Laura")
@@ -417,13 +407,13 @@ def test_the_rulebook_battle_example_to_its_result(table, phone):
         "and 1 centurion helmet, reaching 20 sesterces.")
 
     # Every phone announces it at once, Laura's too.
-    resolution = region(t.page(laura), "resolution")
+    resolution = text(region(t.page(laura), "resolution"))
     assert "Album 1 falls!" in resolution
     assert "G Matthew's Gaul side reaches 16 against 10: Matthew takes album 1 (+15 sesterces)" in resolution
     assert "1 centurion helmet (+3)" in resolution
     assert "Matthew now has 20 sesterces" in resolution
     assert "Laura: pick a consolation bonus token" in resolution
-    ledger = region(t.page(laura), "ledger")
+    ledger = text(region(t.page(laura), "ledger"))
     # How it adds up, folded away under the scores.
     assert ("How the sesterces add up" in ledger and "Matthew: 20 sesterces Albums 1 × 15 = 15 (no. 1) "
             "Centurion helmets 1 × 3 = 3 Legionary helmets 2 × 1 = 2") in ledger
@@ -431,7 +421,7 @@ def test_the_rulebook_battle_example_to_its_result(table, phone):
 
     # The loser takes a Potion, then reveals album 3 with its Gaul side towards her.
     t.move("take_consolation", by="Laura", bonus="potion")
-    resolution = region(t.page(laura), "resolution")
+    resolution = text(region(t.page(laura), "resolution"))
     assert "Laura took a 🧪 Potion token as consolation" in resolution
     assert "Laura reveals album 3: which side faces Laura?" in resolution
     assert "G Gaul side faces Laura Laura plays Gauls, Matthew plays Romans" in resolution
@@ -440,11 +430,11 @@ def test_the_rulebook_battle_example_to_its_result(table, phone):
     assert snapshot["state"]["turn"] == "Laura"  # on the winner's left
     page = t.page(laura)
     assert "Laura's turn" in text(page)
-    albums = region(page, "albums")
+    albums = text(region(page, "albums"))
     assert ("Album 3 Matthew ⟷ Laura on your right: you play the G Gaul side "
             "✎ Note album 3's effect Album effect: No Fish Bonus here") in albums
-    assert "Last album: Matthew took album 1 (16 to 10); Laura took a Potion token." in region(
-        page, "resolution")
+    assert "Last album: Matthew took album 1 (16 to 10); Laura took a Potion token." in text(region(
+        page, "resolution"))
 
 
 def test_helmets_are_paid_for_visible_legionaries_and_centurions(table):
@@ -463,7 +453,7 @@ def test_helmets_are_paid_for_visible_legionaries_and_centurions(table):
     last = snapshot["state"]["last_resolution"]
     assert (last["winner"], last["legionary_helmets"], last["centurion_helmets"]) == ("Matthew", 2, 2)
     assert snapshot["scores"]["Matthew"] == 15 + 2 * 3 + 3 * 1
-    resolution = region(t.page(), "resolution")
+    resolution = text(region(t.page(), "resolution"))
     assert "2 centurion helmets (+6) and 2 legionary helmets (+2)" in resolution
     assert ("K.O.'d characters go back to their owners' hands: "
             "the strength 2 Roman Legionary → Laura") in resolution
@@ -477,7 +467,7 @@ def test_consolation_refuses_a_third_copy_and_is_skipped_when_all_are_full(table
     t.play("Matthew", 1, 8, "Diehard", "Gaul")
     assert t.refused("take_consolation", by="Laura", bonus="boar") == (
         "Laura already holds two Boar tokens; a third one is not allowed.")
-    resolution = region(t.page(), "resolution")
+    resolution = text(region(t.page(), "resolution"))
     assert "Boar Laura holds 2: no third" in resolution
     assert "Fish Laura holds 1" in resolution
 
@@ -488,7 +478,7 @@ def test_consolation_refuses_a_third_copy_and_is_skipped_when_all_are_full(table
     full.passes("Laura")
     snapshot = full.play("Matthew", 1, 8, "Diehard", "Gaul")
     assert snapshot["state"]["pending"]["step"] == "orientation"
-    assert "Laura reveals album 3" in region(full.page(), "resolution")
+    assert "Laura reveals album 3" in text(region(full.page(), "resolution"))
 
 
 # -- point 4: ledger moves ---------------------------------------------------------------------
@@ -505,14 +495,14 @@ def test_powers_and_caesars_cost_are_logged_ledger_moves(table):
         "Matthew won a Fish token.",
         "Matthew won a centurion helmet.",
     ]
-    ledger = region(t.page(), "ledger")
+    ledger = text(region(t.page(), "ledger"))
     assert purse(ledger, "Matthew") == "Matthew ▶ to play 3 sesterces 47 to go"
     assert "Centurion helmets 1 × 3 = 3 Legionary helmets 0 × 1 = 0" in ledger
     assert "Fish 2" in ledger
     # One shared dialog for the powers; each player's box opens it for that player.
     page = t.page()
     assert 'data-ac-powers="Matthew"' in page and 'data-ac-powers="Laura"' in page
-    assert "Power, Caesar's cost or reinforce: Laura" in region(page, "ledger")
+    assert "Power, Caesar's cost or reinforce: Laura" in text(region(page, "ledger"))
     for move in ("gain_helmet", "gain_bonus", "destroy_helmet", "reinforce_hand"):
         [fields] = form_fields(page, move)  # one form, filled in for the player tapped
         assert "player" in fields
@@ -552,7 +542,7 @@ def test_fifty_sesterces_at_a_resolution_wins_with_the_breakdown_on_every_phone(
     for viewer in (t.host, laura):
         page = t.page(viewer)
         assert "Matthew wins with 50 sesterces!" in text(page)
-        resolution = region(page, "resolution")
+        resolution = text(region(page, "resolution"))
         assert "Game over" in resolution
         assert "Matthew reaches 50 sesterces and wins the game!" in resolution
         assert ("Matthew 50 3 albums × 15 = 45 1 centurion helmet × 3 = 3 "
@@ -575,7 +565,7 @@ def test_stock_limits_refuse_an_empty_pile_and_show_what_is_left(table):
         "The legionary helmet stockpile is empty.")
     assert t.refused("gain_helmet", by="Laura", player="Laura", helmet="centurion") == (
         "The centurion helmet stockpile is empty.")
-    ledger = region(t.page(), "ledger")
+    ledger = text(region(t.page(), "ledger"))
     assert ("Stockpile Legionary helmets: none left Centurion helmets: none left "
             "🧪 Potion tokens: no limit") in ledger
     # A won album pays only what the pile holds.
@@ -583,7 +573,7 @@ def test_stock_limits_refuse_an_empty_pile_and_show_what_is_left(table):
     t.passes("Laura")
     snapshot = t.play("Matthew", 2, 8, "Centurion", "Roman")
     assert snapshot["state"]["last_resolution"]["helmets_short"] == 2
-    assert "2 more could not be paid: the stockpile ran out" in region(t.page(), "resolution")
+    assert "2 more could not be paid: the stockpile ran out" in text(region(t.page(), "resolution"))
 
 
 def test_bad_stock_counts_are_refused_at_setup(client):
@@ -599,11 +589,11 @@ def test_bad_stock_counts_are_refused_at_setup(client):
 def test_an_album_note_shows_beside_the_album_and_can_be_cleared(table):
     t = table()
     t.move("set_album_note", by="Laura", album=2, note="At most 1 Neutral per player")
-    albums = region(t.page(), "albums")
+    albums = text(region(t.page(), "albums"))
     assert ("Album 2 Laura ⟷ Matthew ✎ Note album 2's effect "
             "Album effect: At most 1 Neutral per player") in albums
     t.move("set_album_note", by="Laura", album=2)
-    assert "Album effect:" not in region(t.page(), "albums")
+    assert "Album effect:" not in text(region(t.page(), "albums"))
 
 
 # -- refusals -------------------------------------------------------------------------------------
@@ -710,7 +700,7 @@ def test_a_watcher_is_shown_the_albums_with_nothing_to_tap(table, phone):
     watcher = phone("10.0.0.4")
     watcher.join(t.code)
     page = t.page(watcher)
-    assert "Crismus Bonus" in region(page, "albums")  # the characters are shown
+    assert "Crismus Bonus" in text(region(page, "albums"))  # the characters are shown
     for opener in ("data-ac-play ", "data-ac-char=", "data-ac-note ", "data-ac-powers=", "ac-add"):
         assert opener not in page, opener
     assert "data-ac-play " in t.page()  # the host's phone plays
@@ -757,7 +747,7 @@ def test_a_control_is_disabled_with_its_reason_exactly_when_the_rules_refuse_it(
     shown = check({"play_character", "reinforce_hand"})
     assert shown["play_character"] == "It is Matthew's turn."
     assert shown["gain_bonus"] is None and shown["set_album_note"] is None
-    assert "It is Matthew's turn." in region(t.page(laura), "menus")
+    assert "It is Matthew's turn." in text(region(t.page(laura), "menus"))
     # Her turn now: she may play; a Fish has a target, the Boar too (c1 faces her).
     t.play("Matthew", 1, 6, "Hero", "Gaul", "Asterix")
     shown = check(set())
@@ -794,14 +784,14 @@ def test_a_seated_phone_cannot_play_for_another_player_on_someone_elses_turn(tab
     assert t.snapshot()["state"]["turn"] == "Ann"
     # A seated phone shows "+ Play" on its own sides only, disabled with the reason while it
     # is someone else's turn; the host's phone on every side.
-    albums = region_html(t.page(cid), "albums")
+    albums = region(t.page(cid), "albums")
     assert len(re.findall(r"data-ac-play ", albums)) == 0
     waiting = re.findall(r'<button type="button" class="ac-add ac-add-waiting" disabled>(.*?)</button>', albums, re.S)
     assert [text(button).strip() for button in waiting] == ["+ Play a character It is Ann's turn."] * 2
     assert len(re.findall(r"data-ac-play ", t.page())) == 6
     t.play("Ann", 1, 4, "Rebel", "Gaul")  # Bob's turn
     t.play("Bob", 2, 4, "Rebel", "Gaul")  # Cid's turn: her two sides open their dialog
-    assert len(re.findall(r"data-ac-play ", region_html(t.page(cid), "albums"))) == 2
+    assert len(re.findall(r"data-ac-play ", region(t.page(cid), "albums"))) == 2
 
 
 def test_a_seated_phone_enters_the_move_of_a_player_without_a_phone(table, phone):
@@ -811,18 +801,18 @@ def test_a_seated_phone_enters_the_move_of_a_player_without_a_phone(table, phone
     cid = phone("10.0.0.5")
     cid.join(t.code, "Cid")
     page = t.page(cid)
-    albums = region_html(page, "albums")
+    albums = region(page, "albums")
     offered = re.findall(r'data-ac-play data-album="(\d+)" data-faction="(\w+)" data-player="(\w+)"', albums)
     assert sorted(offered) == [("1", "gaul", "Ann"), ("3", "roman", "Ann")]
     assert "Ann's turn: Ann has no phone, enter the move here" in text(albums)
     waiting = re.findall(r'<button type="button" class="ac-add ac-add-waiting" disabled>(.*?)</button>', albums, re.S)
     assert [text(button).strip() for button in waiting] == ["+ Play a character It is Ann's turn."] * 2
     # The shared dialogs: open for Ann's move, her tokens; Call On for Cid or for Ann.
-    shown = controls(region_html(page, "menus"))
+    shown = controls(region(page, "menus"))
     assert shown["play_character"] is None and shown["reinforce_hand"] is None
     potion = [form for form in re.findall(r"<form\b.*?</form>", page, re.S) if 'value="use_potion"' in form]
     assert len(potion) == 1 and 'name="player" value="Ann"' in potion[0]
-    menus = text(region_html(page, "menus"))
+    menus = text(region(page, "menus"))
     assert "Call on to your side of album 2" in menus and "Call on to Ann's side of album 1" in menus
     response = cid.act(type="play_character", player="Ann", album="1", strength="5",
                        character_type="Rebel", colour="Gaul")
@@ -831,16 +821,16 @@ def test_a_seated_phone_enters_the_move_of_a_player_without_a_phone(table, phone
     # Once Bob has a phone, his moves are his phone's: Cid's phone waits.
     bob = phone("10.0.0.6")
     bob.join(t.code, "Bob")
-    albums = region_html(t.page(cid), "albums")
+    albums = region(t.page(cid), "albums")
     assert "data-ac-play " not in albums and "Bob has no phone" not in text(albums)
-    assert controls(region_html(t.page(cid), "menus"))["play_character"] == "It is Bob's turn."
+    assert controls(region(t.page(cid), "menus"))["play_character"] == "It is Bob's turn."
 
 
 def test_the_host_hands_the_turn_on_logged_and_undone_and_nobody_else_may(table, phone):
     t = table(("Ann", "Bob", "Cid"))
     bob = phone("10.0.0.3")
     bob.join(t.code, "Bob")
-    ledger = region_html(t.page(), "ledger")
+    ledger = region(t.page(), "ledger")
     [fields] = form_fields(ledger, "hand_turn")
     assert "player" in fields
     assert "Host: hand the turn to" in text(ledger)
@@ -857,8 +847,8 @@ def test_the_host_hands_the_turn_on_logged_and_undone_and_nobody_else_may(table,
     snapshot = t.snapshot()
     assert snapshot["state"]["turn"] == "Cid"
     assert snapshot["log"][0]["text"] == "The host handed the turn to Cid."
-    assert purse(region(t.page(bob), "ledger"), "Cid") == "Cid ▶ to play 1 sesterce 49 to go"
-    assert "Cid's turn" in region(t.page(bob), "status")
+    assert purse(text(region(t.page(bob), "ledger")), "Cid") == "Cid ▶ to play 1 sesterce 49 to go"
+    assert "Cid's turn" in text(region(t.page(bob), "status"))
 
     undone = t.host.post(f"/t/{t.code}/undo", {"expected_version": t.host.version()}, htmx=True)
     assert undone.status_code == 200
@@ -900,8 +890,8 @@ def german_battle(table, phone):
 def test_a_german_phone_reads_the_board_log_and_refusals_in_german(table, phone):
     t, laura = german_battle(table, phone)
     page = t.page(laura)
-    albums, ledger = region(page, "albums"), region(page, "ledger")
-    resolution, status = region(page, "resolution"), region(page, "status")
+    albums, ledger = text(region(page, "albums")), text(region(page, "ledger"))
+    resolution, status = text(region(page, "resolution")), text(region(page, "status"))
     # The board, in the German words of the rules text.
     assert "Deine Alben, Laura" in albums
     assert "links von dir: du spielst die G Gallierseite" in albums
@@ -921,7 +911,7 @@ def test_a_german_phone_reads_the_board_log_and_refusals_in_german(table, phone)
     # A refusal the page shows before anyone taps: the legal-moves table, in German.
     assert "Jetzt nicht: Laura wählt ein Bonusplättchen als Trost." in albums
     # The script's sentences for the dialogs come from the page, in German.
-    menus = region_html(page, "menus")
+    menus = region(page, "menus")
     assert 'data-album-text="Album {album} · {side}"' in menus
     assert 'data-side-gaul="Gallierseite" data-side-roman="Römerseite"' in menus
     assert 'data-album-text="Der Effekt von Album {album}"' in menus
@@ -934,13 +924,13 @@ def test_a_german_phone_reads_the_board_log_and_refusals_in_german(table, phone)
     german_fall = ("Matthew gibt Asterix einen Zaubertrank. Matthew holt Album 1 (16 zu 10) "
                    "plus 1 Zenturiohelm; jetzt 20 Sesterzen.")
     assert t.snapshot()["log"][0]["text"] == english_fall  # the API keeps the English
-    history = region(page, "history")
+    history = text(region(page, "history"))
     assert german_fall in history and german_play in history and english_play not in history
-    assert f"Zuletzt: {german_fall}" in region(page, "lastmove")
+    assert f"Zuletzt: {german_fall}" in text(region(page, "lastmove"))
     host_page = t.page()
-    assert english_fall in region(host_page, "history") and german_fall not in text(host_page)
-    assert english_play in region(host_page, "history")
-    assert "Album 1 falls!" in region(host_page, "resolution")
+    assert english_fall in text(region(host_page, "history")) and german_fall not in text(host_page)
+    assert english_play in text(region(host_page, "history"))
+    assert "Album 1 falls!" in text(region(host_page, "resolution"))
 
     # A move refused by the rules: the same reason in each phone's language.
     assert laura.act(type="take_consolation", bonus="boar").status_code == 200
@@ -991,11 +981,10 @@ def test_no_english_is_left_on_a_german_phone(table, phone):
     three_albums_for_matthew(finished)
     pages.append(finished.page(german(finished.host)))  # the end and everyone's sesterces
     for page in pages:
-        # Each region's text after its opening tag (whose attributes name the region).
-        words = " ".join(region(page, name).split(">", 1)[1] for name in (
+        words = " ".join(text(region(page, name)) for name in (
             "status", "albums", "ledger", "resolution", "menus"))
         for name in ("albums", "ledger", "resolution", "menus"):
-            words += " " + re.sub(r"\{\w+\}", " ", attribute_texts(region_html(page, name)))
+            words += " " + re.sub(r"\{\w+\}", " ", attribute_texts(region(page, name)))
         assert leftover_english(words) == [], words
     # The new-table form's options, in German too.
     setup = text(german(phone("10.0.0.8")).get(f"/new/{GAME}").get_data(as_text=True))
@@ -1031,10 +1020,10 @@ def test_a_players_choice_is_theirs_and_every_other_phone_says_whose_it_is(table
     assert controls(mine)["end_power"] is None and controls(mine)["knock_out"] is None
     whose = "Matthew trägt die Fähigkeit von Asterix auf dem eigenen Handy ein oder auf dem des Gastgebers."
     assert "end_power" not in controls(theirs) and controls(theirs)["gain_helmet"] == whose
-    assert whose in region(theirs, "resolution")  # in one line, where the quiet line stands
-    assert "Matthew hat Asterix gespielt: die Fähigkeit" in region(mine, "resolution")
+    assert whose in text(region(theirs, "resolution"))  # in one line, where the quiet line stands
+    assert "Matthew hat Asterix gespielt: die Fähigkeit" in text(region(mine, "resolution"))
     assert coach_say(mine).startswith("Matthew: trag jetzt die Fähigkeit von Asterix ein.")
-    shown = re.sub(r'<span class="ac-nojs">.*?</span>', "", region_html(mine, "albums"))
+    shown = re.sub(r'<span class="ac-nojs">.*?</span>', "", region(mine, "albums"))
     assert re.search(r"\bc\d+\b", text(shown)) is None  # no internal id (but without script)
     assert t.refused("gain_helmet", by="Laura", player="Laura", helmet="legionary") == (
         "Matthew enters the power of Asterix on their own phone or the host's.")
@@ -1050,7 +1039,7 @@ def test_a_players_choice_is_theirs_and_every_other_phone_says_whose_it_is(table
     mine, theirs = german_page(t, laura), german_page(t, matthew)
     assert controls(mine)["take_consolation"] is None
     whose = "Das Trostplättchen wählt Laura selbst, auf dem eigenen Handy oder dem des Gastgebers."
-    assert controls(theirs)["take_consolation"] == whose and whose in region(theirs, "resolution")
+    assert controls(theirs)["take_consolation"] == whose and whose in text(region(theirs, "resolution"))
     assert coach_say(theirs).startswith("Laura: du hast Album 1 verloren.")
     assert t.refused("take_consolation", by="Matthew", bonus="fish") == (
         "The consolation token is Laura's choice: Laura takes it on their own phone or the host's.")

@@ -9,6 +9,7 @@ import pytest
 
 from companion.games import get_game
 from tests.conftest import ApiTable, bearer
+from tests.pages import region
 
 GAME = "asterix-obelix"
 HELP_SECTIONS = {"turn", "setup", "attack", "soldiers", "pirates", "traitor", "wild-boar", "village-feast",
@@ -18,13 +19,6 @@ HELP_SECTIONS = {"turn", "setup", "attack", "soldiers", "pirates", "traitor", "w
 
 def text(response):
     return unescape(response.get_data(as_text=True))
-
-
-def region(html: str, name: str) -> str:
-    """One live region of a page, as the phone shows it."""
-    found = re.search(rf'<section id="{name}" data-region="{name}".*?</section>', html, re.S)
-    assert found, f"region {name} is missing"
-    return found.group(0)
 
 
 def offered(html: str) -> set[str]:

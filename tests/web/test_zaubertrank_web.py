@@ -10,6 +10,7 @@ import pytest
 
 from companion.games import get_game
 from tests.conftest import ApiTable
+from tests.pages import region
 
 GAME = "zaubertrank"
 FISH_SOUP = {"first_ingredient": "fish", "first_quantity": 2, "second_ingredient": "mistletoe",
@@ -178,13 +179,6 @@ class Player:
         response = self.tap(action, label, fill, where)
         assert response.status_code == 200, response.get_data(as_text=True)[:300]
         return response
-
-
-def region(html: str, name: str) -> str:
-    """The HTML of one live region of a page or of a live answer."""
-    start = html.index(f'id="{name}" data-region="{name}"')
-    end = html.index("</section>", start)
-    return html[start:end]
 
 
 def text(html: str) -> str:
