@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import ux
-from tests.browser.conftest import api, create_table, join, settle
+from tests.browser.conftest import act, api, create_table, join, settle
 
 PLAYERS = ["Matthew", "Laura", "Ann", "Bob"]
 
@@ -37,11 +37,6 @@ MID_GAME = [
 ]
 
 
-def another_phone(live_server, table, **move):
-    """A move made elsewhere (here the host's token through the JSON API)."""
-    return api(live_server, "POST", f"/api/tables/{table['code']}/actions", move, token=table["token"])
-
-
 @pytest.fixture
 def mid_game(live_server, new_phone):
     """Matthew's phone at a table in the middle of a game, his turn: make(viewport) -> (page, table)."""
@@ -53,7 +48,7 @@ def mid_game(live_server, new_phone):
         for move in MID_GAME:
             if lang == "de" and move.get("note"):  # a German table writes its notes in German
                 move = dict(move, note="Kein Fisch-Bonus an diesem Album")
-            another_phone(live_server, table, **move)
+            act(live_server, table, move)
         page = new_phone(viewport=viewport)
         if lang:  # the phone's choice in the top bar
             page.context.add_cookies([{"name": "lang", "value": lang, "url": live_server}])
@@ -148,8 +143,8 @@ def test_another_phones_move_above_leaves_what_the_player_looks_at_in_place(mid_
     looked_at = "#album-5 .ac-side-roman .ac-side-head"
 
     def elsewhere():
-        another_phone(live_server, table, type="set_album_note", album=4, note="At most 1 Neutral per player")
-        another_phone(live_server, table, type="knock_out", character="c8")
+        act(live_server, table, dict(type="set_album_note", album=4, note="At most 1 Neutral per player"))
+        act(live_server, table, dict(type="knock_out", character="c8"))
 
     ux.kept_in_place(page, looked_at, elsewhere, caught_up(page, live_server, table))
     expect(page.locator("#album-4 .ac-note")).to_contain_text("At most 1 Neutral per player")
@@ -167,8 +162,8 @@ def test_a_move_made_elsewhere_while_a_menu_is_open_leaves_the_page_behind_it_in
     def elsewhere_while_open():
         page.locator(opener).click()
         expect(menu).to_be_visible()
-        another_phone(live_server, table, type="set_album_note", album=4, note="At most 1 Neutral per player")
-        another_phone(live_server, table, type="knock_out", character="c8")
+        act(live_server, table, dict(type="set_album_note", album=4, note="At most 1 Neutral per player"))
+        act(live_server, table, dict(type="knock_out", character="c8"))
         settle(page, live_server, table["code"])
         page.wait_for_timeout(300)
         expect(menu).to_be_visible()
@@ -187,8 +182,8 @@ def test_an_open_menu_and_dialog_outlive_another_phones_moves(mid_game, live_ser
     expect(menu).to_be_visible()
     expect(menu.locator("h2")).to_have_text("Caius Bonus")
     before = shown_version(page)
-    another_phone(live_server, table, type="gain_bonus", player="Ann", bonus="boar")
-    another_phone(live_server, table, type="set_album_note", album=3, note="Romans +2")
+    act(live_server, table, dict(type="gain_bonus", player="Ann", bonus="boar"))
+    act(live_server, table, dict(type="set_album_note", album=3, note="Romans +2"))
     page.wait_for_function("v => +document.getElementById('live-meta').dataset.version > v", arg=before)
     page.wait_for_timeout(1500)  # later pushes too
     expect(menu).to_be_visible()
@@ -206,7 +201,7 @@ def test_an_open_menu_and_dialog_outlive_another_phones_moves(mid_game, live_ser
     dialog.locator(".ac-strength label.chip").filter(has_text="6").click()
     dialog.locator("input[name=name]").fill("Crismus Bo")
     before = shown_version(page)
-    another_phone(live_server, table, type="gain_helmet", player="Laura", helmet="legionary")
+    act(live_server, table, dict(type="gain_helmet", player="Laura", helmet="legionary"))
     page.wait_for_function("v => +document.getElementById('live-meta').dataset.version > v", arg=before)
     page.wait_for_timeout(1500)
     expect(dialog).to_be_visible()
@@ -220,7 +215,7 @@ def test_an_open_menu_and_dialog_outlive_another_phones_moves(mid_game, live_ser
     sums.locator("summary").click()
     expect(sums).to_have_attribute("open", "")
     before = shown_version(page)
-    another_phone(live_server, table, type="gain_helmet", player="Matthew", helmet="centurion")
+    act(live_server, table, dict(type="gain_helmet", player="Matthew", helmet="centurion"))
     page.wait_for_function("v => +document.getElementById('live-meta').dataset.version > v", arg=before)
     page.wait_for_timeout(1500)
     expect(sums).to_have_attribute("open", "")
@@ -253,9 +248,9 @@ def test_a_refusal_shows_inside_the_open_dialog_next_to_its_button(mid_game, liv
 def test_waiting_controls_are_disabled_with_the_reason(mid_game, live_server, tmp_path):
     page, table = mid_game(ux.PHONE_390)
     # Album 4 falls to Bob (Gaul side 8 + 8 = 16): Matthew, its loser, picks a token first.
-    another_phone(live_server, table, type="hand_turn", player="Bob")
-    another_phone(live_server, table, type="play_character", player="Bob", album=4, strength=8,
-                  character_type="Rebel", colour="Gaul")
+    act(live_server, table, dict(type="hand_turn", player="Bob"))
+    act(live_server, table, dict(type="play_character", player="Bob", album=4, strength=8,
+                                 character_type="Rebel", colour="Gaul"))
     settle(page, live_server, table["code"])
     expect(page.locator("#resolution")).to_contain_text("Matthew: pick a consolation bonus token")
     waiting = page.locator("#album-5 .ac-side-roman .ac-add")
@@ -426,11 +421,11 @@ LINES = """part => {
 def test_the_final_count_reads_one_line_per_part_on_a_german_phone(live_server, new_phone, size, tmp_path):
     table = create_table(live_server, "asterix-co", PLAYERS)
     for move in FINISH[:-1]:
-        another_phone(live_server, table, **move)
+        act(live_server, table, move)
     page = new_phone(viewport=ux.SIZES[size])
     page.context.add_cookies([{"name": "lang", "value": "de", "url": live_server}])
     join(page, live_server, table["code"], "Laura")
-    another_phone(live_server, table, **FINISH[-1])
+    act(live_server, table, FINISH[-1])
     settle(page, live_server, table["code"])
     final = page.locator("#ac-final")
     final.scroll_into_view_if_needed()
