@@ -96,7 +96,8 @@ test-long: setup-test
 # reach a database, and of the real-browser ones those whose behaviour depends on it (marker
 # database: live push, several servers); the games' moves and pages (stored as every table is),
 # the coach, the rules and the languages do not.
-# Each worker makes a database of its own beside PG_TEST_URL's (its role needs CREATEDB).
+# Each worker makes a database of its own beside PG_TEST_URL's (its role needs CREATEDB). The
+# driver, psycopg, comes with the test extras (table-companion[postgres], pyproject.toml).
 PG_SKIPS := $(foreach name,asterix_co asterix_obelix kartenspiel zaubertrank coach coach_kartenspiel rules language,\
 	--ignore=tests/web/test_$(name)_web.py)
 test-pg: setup-test

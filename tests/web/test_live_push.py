@@ -560,7 +560,7 @@ MOVES = {
 
 @pytest.mark.parametrize("game,coach", [(game, coach) for game in sorted(MOVES)
                                         for coach in (False, True)])
-def test_a_snapshot_made_from_the_writer_is_the_one_read_back_from_the_database(phone, app, game, coach):
+def test_a_version_made_from_the_writer_is_the_one_read_back_from_the_database(phone, app, game, coach):
     """The streams of the writing process take a move's table and log entry from the writer
     (live.changes → Hub.changed) instead of reading them back: every region a phone is sent must be
     what the database's copy draws, after moves, an undo and a redo (the coach card too, and
@@ -568,7 +568,7 @@ def test_a_snapshot_made_from_the_writer_is_the_one_read_back_from_the_database(
     from sqlalchemy import event
 
     from companion.live.regions import regions_for
-    from companion.live.snapshot import load, region_names, viewer_context
+    from companion.live.versions import load, region_names, viewer_context
 
     players, moves = MOVES[game]
     client = app.test_client()
@@ -592,17 +592,17 @@ def test_a_snapshot_made_from_the_writer_is_the_one_read_back_from_the_database(
         finally:
             event.remove(engine, "before_cursor_execute", listen)
         assert statements == []  # the stream read nothing back
-        written = hub.feeds[code].snapshot
+        written = hub.feeds[code].newest
         assert written.version == before.version + 1
         with app.test_request_context(f"/t/{code}"):
             read = load(code, before)
-            for snapshot in (written, read):
-                snapshot.renders.clear()
+            for version in (written, read):
+                version.renders.clear()
             device = next(d.id for d in read.data["devices"] if d.seat == players[0])
             for language in ("en", "de"):
-                drawn = [regions_for(snapshot, region_names(snapshot.data["table"]),
-                                     viewer_context(snapshot.data, device, language))
-                         for snapshot in (written, read)]
+                drawn = [regions_for(version, region_names(version.data["table"]),
+                                     viewer_context(version.data, device, language))
+                         for version in (written, read)]
                 assert drawn[0] == drawn[1], (path, body, language)
         assert written.data["state"] == read.data["state"]
         assert [vars(e) for e in written.data["log"][:1]] == [e._asdict() for e in read.data["log"][:1]]

@@ -435,8 +435,8 @@ def test_the_whole_history_is_kept_and_readable(phone):
     assert page.index("set up for") < page.index("from 44 to 45")  # oldest first
 
 
-def test_a_live_snapshot_holds_no_log_entry_past_the_version_it_read(app, phone):
-    """On PostgreSQL each read of a snapshot sees the commits made since the one before: an
+def test_a_live_version_holds_no_log_entry_past_the_version_it_read(app, phone):
+    """On PostgreSQL each read of a table version sees the commits made since the one before: an
     entry written after the table was read must wait for the next version (else it would
     be shown twice, once now and once with that version)."""
     from sqlalchemy import insert
