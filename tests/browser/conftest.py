@@ -303,6 +303,11 @@ def create_table(live_server: str, game: str = "scorepad", players=("Ann", "Ben"
     return {**table, "headers": bearer(table["token"])}
 
 
+def act(live_server: str, table: dict, action: dict) -> dict:
+    """A move made by the host's script (the JSON API), not by any phone of the test."""
+    return api(live_server, "POST", f"/api/tables/{table['code']}/actions", action, token=table["token"])
+
+
 def join(page, live_server: str, code: str, seat: str | None = None) -> None:
     """Open the table's join page and take ``seat`` (None: watch only)."""
     page.goto(f"{live_server}/j/{code}")
@@ -330,3 +335,10 @@ def seated(new_phone, live_server: str, code: str, seat: str | None, viewport: d
     join(page, live_server, code, seat)
     settle(page, live_server, code)
     return page
+
+
+@pytest.fixture(scope="session")
+def german_shots(tmp_path_factory) -> Path:
+    """One folder for the run's German screenshots of every game and page, to be looked at
+    together (issue 13); under pytest's temporary folder (``--basetemp`` chooses it)."""
+    return tmp_path_factory.mktemp("screens-de")
