@@ -12,7 +12,7 @@ from html import unescape
 import pytest
 
 from tests.web.test_asterix_co_web import Table, long_battle
-from tests.web.test_zaubertrank_web import ApiTable
+from tests.web.test_zaubertrank_web import Table as ZaubertrankTable
 
 LIMIT = 40_000
 HTTPS = "gzip, deflate, br"
@@ -30,7 +30,7 @@ def asterix_co_long_battle(phone, client):
 
 def zaubertrank_mid_game(phone, client):
     """Four players six turns in, seen by Ann."""
-    t = ApiTable(client, players=("Ann", "Bob", "Cid", "Dee")).start()
+    t = ZaubertrankTable(client, players=("Ann", "Bob", "Cid", "Dee")).start()
     for _ in range(6):
         t.end_turn()
     ann = phone("10.0.0.5")
