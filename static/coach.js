@@ -138,27 +138,9 @@
     } else return;
     mark();
   });
-  // The set-up form: the chosen group remembers who has played this game; a seat new to it
-  // is named beside "Our first game".
-  function newcomers() {
-    const note = document.querySelector(".coach-newcomers");
-    const group = document.querySelector('input[name="group"]:checked[data-played]');
-    if (!note) return;
-    const played = new Set(JSON.parse(group ? group.dataset.played : "[]").map((name) => name.trim().toLowerCase()));
-    const names = Array.from(document.querySelectorAll('input[name="player"]'))
-      .map((input) => input.value.trim()).filter((name) => name && !played.has(name.toLowerCase()));
-    note.hidden = !group || names.length === 0;
-    note.textContent = note.hidden ? "" : note.dataset.text.replace("{names}", names.join(", "));
-  }
-
-  document.addEventListener("input", (event) => {
-    if (event.target.closest(".setup-form")) newcomers();
-  });
-  document.addEventListener("change", (event) => {
-    if (event.target.closest(".setup-form")) newcomers();
-  });
-  document.addEventListener("DOMContentLoaded", newcomers);
-  document.addEventListener("DOMContentLoaded", mark);
+  // Loaded on demand (app/core.js: loadWanted) once the card shows: maybe after the page came up.
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mark);
+  else mark();
   // After every region the stream or a tap's answer swaps in: the card or the control may be new.
   document.addEventListener("htmx:oobAfterSwap", mark);
   document.addEventListener("htmx:afterSwap", mark);

@@ -3,14 +3,17 @@
 // shows now, whenever the table changes and when the phone leaves the page, so that a reload
 // without the network shows the table as this phone last saw it. Such a copy says so in the
 // offline banner until the connection is back; app/unsent.js keeps and sends the taps made on it.
-// Over plain HTTP (a phone on the table's Wi-Fi) browsers allow no worker: nothing here runs.
+// Over plain HTTP (a phone on the table's Wi-Fi) browsers allow no worker: this file is not even
+// loaded there (app/core.js loads it on demand, where a worker may be registered).
 (function () {
   "use strict";
   const worker = document.querySelector('meta[name="offline-worker"]');
   if (!worker || !window.isSecureContext || !("serviceWorker" in navigator)) return;
   navigator.serviceWorker.register(worker.content, { scope: worker.dataset.scope }).catch(() => undefined);
-  // The scripts the page came with; one added later (a helper loaded on demand) is not kept.
-  const ownScripts = new Set(Array.from(document.scripts, (script) => script.src));
+  // The scripts the page came with; one loaded on demand (this one too) is not kept: the copy
+  // loads it again when it needs it.
+  const ownScripts = new Set(Array.from(document.scripts)
+    .filter((script) => !("onDemand" in script.dataset)).map((script) => script.src));
 
   // The page as the server would send it again: what this phone's scripts set up on top
   // (styles set by script, which the policy forbids as attributes; open dialogs; sentences on
@@ -52,7 +55,8 @@
       if (registration.active) registration.active.postMessage(kept);
     });
   }
-  window.addEventListener("load", keepSoon);
+  if (document.readyState === "complete") keepSoon();
+  else window.addEventListener("load", keepSoon);
   document.addEventListener("htmx:sseMessage", keepSoon);
   document.addEventListener("htmx:afterSettle", keepSoon);
   document.addEventListener("visibilitychange", () => {
@@ -61,7 +65,7 @@
 
   // A copy opened without the network: the banner says so until the connection is back
   // (app/unsent.js hides the banner then, and the line goes with it for good).
-  document.addEventListener("DOMContentLoaded", () => {
+  function markCopy() {
     const banner = document.getElementById("connection");
     const line = document.getElementById("offline-copy");
     if (!document.documentElement.hasAttribute("data-offline-copy") || !banner || !line) return;
@@ -73,5 +77,7 @@
       back.disconnect();
     });
     back.observe(banner, { attributes: true, attributeFilter: ["hidden"] });
-  });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", markCopy);
+  else markCopy();
 })();

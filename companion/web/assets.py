@@ -49,10 +49,13 @@ JOINERS = {".js": ";\n", ".css": "\n"}
 # app/: the layer over htmx, one file per part (app/core.js says which); events.js listens.
 APP_PARTS = ["core", "still", "live", "unsent", "awake", "forms", "events"]
 CORE_FILES = {".js": ["vendor/htmx.min.js", "vendor/sse.min.js",
-                      *(f"app/{part}.js" for part in APP_PARTS), "offline.js"],
+                      *(f"app/{part}.js" for part in APP_PARTS)],
               ".css": ["app.css"]}
 # In the core bundle only: what no game's pages use (a table's first load is smaller without).
 PAGES_ONLY = {".js": [], ".css": ["pages.css"]}
+# Loaded by a page only when it needs them (app/core.js: loadWanted): the teaching card's
+# script, and the worker's registration where a worker may be registered (a secure context).
+ON_DEMAND = ("coach.js", "offline.js")
 WORKER = "worker.js"  # the service worker (offline.js registers it where the page is secure)
 PREMADE = "vendor/min"  # terser's copies of the scripts, by their source's hash (minify.mjs)
 BUNDLES = "bundle/"  # the addresses of bundles, as if they were a folder of static/
@@ -175,7 +178,7 @@ class Assets:
         if name == "core":
             files += PAGES_ONLY[kind]
         else:
-            files += ["invite.js", "coach.js"] if kind == ".js" else []
+            files += ["invite.js"] if kind == ".js" else []
             own = f"games/{name}{kind}"
             if os.path.exists(os.path.join(self.folder, own)):
                 files.append(own)
@@ -230,14 +233,16 @@ class Assets:
             f'  <script src="{url_for("static", filename=f"{BUNDLES}{name}.js")}" defer></script>')
 
     def release(self) -> str:
-        """A short hash of every bundle and of the worker: what the worker's address carries,
-        so that a release that changes any of them installs a new worker (and its cache)."""
+        """A short hash of every bundle, of the scripts loaded on demand and of the worker: what
+        the worker's address carries, so that a release that changes any of them installs a
+        new worker (and its cache)."""
         if self._release is None:  # the versions, too, are read once per process
             digest = hashlib.blake2b(digest_size=6)
             for name in ("core", *self.games):
                 for kind in MINIFIERS:
                     digest.update(f"{self.version(f'{BUNDLES}{name}{kind}')}:".encode())
-            digest.update(str(self.version(WORKER)).encode())
+            for name in (*ON_DEMAND, WORKER):
+                digest.update(f"{self.version(name)}:".encode())
             self._release = digest.hexdigest()
         return self._release
 

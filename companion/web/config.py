@@ -30,6 +30,7 @@ def defaults() -> dict:
         # Streams are gzipped event by event (live/stream.py), scripts and styles once (assets.py).
         COMPRESS_ALGORITHM=["br", "gzip"],
         COMPRESS_BR_LEVEL=5,
+        COMPRESS_LEVEL=9,  # gzip, what phones on the table's plain-HTTP Wi-Fi get: pages are small
         COMPRESS_MIMETYPES=["text/html", "text/css", "text/javascript", "application/javascript",
                             "application/json", "image/svg+xml", "text/plain",
                             "application/manifest+json"],

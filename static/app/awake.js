@@ -109,8 +109,7 @@
   function loadNoSleep(button) {
     if (noSleepAsked) return;
     noSleepAsked = true;
-    const script = document.createElement("script");
-    script.src = button.dataset.fallback;
+    const script = app.loadScript(button.dataset.fallback);
     script.addEventListener("load", () => {
       noSleep = new window.NoSleep();
       // Muted: a playing video with sound takes the phone's audio, and the table's music stops.
@@ -124,7 +123,6 @@
       noSleepFailed = true;
       holdAwake(false);
     });
-    document.head.appendChild(script);
   }
 
   function setUpAwake() {

@@ -59,5 +59,30 @@
       const m = window.companion.meta();
       if (m) dialog.querySelectorAll("input[data-live-version]").forEach((input) => { input.value = m.dataset.stateVersion; });
     },
+
+    // A script of this server that few pages need, loaded once, when one needs it; marked
+    // data-on-demand, so that the page's offline copy leaves it out and loads it again.
+    loadScript(src) {
+      if (!src || loaded.has(src)) return null;
+      loaded.add(src);
+      const script = document.createElement("script");
+      script.src = src;
+      script.dataset.onDemand = "";
+      document.head.appendChild(script);
+      return script;
+    },
+
+    // What the page shows now that needs its script: an element marked data-wants-script that
+    // is not hidden (the teaching card: coach.js), and where a worker may be registered (a
+    // secure context), offline.js.
+    loadWanted() {
+      document.querySelectorAll("[data-wants-script]:not([hidden])")
+        .forEach((element) => window.companion.loadScript(element.dataset.wantsScript));
+      const worker = document.querySelector('meta[name="offline-worker"]');
+      if (worker && window.isSecureContext && "serviceWorker" in navigator) {
+        window.companion.loadScript(worker.dataset.script);
+      }
+    },
   };
+  const loaded = new Set();
 })();

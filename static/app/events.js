@@ -10,12 +10,16 @@
     app.restore();
     app.setUpAwake();
     app.localTimes(document);
+    app.newcomers();
+    app.loadWanted();
   });
   // Before anything else hears of a tap: what the player touched (still.js).
   on("click", app.noteTap, true);
   on("click", app.clicked);
   on("submit", app.fillToken, true);
   on("focusout", app.leftField);
+  on("input", app.newcomers);
+  on("change", app.newcomers);
   // Neither bubbles: heard on their way down.
   on("close", app.dialogClosed, true);
   on("toggle", app.menuToggled, true);
@@ -39,10 +43,12 @@
   on("htmx:afterSwap", (event) => {
     app.refusalSwapped(event);
     app.followRematch();
+    app.loadWanted();
   });
   on("htmx:oobAfterSwap", (event) => {
     app.localTimes(event.detail.target || document);
     app.followRematch();
+    app.loadWanted();
   });
   on("htmx:afterRequest", (event) => {
     const xhr = event.detail.xhr;

@@ -183,5 +183,20 @@
     window.setTimeout(() => { window.location.assign(m.dataset.next); }, 600);
   }
 
-  Object.assign(app, { answeredForm: answered, fillToken, confirmUndo, clicked, localTimes, followRematch });
+  // The set-up form: the chosen group remembers who has played this game; a seat new to it
+  // is named beside "Our first game".
+  function newcomers(event) {
+    if (event && !event.target.closest(".setup-form")) return;
+    const note = document.querySelector(".coach-newcomers");
+    const group = document.querySelector('input[name="group"]:checked[data-played]');
+    if (!note) return;
+    const played = new Set(JSON.parse(group ? group.dataset.played : "[]").map((name) => name.trim().toLowerCase()));
+    const names = Array.from(document.querySelectorAll('input[name="player"]'))
+      .map((input) => input.value.trim()).filter((name) => name && !played.has(name.toLowerCase()));
+    note.hidden = !group || names.length === 0;
+    note.textContent = note.hidden ? "" : note.dataset.text.replace("{names}", names.join(", "));
+  }
+
+  Object.assign(app, { answeredForm: answered, fillToken, confirmUndo, clicked, localTimes, followRematch,
+                       newcomers });
 })();

@@ -171,3 +171,31 @@ def test_a_finished_games_card_shows_the_count_with_a_button_a_thumb_hits(live_s
     assert checks(page) == {"small targets": [], "small text": [], "overflowing": [], "axe": []}
     show.click()
     page.wait_for_function("() => location.hash === '#scoresheet'")
+
+
+def test_the_coach_script_comes_only_with_the_card_also_when_switched_on_mid_game(live_server,
+                                                                                 lan_phone):
+    """coach.js is not in the bundle (issue 42: a first load within 40 KB): a phone on the
+    Wi-Fi at a table without the coach loads neither it nor offline.js (no worker over plain
+    HTTP); the host switching the coach on brings the card, its script, and the marked control
+    to the other phone without a reload."""
+    make, address = lan_phone
+    host = make()
+    asked = []
+    host.on("request", lambda request: asked.append(request.url))
+    host.goto(f"{address}/new/scorepad")
+    host.locator("input[name=player]").first.fill("Ann")
+    host.locator("input[name=player]").nth(1).fill("Ben")
+    host.get_by_role("button", name="Start").click()
+    code = host.url.rsplit("/", 1)[-1]
+    ben = make()
+    ben.on("request", lambda request: asked.append(request.url))
+    ben.goto(f"{address}/j/{code}")
+    ben.get_by_role("button", name="Ben").click()
+    ben.wait_for_function("() => !!document.getElementById('live-stream')")
+    assert not [url for url in asked if "/coach.js" in url or "/offline.js" in url]
+    host.get_by_role("button", name="Switch on the coach (Our first game)").click()
+    expect(ben.locator("#coach")).to_be_visible(timeout=3000)
+    expect(ben.locator(".coach-target")).not_to_have_count(0, timeout=3000)  # coach.js marked it
+    assert len([url for url in asked if "/static/coach.js?v=" in url]) == 2  # once per phone
+    assert not [url for url in asked if "/offline.js" in url]

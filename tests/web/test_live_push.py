@@ -494,7 +494,8 @@ def test_pages_outside_a_table_load_the_core_bundle_and_an_unknown_bundle_is_not
     assert client.get("/static/bundle/core.txt").status_code == 404
 
 
-WORKER_META = re.compile(r'<meta name="offline-worker" content="([^"]+)" data-scope="([^"]+)"( data-keep)?>')
+WORKER_META = re.compile(r'<meta name="offline-worker" content="([^"]+)" data-scope="([^"]+)"\s+'
+                         r'data-script="/static/offline\.js\?v=\w+"( data-keep)?>')
 
 
 def test_every_page_names_the_service_worker_and_home_and_tables_are_kept_offline(phone):
@@ -515,11 +516,12 @@ def test_every_page_names_the_service_worker_and_home_and_tables_are_kept_offlin
 
 
 def test_a_release_that_changes_any_script_or_style_installs_a_new_worker(tmp_path):
-    """The worker's address carries a hash of every bundle and of the worker: its cache (named
-    by it) is replaced when any of them changes, and only then."""
-    from companion.web.assets import CORE_FILES, WORKER, Assets
+    """The worker's address carries a hash of every bundle, of the scripts loaded on demand and of
+    the worker: its cache (named by it) is replaced when any of them changes, and only then."""
+    from companion.web.assets import CORE_FILES, ON_DEMAND, WORKER, Assets
 
-    for name in [*CORE_FILES[".js"], *CORE_FILES[".css"], WORKER, "games/scorepad.css", "icons/icon.svg"]:
+    for name in [*CORE_FILES[".js"], *CORE_FILES[".css"], *ON_DEMAND, WORKER, "games/scorepad.css",
+                 "icons/icon.svg"]:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(f"/* {name} */")
 
@@ -529,7 +531,7 @@ def test_a_release_that_changes_any_script_or_style_installs_a_new_worker(tmp_pa
     first = release()
     (tmp_path / "icons/icon.svg").write_text("<svg/>")
     assert release() == first
-    for changed in ("app/core.js", "games/scorepad.css", WORKER):
+    for changed in ("app/core.js", "games/scorepad.css", "coach.js", "offline.js", WORKER):
         (tmp_path / changed).write_text(f"/* {changed}, the next release */")
         assert release() != first
         first = release()
