@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from ..base import Game, Move, Options, Whole
+from ..base import Game, Move, Options, Phase, Whole
 from ..text import N_, Sentence
 from . import moves as turn
 from . import powers
@@ -85,6 +85,17 @@ class AsterixCo(Game):
     max_players = 4
     options_model = AsterixCoOptions
     has_turns = True
+    # Read from the table (``phase``), never stored. An album falls when a move lifts a
+    # faction's visible strength to 15 (a character played or called on, a Potion, a character
+    # reinvigorated): its winner may reach 50 sesterces, else its loser chooses a consolation
+    # (skipped when there is none to take) and the side of the next album.
+    phases = (
+        Phase(PLAY, ends=("play_character", "use_potion", "use_boar", "reinvigorate", "call_on"),
+              then=(CONSOLATION, ORIENTATION, OVER)),
+        Phase(CONSOLATION, ends=("take_consolation",), then=(ORIENTATION,)),
+        Phase(ORIENTATION, ends=("orient_album",), then=(PLAY,)),
+        Phase(OVER),
+    )
     moves = (
         # A turn: one of these, for the player whose turn it is; the turn then passes left.
         Move(turn.PlayCharacter, turn.play_character, phases=(PLAY,), turn="player"),
