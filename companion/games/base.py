@@ -253,10 +253,10 @@ class Move:
 class Game:
     """A game module. Subclasses fill in the class attributes and override the methods.
 
-    A game declares its ``moves``; the base class dispatches an action to its rule, refuses
-    one that is not legal now (wrong phase, failed check, not this player's turn) with a
-    sentence saying what is expected instead, and derives ``legal_actions`` from the same
-    table, so that the pages never offer a move the rules will refuse."""
+    A game declares its ``phases`` and its ``moves``; the base class dispatches an action to
+    its rule, refuses one that is not legal now (wrong phase, failed check, not this player's
+    turn) with a sentence saying what is expected instead, and derives ``legal_actions`` from
+    the same table, so that the pages never offer a move the rules will refuse."""
 
     id: ClassVar[str]
     name: ClassVar[str]
@@ -336,7 +336,7 @@ class Game:
 
     # -- the moves: legality and dispatch ----------------------------------------
     def phase(self, state: dict) -> str | None:
-        """The phase of the game that decides which moves are legal."""
+        """The phase of the game (one of ``phases``) that decides which moves are legal."""
         return state.get("phase")
 
     def expected(self, state: dict) -> str:
