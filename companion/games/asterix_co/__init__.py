@@ -85,12 +85,13 @@ class AsterixCo(Game):
     max_players = 4
     options_model = AsterixCoOptions
     has_turns = True
-    # Read from the table (``phase``), never stored. An album falls when a move lifts a
-    # faction's visible strength to 15 (a character played or called on, a Potion, a character
-    # reinvigorated): its winner may reach 50 sesterces, else its loser chooses a consolation
-    # (skipped when there is none to take) and the side of the next album.
+    # Read from the table (``phase``), never stored. After each move on the albums (those that
+    # end play below: ``moves.settled``) an album with a faction at 15 falls: its winner may
+    # reach 50 sesterces, else its loser chooses a consolation (skipped when there is none to
+    # take) and the side of the next album.
     phases = (
-        Phase(PLAY, ends=("play_character", "use_potion", "use_boar", "reinvigorate", "call_on"),
+        Phase(PLAY, ends=("play_character", "use_potion", "use_fish", "use_boar", "knock_out",
+                          "reinvigorate", "eliminate", "call_on"),
               then=(CONSOLATION, ORIENTATION, OVER)),
         Phase(CONSOLATION, ends=("take_consolation",), then=(ORIENTATION,)),
         Phase(ORIENTATION, ends=("orient_album",), then=(PLAY,)),
