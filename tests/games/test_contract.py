@@ -33,7 +33,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.games import GAMES, GameError
-from companion.games.base import Action, Game, Move
+from companion.games.base import Action, Game, Move, Phase, PhaseError, enter_phase
 from companion.games.text import Sentence, as_sentence
 from companion.service.history import replay
 from tests.games.languages import english, german
@@ -268,6 +268,30 @@ def test_a_move_naming_an_undeclared_phase_fails_at_import():
         class Sleepy(Game):
             phases = ()
             moves = (Move(Nap, lambda game, state, action, actor: "Zzz.", phases=("dreaming",)),)
+
+
+def test_a_change_of_phase_the_game_does_not_declare_is_refused_unless_replayed():
+    class Doze(Action):
+        type: typing.Literal["doze"] = "doze"
+
+    class Jump(Action):
+        type: typing.Literal["jump"] = "jump"
+
+    def wake(game, state, action, actor):
+        enter_phase(state, "awake")
+        return "Up."
+
+    class Sleepy(Game):
+        id = "sleepy"
+        phases = (Phase("asleep", ends=("doze",), then=("awake",)), Phase("awake"))
+        moves = (Move(Doze, wake), Move(Jump, wake))
+
+    game, state = Sleepy(), {"phase": "asleep"}
+    assert game.play(state, game.parse_action({"type": "doze"}), None)[0] == {"phase": "awake"}
+    with pytest.raises(PhaseError, match="jump moved the game from phase 'asleep' to 'awake'"):
+        game.play(state, game.parse_action({"type": "jump"}), None)
+    # A log is read back as it was played.
+    assert game.play(state, game.parse_action({"type": "jump"}), None, replaying=True)[0] == {"phase": "awake"}
 
 
 GAMES_SOURCE = Path(__file__).resolve().parents[2] / "companion" / "games"
