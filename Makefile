@@ -5,6 +5,7 @@ BIN     := $(VENV)/bin
 HTMX    := static/vendor/htmx.min.js
 SSE     := static/vendor/sse.min.js
 NOSLEEP := static/vendor/NoSleep.min.js
+MINIFIED := static/vendor/min/.made
 HOST    ?= 0.0.0.0
 PORT    ?= 5000
 PG_TEST_URL ?= postgresql://companion:companion@127.0.0.1:5432/companion_test
@@ -13,7 +14,7 @@ PG_TEST_URL ?= postgresql://companion:companion@127.0.0.1:5432/companion_test
 
 CATALOGUES := companion/translations/de/LC_MESSAGES/messages.mo
 
-setup: $(BIN)/.app-installed $(HTMX) $(SSE) $(NOSLEEP) $(CATALOGUES)
+setup: $(BIN)/.app-installed $(HTMX) $(SSE) $(NOSLEEP) $(MINIFIED) $(CATALOGUES)
 setup-test: setup $(BIN)/.test-installed
 
 $(BIN)/.app-installed: pyproject.toml
@@ -54,6 +55,12 @@ $(SSE): node_modules/.installed
 $(NOSLEEP): node_modules/.installed
 	mkdir -p static/vendor
 	cp node_modules/nosleep.js/dist/NoSleep.min.js $@
+
+# Every script minified by terser, kept by the hash of its source (minify.mjs); the server
+# serves those copies and needs no node. Again after a script changed: `make setup`.
+$(MINIFIED): minify.mjs node_modules/.installed $(HTMX) $(SSE) $(NOSLEEP) $(shell find static -name '*.js' -not -path 'static/vendor/*')
+	node minify.mjs
+	touch $@
 
 # The German catalogue is written by hand (messages.po, committed); set-up extracts the
 # messages of the sources (messages.pot, to compare) and compiles the catalogue (.mo).
@@ -96,7 +103,8 @@ test-long: setup-test
 # reach a database, and of the real-browser ones those whose behaviour depends on it (marker
 # database: live push, several servers); the games' moves and pages (stored as every table is),
 # the coach, the rules and the languages do not.
-# Each worker makes a database of its own beside PG_TEST_URL's (its role needs CREATEDB).
+# Each worker makes a database of its own beside PG_TEST_URL's (its role needs CREATEDB). The
+# driver, psycopg, comes with the test extras (table-companion[postgres], pyproject.toml).
 PG_SKIPS := $(foreach name,asterix_co asterix_obelix kartenspiel zaubertrank coach coach_kartenspiel rules language,\
 	--ignore=tests/web/test_$(name)_web.py)
 test-pg: setup-test

@@ -1,9 +1,11 @@
 """The wheel carries everything the server serves: templates/ and static/ go inside the package
 (companion/templates, companion/static: where web/app.py finds them once installed), with
 htmx, its SSE extension and NoSleep.js (static/vendor/, from the npm registry by `make
-setup`) and the compiled German catalogue (package data). A build that would miss one of
-those stops with a sentence instead of making a wheel whose pages do nothing."""
+setup`), terser's copy of every script (static/vendor/min/, made by `make setup` too) and the
+compiled German catalogue (package data). A build that would miss one of those stops with a
+sentence instead of making a wheel whose pages do nothing, or send more than they need."""
 
+import hashlib
 import shutil
 from pathlib import Path
 
@@ -20,6 +22,15 @@ MADE_AT_SETUP = ("static/vendor/htmx.min.js", "static/vendor/sse.min.js",
                  "companion/translations/de/LC_MESSAGES/messages.mo")
 
 
+def scripts_without_terser_copy() -> list[str]:
+    """The scripts whose terser copy (minify.mjs names it by the source's hash, as
+    companion/web/assets.py looks for it) is missing: new or changed since `make setup`."""
+    copies = ROOT / "static" / "vendor" / "min"
+    return [str(path.relative_to(ROOT)) for path in sorted((ROOT / "static").rglob("*.js"))
+            if copies not in path.parents and not (
+                copies / (hashlib.sha256(path.read_bytes()).hexdigest()[:24] + ".js")).is_file()]
+
+
 class BuildWithWebFiles(build_py):
     """build_py, then templates/ and static/ copied into the package being built."""
 
@@ -28,6 +39,7 @@ class BuildWithWebFiles(build_py):
             super().run()
             return
         missing = [name for name in MADE_AT_SETUP if not (ROOT / name).is_file()]
+        missing += [f"terser's copy of {name}" for name in scripts_without_terser_copy()]
         if missing:
             raise FileError(
                 f"The wheel would serve pages without {', '.join(missing)}: run `make dist` "

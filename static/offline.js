@@ -2,7 +2,7 @@
 // localhost) it registers the service worker (static/worker.js) and hands it the page as it
 // shows now, whenever the table changes and when the phone leaves the page, so that a reload
 // without the network shows the table as this phone last saw it. Such a copy says so in the
-// offline banner until the connection is back; app.js keeps and sends the taps made on it.
+// offline banner until the connection is back; app/unsent.js keeps and sends the taps made on it.
 // Over plain HTTP (a phone on the table's Wi-Fi) browsers allow no worker: nothing here runs.
 (function () {
   "use strict";
@@ -60,7 +60,7 @@
   });
 
   // A copy opened without the network: the banner says so until the connection is back
-  // (app.js hides the banner then, and the line goes with it for good).
+  // (app/unsent.js hides the banner then, and the line goes with it for good).
   document.addEventListener("DOMContentLoaded", () => {
     const banner = document.getElementById("connection");
     const line = document.getElementById("offline-copy");

@@ -2,7 +2,7 @@
 // context (HTTPS, or the host's laptop at localhost). It keeps this phone's copy of the home
 // page and of each table page it opened, as the page last showed them (the page sends it),
 // and the versioned scripts, styles and icons they load. A page asked for while the server
-// cannot be reached is answered with its copy, marked data-offline-copy on <html>; app.js
+// cannot be reached is answered with its copy, marked data-offline-copy on <html>; app/unsent.js
 // keeps the taps made there and sends them when the connection is back.
 //
 // One cache per release: the page registers this file with ?release=<hash of every script

@@ -150,12 +150,101 @@ def api_table(client, game: str = "scorepad", players=("Ann", "Ben"),
     return {**table, "headers": bearer(table["token"])}
 
 
-def api_seat(client, code: str, seat: str) -> dict:
-    """A phone of its own at ``seat`` (joined through the API): its bearer header. One token
-    is one phone: a phone's own changes are no conflict for its next tap."""
+def seat_token(client, code: str, seat: str) -> str:
+    """A phone of its own at ``seat`` (joined through the API): its token. One token is one
+    phone: a phone's own changes are no conflict for its next tap."""
     joined = client.post(f"/api/tables/{code}/join", json={"seat": seat})
-    assert joined.status_code == 200, joined.get_json()
-    return bearer(joined.get_json()["token"])
+    assert joined.status_code == 200, (seat, joined.get_json())
+    return joined.get_json()["token"]
+
+
+def api_seat(client, code: str, seat: str) -> dict:
+    """seat_token's bearer header."""
+    return bearer(seat_token(client, code, seat))
+
+
+def payload_of(action: dict | str, fields: dict) -> dict:
+    """An action's JSON body: ``action`` is the whole payload or its type, ``fields`` the rest."""
+    return {"type": action, **fields} if isinstance(action, str) else {**action, **fields}
+
+
+class ApiTable:
+    """One table driven through the JSON API, as a script would: the host's token, and one
+    token (one phone) per seat, joined the first time the seat moves or by ``join``. With a
+    ``host`` phone the table is started by its set-up form instead (``options``: the form's
+    fields), so that phone's page shows the host's every control; the host then has no token.
+    A move is ``action`` (the payload, or its type) with ``fields``; ``by``: the seat moving
+    (None: the host)."""
+
+    def __init__(self, client, game: str = "scorepad", players=("Ann", "Ben"),
+                 options: dict | None = None, host: Phone | None = None):
+        self.client, self.host, self.tokens = client, host, {}
+        if host is None:
+            made = api_table(client, game, players, options)
+            self.code, self.host_token = made["code"], made["token"]
+        else:
+            self.code, self.host_token = host.start(game=game, players=players, **(options or {})), None
+
+    def token(self, by: str | None = None) -> str:
+        if by is None:
+            assert self.host_token, "a table started by a phone's form has no host token"
+            return self.host_token
+        if by not in self.tokens:
+            self.tokens[by] = seat_token(self.client, self.code, by)
+        return self.tokens[by]
+
+    def join(self, *seats: str) -> None:
+        """Seat a phone at each of ``seats`` now, before any of them moves."""
+        for seat in seats:
+            self.token(seat)
+
+    def post(self, action: dict | str, /, by: str | None = None, **fields):
+        """Send the move and return the answer as it is."""
+        return self.client.post(f"/api/tables/{self.code}/actions", headers=bearer(self.token(by)),
+                                json=payload_of(action, fields))
+
+    def move(self, action: dict | str, /, by: str | None = None, **fields) -> dict:
+        """A move that must be taken: the table's snapshot after it."""
+        response = self.post(action, by, **fields)
+        assert response.status_code == 200, (self.code, payload_of(action, fields), response.get_json())
+        return response.get_json()
+
+    def moves(self, *actions: dict, by: str | None = None) -> dict:
+        """Several moves by one seat in turn: the snapshot after the last."""
+        snapshot = None
+        for action in actions:
+            snapshot = self.move(action, by)
+        return snapshot
+
+    def refused(self, action: dict | str, /, by: str | None = None, **fields) -> str:
+        """A move that must be refused with a sentence that changes nothing: the sentence."""
+        self.token(by)  # a seat joining is a change of its own: made before the count
+        before = self.snapshot()["version"]
+        response = self.post(action, by, **fields)
+        assert response.status_code == 422, (payload_of(action, fields), response.get_json())
+        error = response.get_json()["error"]
+        assert error.endswith("."), error  # a sentence, not a code
+        assert self.snapshot()["version"] == before  # nothing changed
+        return error
+
+    def undo(self, by: str | None = None) -> dict:
+        return self.client.post(f"/api/tables/{self.code}/undo", headers=bearer(self.token(by))).get_json()
+
+    def redo(self, by: str | None = None) -> dict:
+        return self.client.post(f"/api/tables/{self.code}/redo", headers=bearer(self.token(by))).get_json()
+
+    def snapshot(self) -> dict:
+        return self.client.get(f"/api/tables/{self.code}").get_json()
+
+    @property
+    def state(self) -> dict:
+        return self.snapshot()["state"]
+
+    def page(self, phone: Phone | None = None) -> str:
+        """The table's page as ``phone`` (the host's phone by default) gets it."""
+        response = (phone or self.host).get(f"/t/{self.code}")
+        assert response.status_code == 200
+        return response.get_data(as_text=True)
 
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')

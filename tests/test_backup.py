@@ -21,7 +21,8 @@ from sqlmodel import select
 
 from companion import create_app
 from companion.cli import main
-from companion.service.database import get_db, schema_lock
+from companion.service.database import schema_lock
+from companion.web.db import get_db
 from companion.service.migrations import config, head_revision
 from companion.service.models import GameTable
 from tests.conftest import Phone, bearer
@@ -315,7 +316,7 @@ def test_purge_clears_archived_tables_and_keeps_the_groups_plays(instance, capsy
     app = instance.app()
     ann, code, group = a_night(app)
     with app.app_context():
-        db = get_db(write=True)
+        db = get_db()
         for table in db.exec(select(GameTable)):
             table.updated_at -= timedelta(days=40)
         db.commit()

@@ -1,7 +1,7 @@
 """The layout shows the architecture (docs/architecture.md): the pure games, the table service,
 live push, the web layer, the command line, each importing only the ones before it; no import
 circles, imports inside functions counted too; no function over 80 lines; and pyproject.toml
-declares every package the app imports when it runs."""
+declares every package the app imports when it runs (PostgreSQL's driver as an extra)."""
 
 from __future__ import annotations
 
@@ -106,6 +106,35 @@ def test_each_layer_imports_only_the_layers_before_it():
     assert wrong == []
 
 
+# What no module of a layer may import from outside: the games, rules and table service know
+# nothing of the web (Flask, its extensions, Werkzeug, Jinja), so they run in a script or a
+# test without an app; live push serves Flask but through its public API only.
+WEB_ONLY = {"flask", "flask_babel", "flask_wtf", "flask_limiter", "flask_talisman",
+            "flask_compress", "jinja2", "jinja2_fragments", "werkzeug", "gunicorn"}
+FORBIDDEN_OUTSIDE = {
+    "companion.games": WEB_ONLY | {"sqlalchemy", "sqlmodel", "gevent"},
+    "companion.rules": WEB_ONLY | {"sqlalchemy", "sqlmodel", "gevent"},
+    "companion.service": WEB_ONLY,
+}
+
+
+def test_the_games_rules_and_service_import_nothing_of_the_web():
+    wrong = sorted(f"{name} imports {outside}" for name, visitor in imports().items()
+                   for outside in visitor.outside
+                   if outside in FORBIDDEN_OUTSIDE.get(layer_of(name), ()))
+    assert wrong == []
+
+
+def test_live_push_uses_no_private_flask_api_and_names_no_web_endpoint():
+    private = []
+    for path in (PACKAGE / "live").glob("*.py"):
+        text = path.read_text()
+        private += [f"{path.name}: {word}" for word in ("request_ctx", "_get_current_object",
+                                                         "_app_ctx", "url_for(\"")
+                    if word in text]
+    assert private == []
+
+
 def test_no_module_imports_itself_round_a_circle():
     graph = {name: visitor.found for name, visitor in imports().items()}
     circles, state = [], {}
@@ -143,8 +172,10 @@ def test_no_function_is_longer_than_80_lines():
 
 @pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib")
 def test_pyproject_declares_every_package_the_app_imports():
-    declared = {Requirement(line).name.lower().replace("_", "-") for line in tomllib.loads(
-        (ROOT / "pyproject.toml").read_text())["project"]["dependencies"]}
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    # PostgreSQL's driver is the postgres extra: SQLite, the default, needs none.
+    declared = {Requirement(line).name.lower().replace("_", "-") for line in
+                project["dependencies"] + project["optional-dependencies"]["postgres"]}
     providers = packages_distributions()
     used = set().union(*(visitor.outside for visitor in imports().values()))
     missing = sorted(f"{module} ({', '.join(providers[module])})" for module in used

@@ -38,13 +38,27 @@ def _english_plural(singular: str, plural: str, count: int) -> str:
 
 
 _translator: Callable[[], tuple[Gettext, Ngettext]] | None = None
+_language: Callable[[], str] | None = None
 
 
-def use_translator(provider: Callable[[], tuple[Gettext, Ngettext]] | None) -> None:
-    """Install what ``say`` asks for the current language's gettext and ngettext (the web
-    layer: the phone's language; None: English)."""
-    global _translator
-    _translator = provider
+def use_translator(provider: Callable[[], tuple[Gettext, Ngettext]] | None,
+                   language: Callable[[], str] | None = None) -> None:
+    """Install what ``say`` asks for the current language's gettext and ngettext, and what
+    ``current_language`` asks for its code (the web layer: the phone's; None: English)."""
+    global _translator, _language
+    _translator, _language = provider, language
+
+
+def current_language() -> str:
+    """The code of the language sentences are said in now ("en" unless the web layer says)."""
+    return _language() if _language is not None else "en"
+
+
+def gettext(text: str, **fields: Any) -> str:
+    """``text`` in the current language, its ``%(fields)s`` filled in: how the table service
+    words its answers (as ``_``) without knowing where the language comes from."""
+    words = _current()[0](text)
+    return words % fields if fields else words
 
 
 def _current() -> tuple[Gettext, Ngettext]:

@@ -6,8 +6,8 @@
   ``pg_notify`` inside its transaction (``notify``: delivered at commit); every process
   ``LISTEN``s on one connection and wakes its own streams. SQLite is one process: nothing to tell.
 
-Per process, a ``Feed`` per watched table loads each new version once (``snapshot.load``) and
-keeps what was drawn from it, so all streams of that table share one snapshot and one render
+Per process, a ``Feed`` per watched table loads each new version once (``versions.load``) and
+keeps what was drawn from it, so all streams of that table share one loaded version and one render
 per kind of viewer.
 """
 
@@ -17,29 +17,32 @@ import threading
 import time
 from collections import OrderedDict
 
-import psycopg
+try:
+    import psycopg
+except ImportError:  # the postgres extra: on SQLite nothing listens (web.app.database_url says)
+    psycopg = None
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from ..service.tables import table_version
 from ..service.metrics import STREAMS
-from . import snapshot as snapshots
-from .snapshot import Snapshot
+from . import versions
+from .versions import TableVersion
 
 CHANNEL = "companion_live"
 DELETED = -1
 # A notification lost while the listener reconnected is noticed within this time.
 RECHECK_SECONDS = 15.0
 LISTEN_TICK = 1.0  # how often the listener looks up from waiting to see whether to stop
-# Tables no stream of this process watches whose last snapshot is kept (see Hub.snapshot).
+# Tables no stream of this process watches whose last version is kept (see Hub.newest).
 POLLED_KEPT = 256
 _NOTIFY = text("SELECT pg_notify(:channel, :message)")
 
 
 class Feed:
     """The streams of one table in this process share this: the newest version announced,
-    the snapshot loaded for it, and a condition to wait on."""
+    the version loaded for it, and a condition to wait on."""
 
     def __init__(self, hub: "Hub", code: str):
         self.hub = hub
@@ -48,7 +51,7 @@ class Feed:
         self.changed = threading.Condition()
         self.announced = 0
         self.deleted = False
-        self.snapshot: Snapshot | None = None
+        self.newest: TableVersion | None = None
         self.checked_at = time.monotonic()
         self.subscribers = 0
 
@@ -70,34 +73,34 @@ class Feed:
         with self.changed:
             return self.changed.wait_for(lambda: self.deleted or self.announced > seen, timeout)
 
-    def current(self, before_load=None) -> Snapshot | None:
-        """The newest snapshot (loaded at most once per version for all streams); None once
+    def current(self, before_load=None) -> TableVersion | None:
+        """The newest version (loaded at most once per version for all streams); None once
         the table is gone. ``before_load`` is called first when it must be loaded."""
         with self.lock:
             if self.deleted:
                 return None
-            if self.snapshot is None or self.announced > self.snapshot.version:
+            if self.newest is None or self.announced > self.newest.version:
                 if before_load is not None:
                     before_load()
-                loaded = snapshots.load(self.code, self.snapshot)
+                loaded = versions.load(self.code, self.newest)
                 if loaded is None:
                     self.announce(DELETED)
                     return None
-                self.snapshot = loaded
+                self.newest = loaded
                 self.announce(loaded.version)
-            return self.snapshot
+            return self.newest
 
     def offer(self, version: int, written: tuple) -> None:
         """The writer of ``version`` in this process offers what it wrote (the table and its
-        log entry): taken when it directly follows the snapshot the streams have."""
+        log entry): taken when it directly follows the version the streams have."""
         with self.lock:
-            previous = self.snapshot
+            previous = self.newest
             if (self.deleted or previous is None or previous.version != version - 1
                     or self.announced > version):
                 return
-            made = snapshots.from_writer(written, previous)
+            made = versions.from_writer(written, previous)
             if made is not None and made.version == version:
-                self.snapshot = made
+                self.newest = made
 
     def recheck(self) -> None:
         """Ask the database itself, at most every RECHECK_SECONDS for all streams."""
@@ -115,7 +118,7 @@ class Hub:
         self.engine = engine
         self.streams_per_client = streams_per_client
         self.feeds: dict[str, Feed] = {}
-        self.polled: OrderedDict[str, Snapshot] = OrderedDict()
+        self.polled: OrderedDict[str, TableVersion] = OrderedDict()
         self.clients: dict[str, int] = {}
         self.lock = threading.Lock()
         self.closed = threading.Event()
@@ -169,8 +172,8 @@ class Hub:
         with self.lock:
             return sum(self.clients.values())
 
-    def snapshot(self, code: str) -> Snapshot | None:
-        """The newest snapshot of ``code``: shared with this process's streams when any
+    def newest(self, code: str) -> TableVersion | None:
+        """The newest version of ``code``: shared with this process's streams when any
         watch it (their render cache included). Else the one this process answered last for
         it, while the table is still at that version (one indexed read tells): the phones
         that poll instead of streaming share its renders as streams do."""
@@ -182,7 +185,7 @@ class Hub:
         if kept is not None and table_version(self.engine, code) == kept.version:
             self.polled.move_to_end(code)
             return kept
-        loaded = snapshots.load(code, kept)
+        loaded = versions.load(code, kept)
         if loaded is None:
             self.polled.pop(code, None)
             return None

@@ -109,19 +109,19 @@ def _no_token() -> str:
     return ""
 
 
-def regions_for(snapshot, regions: list[tuple[str, str]], viewer: dict,
+def regions_for(current, regions: list[tuple[str, str]], viewer: dict,
                 before_render=None) -> list[tuple[str, str, str]]:
     """(name, hash, html as an out-of-band swap) of every region, for this viewer.
 
-    ``snapshot.data`` is the shared context of one table version; ``viewer`` the facts about
-    one phone. Renders are cached in ``snapshot.renders`` by the facts each region read.
+    ``current.data`` is the shared context of one table version; ``viewer`` the facts about
+    one phone. Renders are cached in ``current.renders`` by the facts each region read.
     ``before_render`` is called before any render (a stream pushes its request context
     only then: most of its events are made of renders already cached)."""
     out = []
     context = None  # made (and the catalogue looked up) for the first render, if any
     with ExitStack() as rendering:
         for template, name in regions:
-            cached = snapshot.renders.setdefault(name, [])
+            cached = current.renders.setdefault(name, [])
             for facts, digest, html in cached:
                 if all(viewer.get(key, _MISSING) == value for key, value in facts.items()):
                     break
@@ -130,7 +130,7 @@ def regions_for(snapshot, regions: list[tuple[str, str]], viewer: dict,
                     if before_render is not None:
                         before_render()
                     rendering.enter_context(one_catalogue())
-                    context = {**snapshot.data, **viewer, "csrf_token": _no_token}
+                    context = {**current.data, **viewer, "csrf_token": _no_token}
                 with _tracking() as names:
                     raw = render_block(template, name, **context)
                 html, digest = _finish(raw, name, oob=True, token="")

@@ -10,7 +10,7 @@ from sqlalchemy.exc import OperationalError
 
 from .hub import Feed
 from .regions import regions_for
-from .snapshot import region_names, viewer_context
+from .versions import region_names, viewer_context
 
 
 def sse(event: str, data: str, event_id: int | None = None) -> str:
@@ -29,17 +29,18 @@ def meta(version: int, state_version: int, follow: str | None = None) -> str:
 
 
 class ContextWhenNeeded:
-    """A copy of a request's context, pushed the first time it is called, popped on exit: many
-    streams share a worker between their events, and most events are made of renders another
-    stream already made."""
+    """A request context like the stream's own (``make``: Flask's ``app.request_context`` of its
+    request's environ), pushed the first time it is called, popped on exit: many streams share
+    a worker between their events, and most events are made of renders another stream already
+    made."""
 
-    def __init__(self, request_context):
-        self.request_context = request_context
+    def __init__(self, make):
+        self.make = make
         self.pushed = None
 
     def __call__(self) -> None:
         if self.pushed is None:
-            self.pushed = self.request_context.copy()
+            self.pushed = self.make()
             self.pushed.push()
 
     def __enter__(self) -> "ContextWhenNeeded":
@@ -57,22 +58,22 @@ class Stream:
     ``seen``/``have``: the version and the regions' hashes the phone shows; ``urls``: the
     addresses of home (after a delete) and of the rematch to follow."""
 
-    def __init__(self, feed: Feed, request_context, device_id: int | None, lang: str,
+    def __init__(self, feed: Feed, new_context, device_id: int | None, lang: str,
                  seen: int, have: dict[str, str], urls: dict[str, str], settings: dict):
-        self.feed, self.request_context = feed, request_context
+        self.feed, self.new_context = feed, new_context
         self.device_id, self.lang = device_id, lang
         self.seen, self.have = seen, have
         self.urls, self.settings = urls, settings
 
     def events(self):
-        with ContextWhenNeeded(self.request_context) as context:
-            snapshot = self.feed.current(context)
-        if snapshot is None:
+        with ContextWhenNeeded(self.new_context) as context:
+            current = self.feed.current(context)
+        if current is None:
             yield sse("deleted", self.urls["home"])
             return
-        if self.seen > snapshot.version:  # a version this table never had: send it all
+        if self.seen > current.version:  # a version this table never had: send it all
             self.seen = -1
-        yield f"retry: {self.settings['retry_ms']}\n" + sse("ready", str(snapshot.version))
+        yield f"retry: {self.settings['retry_ms']}\n" + sse("ready", str(current.version))
         while True:
             try:
                 chunk, last = self._step()
@@ -85,34 +86,34 @@ class Stream:
 
     def _step(self) -> tuple[str, bool]:
         """What to send next (blocking until there is something) and whether it ends here."""
-        with ContextWhenNeeded(self.request_context) as context:
-            snapshot = self.feed.current(context)
-            if snapshot is None:
+        with ContextWhenNeeded(self.new_context) as context:
+            current = self.feed.current(context)
+            if current is None:
                 return sse("deleted", self.urls["home"]), True
-            if snapshot.version > self.seen:
-                self.seen = snapshot.version
-                return self._changes(snapshot, context), False
+            if current.version > self.seen:
+                self.seen = current.version
+                return self._changes(current, context), False
         if not self.feed.wait_newer(self.seen, self.settings["heartbeat"]):
             self.feed.recheck()
             return ": still here\n\n", False  # keeps the connection open through routers
         return "", False
 
-    def _changes(self, snapshot, context: ContextWhenNeeded) -> str:
-        fresh = snapshot.data["table"]
-        viewer = viewer_context(snapshot.data, self.device_id, self.lang)
+    def _changes(self, current, context: ContextWhenNeeded) -> str:
+        fresh = current.data["table"]
+        viewer = viewer_context(current.data, self.device_id, self.lang)
         sent = [(name, digest, html) for name, digest, html
-                in regions_for(snapshot, region_names(fresh), viewer, context)
+                in regions_for(current, region_names(fresh), viewer, context)
                 if self.have.get(name) != digest]
         self.have.update((name, digest) for name, digest, _html in sent)
         # Phones that had the same regions get the same event: it is put together once.
         follow = self.urls["follow"] if fresh.next_code and viewer["follows"] else None
         key = (tuple((name, digest) for name, digest, _html in sent), follow)
-        if key not in snapshot.events:
+        if key not in current.events:
             body = "".join(html for _name, _digest, html in sent)
-            snapshot.events[key] = sse("regions",
+            current.events[key] = sse("regions",
                                        body + meta(fresh.version, fresh.state_version, follow),
                                        fresh.version)
-        return snapshot.events[key]
+        return current.events[key]
 
 
 def gzip_stream(chunks):

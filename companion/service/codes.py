@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import secrets
 
-from flask_babel import gettext as _
 
+from ..games.text import gettext as _
 from .inputs import quote
 
 # Six characters without look-alikes: no 0/O, no 1/I/L.

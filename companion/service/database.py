@@ -7,9 +7,8 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
-from flask import current_app, g
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
@@ -83,54 +82,41 @@ def _sqlite_engine(url: str) -> Engine:
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 
-    _one_writer_at_a_time(engine)
+    _begin_writes_immediately(engine)
     return engine
 
 
-def _one_writer_at_a_time(engine: Engine) -> None:
-    """A write transaction begins with BEGIN IMMEDIATE (``WRITE``), after the one before it in
-    this process has committed or rolled back."""
-    # Waiting here, not in SQLite's busy handler, lets the process's other greenlets go on.
-    writer = threading.Lock()
+def _begin_writes_immediately(engine: Engine) -> None:
+    """A write transaction (``WRITE``) begins with BEGIN IMMEDIATE: it holds SQLite's write lock
+    from its start, so a writer that read first cannot fail half-way (SQLITE_BUSY_SNAPSHOT)."""
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection):
-        # Locked at BEGIN: a writer that read first could fail half-way (SQLITE_BUSY_SNAPSHOT).
-        if connection.get_execution_options().get("companion_write"):
-            writer.acquire()
-            connection.info["holds_writer"] = True
-            try:
-                connection.exec_driver_sql("BEGIN IMMEDIATE")
-            except BaseException:
-                _release(connection)
-                raise
-        else:
-            connection.exec_driver_sql("BEGIN")
+        write = connection.get_execution_options().get("companion_write")
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
     @event.listens_for(engine, "commit")
-    def _commit_then_release(connection):
-        # COMMIT, then the next writer: before, its BEGIN IMMEDIATE would meet the busy handler.
-        if connection.info.get("holds_writer"):
-            try:
-                connection.connection.driver_connection.commit()
-            except sqlite3.Error as error:  # as SQLAlchemy reports a failed COMMIT
-                raise DBAPIError.instance("COMMIT", (), error, sqlite3.Error) from error
-            finally:
-                _release(connection)
+    def _commit_or_roll_back(connection):
+        # A COMMIT SQLite refuses (a deferred foreign key) leaves its transaction open: ended
+        # here, or the pooled connection's next BEGIN would fail.
+        sqlite = connection.connection.driver_connection
+        try:
+            sqlite.commit()
+        except sqlite3.Error as error:  # reported as SQLAlchemy reports a failed COMMIT
+            sqlite.rollback()
+            raise DBAPIError.instance("COMMIT", (), error, sqlite3.Error) from error
 
-    @event.listens_for(engine, "rollback")
-    def _rollback_then_release(connection):
-        if connection.info.get("holds_writer"):
-            try:
-                connection.connection.driver_connection.rollback()
-            except Exception:  # noqa: BLE001 - SQLAlchemy's ROLLBACK follows, and reports it
-                pass
-            finally:
-                _release(connection)
 
-    def _release(connection):
-        if connection.info.pop("holds_writer", False):
-            writer.release()
+_WRITERS: dict[str, threading.Lock] = {}  # SQLite: each database file's one writer of this process
+
+
+def _writer(engine: Engine):
+    """What a write waits for before its transaction begins: on SQLite, the one writer of this
+    process at a time (waiting here, not in SQLite's busy handler, lets the process's other
+    greenlets go on); PostgreSQL locks rows instead."""
+    if engine.dialect.name != "sqlite":
+        return nullcontext()
+    return _WRITERS.setdefault(str(engine.url), threading.Lock())
 
 
 def init_db(engine: Engine) -> str:
@@ -167,25 +153,12 @@ def schema_lock(engine: Engine) -> Iterator[Connection]:
             sqlite.execute("PRAGMA foreign_keys=ON")
 
 
-def get_db(write: bool = False) -> Session:
-    """The request's session; ask for ``write=True`` before the first query of a change."""
-    if "db" not in g:
-        engine = current_app.extensions["engine"]
-        # Every transaction of a writing request (there may be several) locks early.
-        bind = engine.execution_options(**WRITE) if write else engine
-        g.db = Session(bind, expire_on_commit=False)
-    return g.db
-
-
 @contextmanager
 def writing(engine: Engine) -> Iterator[Session]:
-    """A session of its own for one change: its transaction locks early (``WRITE``), and what it
-    loaded stays readable after the commit."""
-    with Session(engine.execution_options(**WRITE), expire_on_commit=False) as db:
+    """One write, all or nothing: a session of its own whose transaction locks early
+    (``WRITE``); the end of the block commits it, a refusal raised inside rolls it back. On
+    SQLite the block is this process's one writer: taken before its BEGIN IMMEDIATE, freed
+    after its COMMIT. What it loaded stays readable after the commit."""
+    with _writer(engine), Session(engine.execution_options(**WRITE), expire_on_commit=False) as db:
         yield db
-
-
-def close_db(_exc: BaseException | None = None) -> None:
-    db = g.pop("db", None)
-    if db is not None:
-        db.close()
+        db.commit()

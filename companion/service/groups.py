@@ -5,26 +5,20 @@ belong to a group, each seat linked to one of its players by name, and when such
 its result becomes a *play* of the group (``sync_play``; a result changed at the table after its
 end is marked corrected). An owner may delete a play; that too can be undone.
 Renaming a player or merging two spellings of one person are group changes that can be
-undone. Plays travel between servers as JSON (``export_plays`` / ``import_plays``): an import
+undone. Plays travel between servers as JSON (``exports.export_plays``, ``imports.import_plays``): an import
 is all or nothing, and importing the same file twice adds nothing (plays keep their ``uid``).
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import uuid
-from collections.abc import Iterator
-from dataclasses import dataclass
-from datetime import datetime, timezone, tzinfo
+from datetime import datetime, timezone
 
-from flask import current_app
-from flask_babel import gettext as _
-from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import and_, func, or_
 from sqlmodel import Session, delete, select
 
 from ..games import get_game
+from ..games.text import gettext as _
 from .codes import GROUP_CODE_LENGTH, normalise_code, random_code
 from . import pending
 from .errors import Forbidden, Invalid, NotFound, Stale
@@ -77,24 +71,6 @@ def create_group(db: Session, name: str, players: list[str] = ()) -> PlayerGroup
     for player in players:
         add_player(db, group, player)
     return group
-
-
-def _owner_keys() -> URLSafeSerializer:
-    return URLSafeSerializer(current_app.secret_key, salt="group owner")
-
-
-def owner_key(group: PlayerGroup) -> str:
-    """The key that changes the group's history: the group's code signed with the server's
-    secret, so it is made again for an owner's page and needs no storing (the creator's phone,
-    a shared owner link and the recovery link all carry it)."""
-    return _owner_keys().dumps(group.code)
-
-
-def is_owner_key(group: PlayerGroup, key: str | None) -> bool:
-    try:
-        return bool(key) and _owner_keys().loads(key) == group.code
-    except BadSignature:
-        return False
 
 
 def require_owner(group: PlayerGroup, owner: bool) -> None:
@@ -194,7 +170,6 @@ def rename_player(db: Session, group: PlayerGroup, player_id: int, new_name: str
                        payload={"player": player.id, "old": player.name, "new": name}))
     player.name = name
     group.version += 1
-    db.commit()
     return player
 
 
@@ -227,7 +202,6 @@ def merge_players(db: Session, group: PlayerGroup, keep_id: int, drop_id: int) -
         "plays": moved_plays, "seats": moved_seats}))
     db.delete(drop)
     group.version += 1
-    db.commit()
     return keep
 
 
@@ -277,7 +251,6 @@ def undo_change(db: Session, group: PlayerGroup) -> GroupChange:
                 earlier.payload = _renumbered(earlier.payload, data["drop"], restored.id)
     change.undone = True
     group.version += 1
-    db.commit()
     return change
 
 
@@ -310,7 +283,6 @@ def delete_play(db: Session, group: PlayerGroup, uid: str) -> Play:
     db.add(GroupChange(group_id=group.id, kind="delete", payload={"play": kept, "seats": seats}))
     db.delete(play)
     group.version += 1
-    db.commit()
     return play
 
 
@@ -340,7 +312,6 @@ def delete_group(db: Session, group: PlayerGroup, typed_code: str) -> None:
     db.exec(delete(GroupChange).where(GroupChange.group_id == group.id))
     db.exec(delete(GroupPlayer).where(GroupPlayer.group_id == group.id))
     db.delete(group)
-    db.commit()
 
 
 # -- tables of a group and their plays ------------------------------------------------------------
@@ -465,81 +436,3 @@ def as_utc(moment: datetime) -> datetime:
 
 def _iso(moment: datetime) -> str:
     return as_utc(moment).isoformat()
-
-
-# -- export and import ---------------------------------------------------------------------------
-
-EXPORT_FORMAT = "table-companion-plays/1"
-
-
-def export_plays(db: Session, group: PlayerGroup) -> list[dict]:
-    """The plays as the export lists them (the import reads the same): the group's file is
-    ``{"format": EXPORT_FORMAT, "group": its name, "players": its names, "plays": these}``."""
-    records = play_records(db, group)
-    for record in records:
-        record.pop("table")
-    return records
-
-
-@dataclass(frozen=True)
-class CsvDialect:
-    """How a spreadsheet of the phone's language reads a CSV. English keeps the machine's
-    shape (commas, ISO 8601 times in UTC); German Excel and LibreOffice want semicolons, the
-    day and time as they write them, in the players' own time, and their own words."""
-
-    headings: tuple[str, ...]
-    delimiter: str
-    yes_no: tuple[str, str]
-    results: dict[str, str]
-    day: str | None = None  # strftime of a day in the local zone; None: ISO 8601 in UTC
-    moment: str | None = None
-    byte_order_mark: str = ""  # Excel reads a file without one as its own code page
-
-
-CSV_DIALECTS = {
-    "en": CsvDialect(("play", "game", "bgg_id", "date", "started_at", "ended_at", "duration_minutes",
-                      "player", "score", "winner", "cooperative_result"), ",", ("yes", "no"),
-                     {"won": "won", "lost": "lost"}),
-    "de": CsvDialect(("Partie", "Spiel", "BGG-ID", "Datum", "Beginn", "Ende", "Dauer (Minuten)",
-                      "Spieler", "Punkte", "Sieger", "Ergebnis (kooperativ)"), ";", ("Ja", "Nein"),
-                     {"won": "gewonnen", "lost": "verloren"}, "%d.%m.%Y", "%d.%m.%Y %H:%M", "\ufeff"),
-}
-
-
-# A spreadsheet runs a cell that begins with one of these as a formula (OWASP: CSV injection).
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _as_text(typed: str) -> str:
-    """A cell someone typed, shown by a spreadsheet as typed: a leading ' keeps it text."""
-    return "'" + typed if typed.startswith(FORMULA_STARTS) else typed
-
-
-def export_csv(records: list[dict], lang: str = "en", zone: tzinfo | None = None) -> Iterator[str]:
-    """One row per player per play (``records``: ``play_records``), the shape spreadsheets and
-    play-logging sites import, as a spreadsheet of ``lang`` reads it, a few plays at a time;
-    ``zone``: the players' time zone (German times are local)."""
-    dialect = CSV_DIALECTS[lang]
-    out = io.StringIO()
-    out.write(dialect.byte_order_mark)
-    writer = csv.writer(out, delimiter=dialect.delimiter)
-    writer.writerow(dialect.headings)
-
-    def moment(iso: str, pattern: str | None) -> str:
-        return datetime.fromisoformat(iso).astimezone(zone).strftime(pattern) if pattern else iso
-
-    for number, record in enumerate(records, start=1):
-        for player in record["players"]:
-            writer.writerow([
-                _as_text(record["uid"]), record["game"], record["bgg_id"] or "",
-                moment(record["ended_at"], dialect.day) if dialect.day else record["ended_at"][:10],
-                moment(record["started_at"], dialect.moment), moment(record["ended_at"], dialect.moment),
-                record["duration_minutes"], _as_text(player["name"]),
-                "" if player["score"] is None else player["score"],
-                dialect.yes_no[0] if player["winner"] else dialect.yes_no[1],
-                dialect.results.get(record["result"] or "", "")])
-        if number % 100 == 0:
-            yield out.getvalue()
-            out.seek(0)
-            out.truncate()
-    yield out.getvalue()

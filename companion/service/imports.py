@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 import ijson
-from flask_babel import gettext as _
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from sqlalchemy import Engine, insert, or_, select, text
 from sqlalchemy.exc import IntegrityError
@@ -27,6 +26,7 @@ from sqlmodel import Session, delete
 from ..games import GAMES
 from ..games.base import explain
 from ..games.text import N_, say
+from ..games.text import gettext as _
 from .database import writing
 from .errors import Invalid, NotFound, Stale
 from .groups import as_utc, clean_name, find_group, hold, shown
@@ -230,14 +230,12 @@ def import_plays(engine: Engine, code: str, raw: bytes) -> Imported:
             forget_dead(db)
             group_id = find_group(db, code).id
             db.add(PendingImport(key=key, group_id=group_id))
-            db.commit()
         try:
             done = _write(engine, group_id, key, raw)
             _publish(engine, group_id, key, done)
         except BaseException:
             with writing(engine) as db:
                 forget(db, key)
-                db.commit()
             raise
     return done
 
@@ -352,7 +350,6 @@ def _write_batch(engine: Engine, group_id: int, key: str, plays: list[_ImportedP
             "pending": key} for play, keys in keyed if play.uid not in had]
         if written:
             db.connection().execute(insert(Play.__table__), written)
-        db.commit()
     return made
 
 
@@ -377,7 +374,6 @@ def _clashes(engine: Engine, group_id: int, plays: list[_ImportedPlay],
     with writing(engine) as db:
         taken = _names_taken(db, group_id, wanted)
         kept = _plays_taken(db, group_id, [play.uid for play in plays])
-        db.commit()
     people.update((name, player_id) for name, player_id in taken.items() if player_id)
     had.update(uid for uid, the_groups in kept.items() if the_groups)
     return bool(taken or kept)
@@ -451,7 +447,6 @@ def _publish(engine: Engine, group_id: int, key: str, done: Imported) -> None:
         db.delete(mine)
         if done.added:
             group.version += 1
-        db.commit()
 
 
 def _join_twins(db, group_id: int, key: str, started: datetime) -> None:

@@ -81,7 +81,7 @@ class LogEntry(SQLModel, table=True):
 class StateCheckpoint(SQLModel, table=True):
     """A table's game state after its first ``depth`` actions in effect (the last of them the
     log entry ``last_seq``), kept every few dozen actions so that an undo replays only the
-    actions since (tables.CHECKPOINT_EVERY). A cache: the log stays the truth."""
+    actions since (tables.record.CHECKPOINT_EVERY). A cache: the log stays the truth."""
 
     __tablename__ = "state_checkpoint"
 

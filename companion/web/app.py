@@ -3,17 +3,21 @@ the blueprints, the error pages and the security headers."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import secrets
 from pathlib import Path
 
-from flask import Flask
+from flask import Flask, url_for
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy.exc import OperationalError
 
 from ..live.hub import Hub
-from ..service.database import close_db, init_db, make_engine, writing
+from ..live.versions import use_act_url
+from ..service.database import init_db, make_engine, writing
+from .db import close_db
+from ..service.tables import put_away_after
 from ..service.pending import forget_dead
 from .assets import init_assets
 from .config import defaults
@@ -51,10 +55,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config["DATABASE_URL"] = database_url(app.config["DATABASE_URL"], app.instance_path)
 
     engine = app.extensions["engine"] = make_engine(app.config["DATABASE_URL"])
+    put_away_after(app.config["ARCHIVE_DAYS"])
     app.teardown_appcontext(close_db)
     if app.config.get("CREATE_TABLES", True):
         _prepare_database(app)
     app.extensions["live"] = Hub(engine, app.config["STREAMS_PER_CLIENT"])
+    use_act_url(lambda code: url_for("table.act_view", code=code))
 
     init_i18n(app)
     init_templating(app)
@@ -100,7 +106,6 @@ def forget_dead_imports(app: Flask) -> None:
         return
     with writing(app.extensions["engine"]) as db:
         forget_dead(db)
-        db.commit()
 
 
 def _instance_path() -> str | None:
@@ -124,12 +129,18 @@ def _secret_key(instance_path: str) -> str:
     return path.read_text().strip()
 
 
+NO_DRIVER = ("DATABASE_URL names PostgreSQL, but its driver is not installed: "
+             "pip install 'table-companion[postgres]'")
+
+
 def database_url(url: str | None, instance_path: str) -> str:
     """The URL SQLAlchemy is given: DATABASE_URL (a PostgreSQL one on the psycopg driver), else
-    SQLite in the instance folder."""
+    SQLite in the instance folder. SystemExit with a sentence when psycopg is missing."""
     url = url or os.environ.get("DATABASE_URL") or (
         "sqlite:///" + os.path.join(instance_path, "companion.sqlite3"))
-    for prefix in ("postgres://", "postgresql://"):  # the forms hosts hand out
+    for prefix in ("postgres://", "postgresql://", "postgresql+psycopg://"):  # hosts', ours
         if url.startswith(prefix):
+            if importlib.util.find_spec("psycopg") is None:  # an extra: SQLite needs none
+                raise SystemExit(NO_DRIVER)
             return "postgresql+psycopg://" + url[len(prefix):]
     return url

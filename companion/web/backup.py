@@ -217,5 +217,4 @@ def purge(engine: Engine, days: int, archive_days: int) -> dict[str, int]:
         for model, name in ((LogEntry, "log entries"), (StateCheckpoint, "checkpoints"),
                             (Device, "phones")):
             removed[name] = db.exec(delete(model).where(model.table_id.in_(old))).rowcount
-        db.commit()
     return removed

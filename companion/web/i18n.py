@@ -60,7 +60,7 @@ def init_i18n(app: Flask) -> None:
                                  percent_text=percent_text)
     # Sentences and printed names (games/text.py) speak the phone's language in templates.
     app.jinja_env.filters["say"] = say
-    use_translator(_translator)
+    use_translator(_translator, select_language)
 
 
 def _translator():

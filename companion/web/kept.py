@@ -11,20 +11,23 @@ client that takes gzip, unpacked piece by piece to one that does not.
 
 from __future__ import annotations
 
+import gc
 import json
 import threading
 import time
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import tzinfo
 
+import orjson
 from flask import Response, current_app, request
 from sqlalchemy import func, select
 
-from ..service.groups import (EXPORT_FORMAT, export_csv, export_plays, play_records,
-                              players_of, shown)
+from ..service.exports import EXPORT_FORMAT, export_csv, export_plays
+from ..service.groups import play_records, players_of, shown
 from ..service.models import GroupPlayer
 from ..service.stats import PlayRow, Statistics, prepare, statistics
 from ..service.stats.results import Data
@@ -55,7 +58,8 @@ class Kept:
                     break
             busy.wait()  # another request makes it: this one takes it when it is done
         try:
-            made = make()
+            with collector_paused():
+                made = make()
             with self.lock:
                 self.things[key] = made
                 while len(self.things) > KEPT_MOST or (
@@ -66,6 +70,29 @@ class Kept:
             with self.lock:
                 del self.making[key]
             done.set()
+
+
+_pausing = {"makers": 0, "paused": False}  # makers under way; whether they turned it off
+_pausing_lock = threading.Lock()
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off while something big is made: it would scan the
+    hundreds of thousands of new objects (a big group's pairs) again and again."""
+    with _pausing_lock:
+        if _pausing["makers"] == 0 and gc.isenabled():
+            gc.disable()
+            _pausing["paused"] = True
+        _pausing["makers"] += 1
+    try:
+        yield
+    finally:
+        with _pausing_lock:
+            _pausing["makers"] -= 1
+            if _pausing["makers"] == 0 and _pausing["paused"]:
+                _pausing["paused"] = False
+                gc.enable()
 
 
 def _weight(thing) -> int:
@@ -190,9 +217,7 @@ def json_pieces(value, depth: int = 0) -> Iterator[str]:
     elif isinstance(value, (list, tuple)) and value:
         yield "["
         for start in range(0, len(value), ITEMS_AT_ONCE):
-            # Their fields read at once: json calls _fields for each the slower way.
-            part = _json([vars(item) if isinstance(item, Data) else item
-                          for item in value[start:start + ITEMS_AT_ONCE]])
+            part = _json(value[start:start + ITEMS_AT_ONCE])
             yield ("," if start else "") + part[1:-1]
         yield "]"
     else:
@@ -200,13 +225,8 @@ def json_pieces(value, depth: int = 0) -> Iterator[str]:
 
 
 def _json(value) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_fields)
-
-
-def _fields(value) -> dict:
-    if isinstance(value, Data):
-        return vars(value)
-    raise TypeError(f"{type(value).__name__} is not JSON")
+    """Compact JSON, UTF-8 unescaped; orjson writes the dataclasses' fields itself."""
+    return orjson.dumps(value).decode()
 
 
 def gzipped(pieces: Iterable[str]) -> bytes:

@@ -4,6 +4,7 @@ Every view under /api/ (and /healthz) carries a declaration (``@documented``): t
 models of its body, query and answers. The views build their answers through the same models
 (:func:`reply`), and the document walks ``app.url_map``, so a route cannot be served without
 being described, nor described with fields it does not send (tests/web/test_openapi.py).
+Not flask-openapi3 or spectree (tried): their own 422 answers, and one path for all games' bodies.
 """
 
 from __future__ import annotations

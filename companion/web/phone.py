@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from flask import Response, request, session
 
-from ..live.changes import Phone
+from ..live.changes import Caller
 from ..service.tables import find_device
 
 
-def phone_at(code: str) -> Phone:
+def phone_at(code: str) -> Caller:
     """This browser, making a change at table ``code``: what its cookie holds for the table."""
-    return Phone(device_token(code))
+    return Caller(device_token(code))
 
 
 def device_token(code: str) -> int | str | None:

@@ -27,8 +27,9 @@ _HELP_LINKS: dict[tuple, Markup] = {}
 
 def help_link(game_id: str, section: str, label=None) -> Markup:
     """``help(game_id, section, label)`` in templates: a "?" that opens the rules section a
-    control depends on, in place. The same few links recur in every region of every change;
-    each is drawn once per address and label (its words, in the phone's language)."""
+    control depends on, in place (app/forms.js; without script, a link to the section on the
+    game's rules page). The same few links recur in every region of every change; each is
+    drawn once per address and label (its words, in the phone's language)."""
     shown = escape(label or _("How does this work?"))
     key = (request.script_root if has_request_context() else "", game_id, section, str(shown))
     link = _HELP_LINKS.get(key)
@@ -36,10 +37,8 @@ def help_link(game_id: str, section: str, label=None) -> Markup:
         if len(_HELP_LINKS) > 5000:  # labels are the templates' own words: never reached
             _HELP_LINKS.clear()
         link = _HELP_LINKS[key] = Markup(
-            '<a class="help" href="{}#{}"\nhx-get="{}"\nhx-target="#rules-dialog-body" '
-            'data-open-dialog="rules-dialog" aria-label="{}" title="{}">?</a>').format(
-            url_for("rules.game", game_id=game_id), section,
-            url_for("rules.section", game_id=game_id, section_id=section), shown, shown)
+            '<a class="help" href="{}#{}" aria-label="{}" title="{}">?</a>').format(
+            url_for("rules.game", game_id=game_id), section, shown, shown)
     return link
 
 

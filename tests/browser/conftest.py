@@ -11,15 +11,14 @@ import os
 import re
 import shutil
 import socket
-import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.browser.proxies import CADDY, CERTUTIL, SITE, Caddy, stop_process, trusting_home
+from bench.server import ServerProcess, wait_until_up  # noqa: F401 - the tests import it from here
+from tests.browser.proxies import CADDY, CERTUTIL, SITE, Caddy, trusting_home
 from tests.conftest import PG_URL, bearer
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -56,61 +55,33 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def wait_until_up(url: str, process: subprocess.Popen, log: Path, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the server stopped at start-up: {log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(url + "/healthz", timeout=1):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError("the server did not answer /healthz in time")
-
-
 # `companion` as on Windows: gunicorn and the rest hidden, so `serve` chooses gevent's server.
 AS_ON_WINDOWS = [sys.executable, str(Path(__file__).resolve().parent.parent / "as_on_windows.py")]
 
 
-class Server:
+class Server(ServerProcess):
     """`companion serve` on a fresh database (``command``: another `companion`, e.g.
     AS_ON_WINDOWS or an installed wheel's, run in ``cwd``); can be stopped and restarted."""
 
     def __init__(self, instance: Path, host: str = "127.0.0.1", env: dict | None = None,
                  command: list[str] | None = None, cwd: Path | None = None):
-        self.instance, self.host, self.env = instance, host, env or {}
-        self.command = command or [str(Path(sys.executable).with_name("companion"))]
-        self.cwd = cwd
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process: subprocess.Popen | None = None
+        port = free_port()
+        super().__init__(instance, port, instance / f"server-{port}.log", host=host, env=env,
+                         command=command, cwd=cwd)
 
     def start(self) -> None:
         # Every browser of the suite comes from 127.0.0.1, faster than any phone taps.
-        env = {**os.environ, "COMPANION_INSTANCE": str(self.instance),
-               "RATE_LIMITS": "code=0,action=0,live=0,create=0", **self.env}
-        env.pop("DATABASE_URL", None)
-        if PG_URL or "DATABASE_URL" in self.env:  # the suite's PostgreSQL, or the test's own
-            env["DATABASE_URL"] = self.env.get("DATABASE_URL", PG_URL)
-        # The server's output goes to a file: a pipe nobody reads would fill up and stall it.
+        env = self.environment({"RATE_LIMITS": "code=0,action=0,live=0,create=0"})
+        if PG_URL and "DATABASE_URL" not in self.env:  # the suite's PostgreSQL
+            env["DATABASE_URL"] = PG_URL
         self.instance.mkdir(parents=True, exist_ok=True)
         # Scripts and styles minified and compressed once for all the suite's servers (kept by
         # their content, as a server's workers share them): not again in every fresh instance.
         if not (self.instance / "assets").exists():
             SHARED_ASSETS.mkdir(parents=True, exist_ok=True)
             (self.instance / "assets").symlink_to(SHARED_ASSETS, target_is_directory=True)
-        self.log = self.instance / f"server-{self.port}.log"
-        with open(self.log, "a") as output:
-            self.process = subprocess.Popen(
-                [*self.command, "serve", "--host", self.host, "--port", str(self.port)],
-                env=env, cwd=self.cwd, stdout=output, stderr=subprocess.STDOUT, text=True,
-            )
-        wait_until_up(self.url, self.process, self.log)
-
-    def stop(self) -> None:
-        stop_process(self.process)
-        self.process = None
+        self.launch(env)
+        self.wait_until_up()
 
     def __enter__(self) -> "Server":
         self.start()
@@ -332,6 +303,11 @@ def create_table(live_server: str, game: str = "scorepad", players=("Ann", "Ben"
     return {**table, "headers": bearer(table["token"])}
 
 
+def act(live_server: str, table: dict, action: dict) -> dict:
+    """A move made by the host's script (the JSON API), not by any phone of the test."""
+    return api(live_server, "POST", f"/api/tables/{table['code']}/actions", action, token=table["token"])
+
+
 def join(page, live_server: str, code: str, seat: str | None = None) -> None:
     """Open the table's join page and take ``seat`` (None: watch only)."""
     page.goto(f"{live_server}/j/{code}")
@@ -359,3 +335,10 @@ def seated(new_phone, live_server: str, code: str, seat: str | None, viewport: d
     join(page, live_server, code, seat)
     settle(page, live_server, code)
     return page
+
+
+@pytest.fixture(scope="session")
+def german_shots(tmp_path_factory) -> Path:
+    """One folder for the run's German screenshots of every game and page, to be looked at
+    together (issue 13); under pytest's temporary folder (``--basetemp`` chooses it)."""
+    return tmp_path_factory.mktemp("screens-de")

@@ -34,7 +34,7 @@ def tap_move(page, character, move):
     expect(menu).to_be_hidden()
 
 
-def test_an_album_battle_on_two_phones(live_server, new_phone):
+def test_an_album_battle_on_two_phones(live_server, new_phone, tmp_path):
     table = create_table(live_server, "asterix-co", ["Matthew", "Laura"])
     matthew, laura = new_phone(), new_phone()
     join(matthew, live_server, table["code"], "Matthew")
@@ -106,7 +106,7 @@ def test_an_album_battle_on_two_phones(live_server, new_phone):
     expect(dialog).to_be_hidden()
     expect(matthew.locator("#album-1 .ac-side-roman .ac-total")).to_contain_text("4", timeout=3000)
     settle(laura, live_server, table["code"])  # no swap may replace the album mid-picture
-    laura.locator("#album-1").screenshot(path="/tmp/asterix-co-board.png")
+    laura.locator("#album-1").screenshot(path=tmp_path / "asterix-co-board.png")
     my_turn(matthew)
     play(matthew, 1, "gaul", 4, "Rebel", "Dogmatix")
     announcement = laura.locator("#resolution")
@@ -120,10 +120,10 @@ def test_an_album_battle_on_two_phones(live_server, new_phone):
     expect(matthew.locator("#resolution")).to_contain_text("Laura reveals album 3", timeout=3000)
     expect(matthew.locator("#ledger .ac-player.mine .ac-purse")).to_contain_text("19 sesterces")
 
-    laura.screenshot(path="/tmp/asterix-co-page.png", full_page=True)
+    laura.screenshot(path=tmp_path / "asterix-co-page.png", full_page=True)
     # Wait for Matthew's page to catch up (regions are swapped in place) before the picture.
     settle(matthew, live_server, table["code"])
-    matthew.locator("#albums").screenshot(path="/tmp/asterix-co-board-matthew.png")
+    matthew.locator("#albums").screenshot(path=tmp_path / "asterix-co-board-matthew.png")
 
 
 

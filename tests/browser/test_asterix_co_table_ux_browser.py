@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import ux
-from tests.browser.conftest import api, create_table, join, settle
+from tests.browser.conftest import act, api, create_table, join, settle
 
 PLAYERS = ["Matthew", "Laura", "Ann", "Bob"]
 
@@ -37,11 +37,6 @@ MID_GAME = [
 ]
 
 
-def another_phone(live_server, table, **move):
-    """A move made elsewhere (here the host's token through the JSON API)."""
-    return api(live_server, "POST", f"/api/tables/{table['code']}/actions", move, token=table["token"])
-
-
 @pytest.fixture
 def mid_game(live_server, new_phone):
     """Matthew's phone at a table in the middle of a game, his turn: make(viewport) -> (page, table)."""
@@ -53,7 +48,7 @@ def mid_game(live_server, new_phone):
         for move in MID_GAME:
             if lang == "de" and move.get("note"):  # a German table writes its notes in German
                 move = dict(move, note="Kein Fisch-Bonus an diesem Album")
-            another_phone(live_server, table, **move)
+            act(live_server, table, move)
         page = new_phone(viewport=viewport)
         if lang:  # the phone's choice in the top bar
             page.context.add_cookies([{"name": "lang", "value": lang, "url": live_server}])
@@ -74,17 +69,17 @@ def caught_up(page, live_server, table):
     return lambda: settle(page, live_server, table["code"])
 
 
-def fits_the_hand(page, where):
+def fits_the_hand(page, where, shots):
     """Nothing sticks out sideways, every visible control is at least 44 × 44 px and no text
     is below 12 px; a picture of the state to look at."""
-    page.screenshot(path=f"/tmp/aco/{where}.png")
+    page.screenshot(path=shots / f"{where}.png")
     assert ux.overflowing(page) == [], (where, ux.overflowing(page))
     assert ux.small_targets(page) == [], (where, ux.small_targets(page))
     assert ux.small_text(page) == [], (where, ux.small_text(page))
 
 
 @pytest.mark.parametrize("size", list(ux.SMALLEST))
-def test_a_turn_played_by_taps_leaves_the_page_where_it_was(mid_game, live_server, size):
+def test_a_turn_played_by_taps_leaves_the_page_where_it_was(mid_game, live_server, size, tmp_path):
     page, table = mid_game(ux.SIZES[size])
     # His two albums come first (the one on his right, then on his left): the turn's controls
     # are no more than two screen heights of scrolling away, the other albums and the scores
@@ -95,7 +90,7 @@ def test_a_turn_played_by_taps_leaves_the_page_where_it_was(mid_game, live_serve
         bottom = page.eval_on_selector(f"#album-{album} .ac-side-roman .ac-add",
                                        "el => el.getBoundingClientRect().bottom + scrollY")
         assert bottom <= 3 * height and bottom < below, (album, bottom)
-    fits_the_hand(page, f"turn-{size}-start")
+    fits_the_hand(page, f"turn-{size}-start", tmp_path)
 
     # Three taps: "+ Play a character" on his Roman side of album 5, its strength, its type.
     play = "#album-5 .ac-side-roman .ac-add"
@@ -104,7 +99,7 @@ def test_a_turn_played_by_taps_leaves_the_page_where_it_was(mid_game, live_serve
     def open_and_play():
         page.locator(play).click()
         expect(dialog).to_be_visible()
-        fits_the_hand(page, f"turn-{size}-play-dialog")
+        fits_the_hand(page, f"turn-{size}-play-dialog", tmp_path)
         expect(dialog.locator('.ac-colours input[value="Roman"]')).to_be_checked()  # the side's own
         dialog.locator(".ac-strength label.chip").filter(has_text="5").click()
         dialog.locator(".ac-types").get_by_role("button", name="Legionary", exact=True).click()
@@ -117,7 +112,7 @@ def test_a_turn_played_by_taps_leaves_the_page_where_it_was(mid_game, live_serve
     waiting = page.locator(play)
     expect(waiting).to_be_disabled()
     expect(waiting).to_contain_text("It is Laura's turn.")
-    fits_the_hand(page, f"turn-{size}-after-play")
+    fits_the_hand(page, f"turn-{size}-after-play", tmp_path)
 
     # A power is nobody's turn: Gracchus (K.O.'d on album 3) comes back from his "⋯" menu.
     gracchus = "#char-c11 .ac-char-line"
@@ -138,7 +133,7 @@ def test_a_turn_played_by_taps_leaves_the_page_where_it_was(mid_game, live_serve
     ux.kept_in_place(page, undo, lambda: page.locator(undo).click(), caught_up(page, live_server, table))
     assert shown_version(page) > version
     expect(page.locator("#char-c11")).to_contain_text("face down")
-    fits_the_hand(page, f"turn-{size}-end")
+    fits_the_hand(page, f"turn-{size}-end", tmp_path)
 
 
 @pytest.mark.parametrize("size", list(ux.SMALLEST))
@@ -148,8 +143,8 @@ def test_another_phones_move_above_leaves_what_the_player_looks_at_in_place(mid_
     looked_at = "#album-5 .ac-side-roman .ac-side-head"
 
     def elsewhere():
-        another_phone(live_server, table, type="set_album_note", album=4, note="At most 1 Neutral per player")
-        another_phone(live_server, table, type="knock_out", character="c8")
+        act(live_server, table, dict(type="set_album_note", album=4, note="At most 1 Neutral per player"))
+        act(live_server, table, dict(type="knock_out", character="c8"))
 
     ux.kept_in_place(page, looked_at, elsewhere, caught_up(page, live_server, table))
     expect(page.locator("#album-4 .ac-note")).to_contain_text("At most 1 Neutral per player")
@@ -167,8 +162,8 @@ def test_a_move_made_elsewhere_while_a_menu_is_open_leaves_the_page_behind_it_in
     def elsewhere_while_open():
         page.locator(opener).click()
         expect(menu).to_be_visible()
-        another_phone(live_server, table, type="set_album_note", album=4, note="At most 1 Neutral per player")
-        another_phone(live_server, table, type="knock_out", character="c8")
+        act(live_server, table, dict(type="set_album_note", album=4, note="At most 1 Neutral per player"))
+        act(live_server, table, dict(type="knock_out", character="c8"))
         settle(page, live_server, table["code"])
         page.wait_for_timeout(300)
         expect(menu).to_be_visible()
@@ -179,7 +174,7 @@ def test_a_move_made_elsewhere_while_a_menu_is_open_leaves_the_page_behind_it_in
 
 
 @pytest.mark.parametrize("size", list(ux.SMALLEST))
-def test_an_open_menu_and_dialog_outlive_another_phones_moves(mid_game, live_server, size):
+def test_an_open_menu_and_dialog_outlive_another_phones_moves(mid_game, live_server, size, tmp_path):
     page, table = mid_game(ux.SIZES[size])
     # The "⋯" menu of Caius Bonus (the Fish and Boar are in it), open while two moves come in.
     page.locator("#char-c3 .ac-char-line").click()
@@ -187,8 +182,8 @@ def test_an_open_menu_and_dialog_outlive_another_phones_moves(mid_game, live_ser
     expect(menu).to_be_visible()
     expect(menu.locator("h2")).to_have_text("Caius Bonus")
     before = shown_version(page)
-    another_phone(live_server, table, type="gain_bonus", player="Ann", bonus="boar")
-    another_phone(live_server, table, type="set_album_note", album=3, note="Romans +2")
+    act(live_server, table, dict(type="gain_bonus", player="Ann", bonus="boar"))
+    act(live_server, table, dict(type="set_album_note", album=3, note="Romans +2"))
     page.wait_for_function("v => +document.getElementById('live-meta').dataset.version > v", arg=before)
     page.wait_for_timeout(1500)  # later pushes too
     expect(menu).to_be_visible()
@@ -196,7 +191,7 @@ def test_an_open_menu_and_dialog_outlive_another_phones_moves(mid_game, live_ser
     expect(menu.get_by_role("button", name="✖ Eliminate")).to_be_visible()
     # The page behind it did take the moves in.
     expect(page.locator("#album-3 .ac-note")).to_contain_text("Romans +2")
-    page.screenshot(path=f"/tmp/aco/menu-kept-{size}.png")
+    page.screenshot(path=tmp_path / f"menu-kept-{size}.png")
     menu.get_by_role("button", name="Close").click()
     expect(menu).to_be_hidden()
 
@@ -206,13 +201,13 @@ def test_an_open_menu_and_dialog_outlive_another_phones_moves(mid_game, live_ser
     dialog.locator(".ac-strength label.chip").filter(has_text="6").click()
     dialog.locator("input[name=name]").fill("Crismus Bo")
     before = shown_version(page)
-    another_phone(live_server, table, type="gain_helmet", player="Laura", helmet="legionary")
+    act(live_server, table, dict(type="gain_helmet", player="Laura", helmet="legionary"))
     page.wait_for_function("v => +document.getElementById('live-meta').dataset.version > v", arg=before)
     page.wait_for_timeout(1500)
     expect(dialog).to_be_visible()
     assert dialog.locator("input[name=name]").input_value() == "Crismus Bo"
     expect(dialog.locator(".ac-strength input[value='6']")).to_be_checked()
-    page.screenshot(path=f"/tmp/aco/dialog-kept-{size}.png")
+    page.screenshot(path=tmp_path / f"dialog-kept-{size}.png")
 
     # "How the sesterces add up", opened under the scores, stays open through a move.
     dialog.get_by_role("button", name="Close").click()
@@ -220,7 +215,7 @@ def test_an_open_menu_and_dialog_outlive_another_phones_moves(mid_game, live_ser
     sums.locator("summary").click()
     expect(sums).to_have_attribute("open", "")
     before = shown_version(page)
-    another_phone(live_server, table, type="gain_helmet", player="Matthew", helmet="centurion")
+    act(live_server, table, dict(type="gain_helmet", player="Matthew", helmet="centurion"))
     page.wait_for_function("v => +document.getElementById('live-meta').dataset.version > v", arg=before)
     page.wait_for_timeout(1500)
     expect(sums).to_have_attribute("open", "")
@@ -228,7 +223,7 @@ def test_an_open_menu_and_dialog_outlive_another_phones_moves(mid_game, live_ser
 
 
 @pytest.mark.parametrize("size", list(ux.SMALLEST))
-def test_a_refusal_shows_inside_the_open_dialog_next_to_its_button(mid_game, live_server, size):
+def test_a_refusal_shows_inside_the_open_dialog_next_to_its_button(mid_game, live_server, size, tmp_path):
     page, table = mid_game(ux.SIZES[size])
     # Getafix lies on album 4; a second Getafix is refused where the player is looking.
     page.locator("#album-5 .ac-side-roman .ac-add").click()
@@ -247,15 +242,15 @@ def test_a_refusal_shows_inside_the_open_dialog_next_to_its_button(mid_game, liv
     assert box["y"] <= line["y"] and line["y"] + line["height"] <= box["y"] + box["height"]
     assert 0 <= line["y"] and line["y"] + line["height"] <= viewport["height"]
     assert 0 <= line["y"] - (tapped["y"] + tapped["height"]) <= 48
-    page.screenshot(path=f"/tmp/aco/refusal-{size}.png")
+    page.screenshot(path=tmp_path / f"refusal-{size}.png")
 
 
-def test_waiting_controls_are_disabled_with_the_reason(mid_game, live_server):
+def test_waiting_controls_are_disabled_with_the_reason(mid_game, live_server, tmp_path):
     page, table = mid_game(ux.PHONE_390)
     # Album 4 falls to Bob (Gaul side 8 + 8 = 16): Matthew, its loser, picks a token first.
-    another_phone(live_server, table, type="hand_turn", player="Bob")
-    another_phone(live_server, table, type="play_character", player="Bob", album=4, strength=8,
-                  character_type="Rebel", colour="Gaul")
+    act(live_server, table, dict(type="hand_turn", player="Bob"))
+    act(live_server, table, dict(type="play_character", player="Bob", album=4, strength=8,
+                                 character_type="Rebel", colour="Gaul"))
     settle(page, live_server, table["code"])
     expect(page.locator("#resolution")).to_contain_text("Matthew: pick a consolation bonus token")
     waiting = page.locator("#album-5 .ac-side-roman .ac-add")
@@ -267,7 +262,7 @@ def test_waiting_controls_are_disabled_with_the_reason(mid_game, live_server):
     potion = page.locator("#ac-moves form[data-action=use_potion]")
     expect(potion.get_by_role("button")).to_be_disabled()
     expect(potion.locator(".why-not")).to_have_text("Not now: Matthew picks a consolation bonus token.")
-    fits_the_hand(page, "waiting-menu")
+    fits_the_hand(page, "waiting-menu", tmp_path)
 
 
 def test_no_accessibility_violations_mid_game_and_with_a_dialog_open(mid_game):
@@ -286,7 +281,7 @@ def test_no_accessibility_violations_mid_game_and_with_a_dialog_open(mid_game):
     assert ux.axe_violations(page) == []
 
 
-def test_a_landscape_tablet_shows_the_scores_beside_the_albums(mid_game):
+def test_a_landscape_tablet_shows_the_scores_beside_the_albums(mid_game, tmp_path):
     page, _table = mid_game(ux.TABLET)
     albums, ledger = page.locator("#albums").bounding_box(), page.locator("#ledger").bounding_box()
     assert ledger["x"] >= albums["x"] + albums["width"], (albums, ledger)
@@ -294,11 +289,11 @@ def test_a_landscape_tablet_shows_the_scores_beside_the_albums(mid_game):
     # Every player's score is on the first screen, beside the battle.
     for row in page.locator("#ledger .ac-player").all():
         assert row.bounding_box()["y"] + row.bounding_box()["height"] <= ux.TABLET["height"]
-    fits_the_hand(page, "tablet")
+    fits_the_hand(page, "tablet", tmp_path)
     assert ux.axe_violations(page) == []
 
 
-def test_a_seated_phone_plays_the_turn_of_a_player_without_a_phone(live_server, new_phone):
+def test_a_seated_phone_plays_the_turn_of_a_player_without_a_phone(live_server, new_phone, tmp_path):
     table = create_table(live_server, "asterix-co", ["Matthew", "Laura"])
     page = new_phone(viewport=ux.PHONE_390)
     join(page, live_server, table["code"], "Matthew")
@@ -325,12 +320,13 @@ def test_a_seated_phone_plays_the_turn_of_a_player_without_a_phone(live_server, 
                      caught_up(page, live_server, table))
     expect(page.locator("#album-1 .ac-side-roman .ac-total")).to_have_text("4/15")
     expect(page.locator("#albums .ac-mine .ac-turn")).to_have_text("▶ your turn")
-    page.screenshot(path="/tmp/aco/for-laura.png")
+    page.screenshot(path=tmp_path / "for-laura.png")
     assert api(live_server, "GET", f"/api/tables/{table['code']}")["state"]["turn"] == "Matthew"
 
 
 @pytest.mark.parametrize("size", ["390x844", "320x568"])
-def test_a_german_phone_fits_the_hand_and_its_dialogs_speak_german(mid_game, live_server, size):
+def test_a_german_phone_fits_the_hand_and_its_dialogs_speak_german(
+        mid_game, live_server, size, german_shots, tmp_path):
     """The longer German words still fit: nothing sticks out, every control is big enough; the
     dialogs the script fills in read German too."""
     page, table = mid_game(ux.SIZES[size], lang="de")
@@ -338,8 +334,8 @@ def test_a_german_phone_fits_the_hand_and_its_dialogs_speak_german(mid_game, liv
     expect(albums).to_contain_text("Deine Alben, Matthew")
     expect(page.locator("#album-5 .ac-side-roman .ac-side-name")).to_contain_text("Römerseite")
     expect(page.locator("#char-c11")).to_contain_text("verdeckt, zählt 0")
-    page.screenshot(path=str(ux.GERMAN_SHOTS / f"de-asterix-co-{size.split('x')[0]}.png"), full_page=True)
-    fits_the_hand(page, f"de-{size}-start")
+    page.screenshot(path=german_shots / f"de-asterix-co-{size.split('x')[0]}.png", full_page=True)
+    fits_the_hand(page, f"de-{size}-start", tmp_path)
 
     # A character's menu: its title and the album in German words.
     page.locator("#char-c3 .ac-char-line").click()
@@ -349,7 +345,7 @@ def test_a_german_phone_fits_the_hand_and_its_dialogs_speak_german(mid_game, liv
     expect(menu.locator("[data-ac-what]")).to_contain_text("Zenturio")
     expect(menu.locator("[data-ac-what]")).to_contain_text("· Album 2")
     expect(menu.get_by_role("button", name="✖ Eliminieren")).to_be_visible()
-    fits_the_hand(page, f"de-{size}-moves")
+    fits_the_hand(page, f"de-{size}-moves", tmp_path)
     menu.get_by_role("button", name="Schließen").click()
 
     # A player's powers.
@@ -357,7 +353,7 @@ def test_a_german_phone_fits_the_hand_and_its_dialogs_speak_german(mid_game, liv
     powers = page.locator("#ac-powers")
     expect(powers).to_be_visible()
     expect(powers).to_contain_text("Eine Fähigkeit gibt Laura einen Helm")
-    fits_the_hand(page, f"de-{size}-powers")
+    fits_the_hand(page, f"de-{size}-powers", tmp_path)
     powers.get_by_role("button", name="Schließen").click()
 
     # Playing a character, by taps on German chips.
@@ -367,7 +363,7 @@ def test_a_german_phone_fits_the_hand_and_its_dialogs_speak_german(mid_game, liv
     expect(dialog.locator("[data-ac-title]")).to_have_text("Album 5 · Römerseite")
     expect(dialog.locator("[data-ac-what]")).to_have_text(
         "Matthew spielt hier eine Figur aus; trag sie so ein, wie sie auf dem Tisch liegt.")
-    fits_the_hand(page, f"de-{size}-play-dialog")
+    fits_the_hand(page, f"de-{size}-play-dialog", tmp_path)
     dialog.locator(".ac-strength label.chip").filter(has_text="5").click()
     dialog.locator(".ac-types").get_by_role("button", name="Unbeugsamer", exact=True).click()
     expect(dialog).to_be_hidden()
@@ -376,7 +372,7 @@ def test_a_german_phone_fits_the_hand_and_its_dialogs_speak_german(mid_game, liv
     expect(page.locator("#lastmove")).to_contain_text(
         "Matthew spielt eine Figur (Unbeugsamer, Römer, Stärke 5) an Album 5 aus.")
     expect(page.locator("#album-5 .ac-side-roman .ac-add")).to_contain_text("Laura ist am Zug.")
-    fits_the_hand(page, f"de-{size}-after-play")
+    fits_the_hand(page, f"de-{size}-after-play", tmp_path)
 
 
 # -- issue 39: nothing cut off on a German phone -------------------------------------------------
@@ -387,13 +383,13 @@ CUT = """() => Array.from(document.querySelectorAll('#ac-play button, #ac-play .
 
 
 @pytest.mark.parametrize("size", ["390x844", "320x568"])
-def test_a_german_phone_reads_every_type_of_character_whole(mid_game, size):
+def test_a_german_phone_reads_every_type_of_character_whole(mid_game, size, tmp_path):
     page, _table = mid_game(ux.SIZES[size], lang="de")
     page.locator("#album-5 .ac-side-roman .ac-add").click()
     expect(page.locator("#ac-play")).to_be_visible()
     types = page.locator("#ac-play .ac-types")
     types.scroll_into_view_if_needed()
-    page.screenshot(path=f"/tmp/aco/types-de-{size}.png")
+    page.screenshot(path=tmp_path / f"types-de-{size}.png")
     expect(types.get_by_role("button", name="Unbeugsamer", exact=True)).to_be_visible()
     assert page.evaluate(CUT) == []
 
@@ -422,18 +418,18 @@ LINES = """part => {
 
 
 @pytest.mark.parametrize("size", ["390x844", "320x568"])
-def test_the_final_count_reads_one_line_per_part_on_a_german_phone(live_server, new_phone, size):
+def test_the_final_count_reads_one_line_per_part_on_a_german_phone(live_server, new_phone, size, tmp_path):
     table = create_table(live_server, "asterix-co", PLAYERS)
     for move in FINISH[:-1]:
-        another_phone(live_server, table, **move)
+        act(live_server, table, move)
     page = new_phone(viewport=ux.SIZES[size])
     page.context.add_cookies([{"name": "lang", "value": "de", "url": live_server}])
     join(page, live_server, table["code"], "Laura")
-    another_phone(live_server, table, **FINISH[-1])
+    act(live_server, table, FINISH[-1])
     settle(page, live_server, table["code"])
     final = page.locator("#ac-final")
     final.scroll_into_view_if_needed()
-    page.screenshot(path=f"/tmp/aco/final-de-{size}.png")
+    page.screenshot(path=tmp_path / f"final-de-{size}.png")
     for part in ("1 Album × 15 = 15", "13 Zenturiohelme × 3 = 39", "1 Legionärshelm × 1 = 1",
                  "0 Alben × 15 = 0", "0 Zenturiohelme × 3 = 0"):
         assert page.evaluate(LINES, part) == 1, part

@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 from tests.browser.conftest import create_table, join, settle
 
 
-def test_two_phones_play_an_attack_and_see_the_same_board(live_server, new_phone):
+def test_two_phones_play_an_attack_and_see_the_same_board(live_server, new_phone, tmp_path):
     table = create_table(live_server, "asterix-obelix", ["Ann", "Ben"])
     ann, ben = new_phone(), new_phone()
     join(ann, live_server, table["code"], "Ann")
@@ -63,9 +63,9 @@ def test_two_phones_play_an_attack_and_see_the_same_board(live_server, new_phone
 
     # Nothing sticks out of a 360 px screen.
     assert ben.evaluate("document.documentElement.scrollWidth") <= 360
-    ben.screenshot(path="/tmp/asterix-obelix-board.png", full_page=True)
+    ben.screenshot(path=tmp_path / "asterix-obelix-board.png", full_page=True)
     settle(ben, live_server, table["code"])
-    ben.locator("#board").screenshot(path="/tmp/asterix-obelix-board-region.png")
+    ben.locator("#board").screenshot(path=tmp_path / "asterix-obelix-board-region.png")
 
 
 def test_the_quick_score_page_in_the_browser(live_server, new_phone):

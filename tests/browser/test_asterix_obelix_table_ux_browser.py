@@ -14,7 +14,6 @@ from tests.browser.conftest import api, create_table, seated, settle
 
 SIZES = pytest.mark.parametrize("size", list(ux.SIZES.values()), ids=list(ux.SIZES))
 SMALLEST = pytest.mark.parametrize("size", list(ux.SMALLEST.values()), ids=list(ux.SMALLEST))
-SHOTS = "/tmp/ao"
 
 
 class Table:
@@ -60,13 +59,6 @@ def now_line(page):
     return page.locator("#board #ao-now")
 
 
-def assert_fit_for_hands_and_eyes(page, where: str) -> None:
-    assert ux.overflowing(page) == [], where
-    assert ux.small_targets(page) == [], where
-    assert ux.small_text(page) == [], where
-    assert ux.axe_violations(page) == [], where
-
-
 def stays_put(page, tapped: str, watched: str, settle) -> None:
     """Tap ``tapped`` (scrolled to the middle of the screen) when it goes away with the tap:
     the part of the page above it (``watched``) must not move."""
@@ -85,10 +77,10 @@ def stays_put(page, tapped: str, watched: str, settle) -> None:
 
 
 @SMALLEST
-def test_an_attack_by_taps_keeps_each_tapped_control_where_it_was(live_server, new_phone, size):
+def test_an_attack_by_taps_keeps_each_tapped_control_where_it_was(live_server, new_phone, size, tmp_path):
     table = mid_game(live_server)
     ann = seated(new_phone, table.server, table.code, "Ann", size)
-    shot = f"{SHOTS}/attack-{size['width']}"
+    shot = tmp_path / f"attack-{size['width']}"
     expect(now_line(ann)).to_contain_text("Ann: tap the arrow where your figure stands.")
     ann.screenshot(path=f"{shot}-0-choose.png")
 
@@ -118,7 +110,7 @@ def test_an_attack_by_taps_keeps_each_tapped_control_where_it_was(live_server, n
     ux.kept_in_place(ann, f'{end}, #board button[aria-label="Block row 1"]', lambda: ann.locator(end).tap(),
                      settle=lambda: expect(now_line(ann)).to_contain_text("Ann: block a line for Ben's next attack."))
     ann.screenshot(path=f"{shot}-3-block.png")
-    assert_fit_for_hands_and_eyes(ann, "block")
+    ux.assert_fit_for_hands_and_eyes(ann, "block")
 
     # Blocking ends Ann's turn: the buttons go, the formation above them stays.
     stays_put(ann, '#board button[aria-label="Block column 1"]', "#board .ao-grid",
@@ -130,7 +122,7 @@ def test_an_attack_by_taps_keeps_each_tapped_control_where_it_was(live_server, n
 
 
 @SMALLEST
-def test_the_other_phones_moves_do_not_move_the_page(live_server, new_phone, size):
+def test_the_other_phones_moves_do_not_move_the_page(live_server, new_phone, size, tmp_path):
     """Ben watches Ann's attack with the card buttons on his screen: each card she turns shows
     up on his board, and what he looks at stays where it was."""
     table = mid_game(live_server)
@@ -147,14 +139,14 @@ def test_the_other_phones_moves_do_not_move_the_page(live_server, new_phone, siz
         expect(ben.get_by_role("img", name=name)).to_have_count(1, timeout=3000)
         ben.wait_for_timeout(300)
         assert abs(ux.top_of(ben, watched) - before) <= ux.LINE, f"Ben's page moved after {move}"
-    ben.screenshot(path=f"{SHOTS}/watching-{size['width']}.png")
+    ben.screenshot(path=tmp_path / f"watching-{size['width']}.png")
 
 
 # -- controls that cannot be used now --------------------------------------------------------------
 
 
 @SMALLEST
-def test_the_waiting_players_controls_are_disabled_with_the_reason(live_server, new_phone, size):
+def test_the_waiting_players_controls_are_disabled_with_the_reason(live_server, new_phone, size, tmp_path):
     table = mid_game(live_server)
     ben = seated(new_phone, table.server, table.code, "Ben", size)
     # Ann's turn: Ben sees her arrows, disabled, and why.
@@ -164,7 +156,7 @@ def test_the_waiting_players_controls_are_disabled_with_the_reason(live_server, 
     expect(arrow).to_be_disabled()
     expect(ben.get_by_role("group", name="The formation, row 1 at the top, column 1 at the left")).to_have_accessible_description(
         "It is Ann's turn. Every tap Ann makes shows up here.")
-    assert_fit_for_hands_and_eyes(ben, "waiting, choose line")
+    ux.assert_fit_for_hands_and_eyes(ben, "waiting, choose line")
 
     table.act(type="choose_line", line="row", number=3, start="left")
     table.act(type="reveal_card", colour="red", kind="legionary")
@@ -173,8 +165,8 @@ def test_the_waiting_players_controls_are_disabled_with_the_reason(live_server, 
         expect(ben.get_by_role("button", name=name)).to_be_disabled()
     expect(ben.locator("#board .ao-end button")).to_be_disabled()
     expect(now_line(ben)).to_contain_text("It is Ann's turn.")
-    ben.screenshot(path=f"{SHOTS}/waiting-{size['width']}.png")
-    assert_fit_for_hands_and_eyes(ben, "waiting, mid-attack")
+    ben.screenshot(path=tmp_path / f"waiting-{size['width']}.png")
+    ux.assert_fit_for_hands_and_eyes(ben, "waiting, mid-attack")
     assert table.state()["attack"]["revealed_in_line"] == 1  # nothing Ben's phone could send
 
 
@@ -190,14 +182,14 @@ def test_a_card_that_cannot_be_there_is_crossed_out_with_the_reason(live_server,
     expect(purple).to_have_attribute("title", "The purple centurion is accounted for")
     expect(ann.locator("#board .ao-gone")).to_have_text("Crossed out: every card of that kind is seen already.")
     expect(ann.get_by_role("button", name="Red centurion")).to_be_enabled()
-    assert_fit_for_hands_and_eyes(ann, "attack, a card crossed out")
+    ux.assert_fit_for_hands_and_eyes(ann, "attack, a card crossed out")
 
 
 # -- menus, folds and dialogs through the other phone's moves --------------------------------------------
 
 
 @SMALLEST
-def test_open_menus_and_the_rules_survive_moves_made_on_another_phone(live_server, new_phone, size):
+def test_open_menus_and_the_rules_survive_moves_made_on_another_phone(live_server, new_phone, size, tmp_path):
     table = mid_game(live_server)
     ann = seated(new_phone, table.server, table.code, "Ann", size)
 
@@ -223,8 +215,8 @@ def test_open_menus_and_the_rules_survive_moves_made_on_another_phone(live_serve
     expect(counting).to_have_attribute("open", "")
     expect(counting).to_contain_text(f"Still unseen: {unseen - 1} of 40")  # counted on, while open
     expect(ann.locator("#ao-key")).to_have_attribute("open", "")
-    ann.screenshot(path=f"{SHOTS}/menus-open-{size['width']}.png", full_page=True)
-    assert_fit_for_hands_and_eyes(ann, "menus open")
+    ann.screenshot(path=tmp_path / f"menus-open-{size['width']}.png", full_page=True)
+    ux.assert_fit_for_hands_and_eyes(ann, "menus open")
 
     # A rule opened from its "?" stays open over the board while the other phone plays on.
     ann.locator("#board .ao-specials a.help").first.click()
@@ -234,7 +226,7 @@ def test_open_menus_and_the_rules_survive_moves_made_on_another_phone(live_serve
     table.act(type="reveal_card", kind="pirate")
     expect(ann.get_by_role("img", name="Row 3, column 2: defeated: pirate")).to_have_count(1, timeout=3000)
     expect(dialog).to_be_visible()
-    ann.screenshot(path=f"{SHOTS}/rules-open-{size['width']}.png")
+    ann.screenshot(path=tmp_path / f"rules-open-{size['width']}.png")
     dialog.get_by_role("button", name="Close").click()
     expect(dialog).to_be_hidden()
 
@@ -263,7 +255,7 @@ def test_a_turn_needs_at_most_two_screens_of_scrolling(live_server, new_phone, s
           f"board {top:.0f}-{ann.eval_on_selector('#board', 'el => el.getBoundingClientRect().bottom + scrollY'):.0f}")
 
 
-def test_on_a_tablet_the_board_and_the_scores_stand_side_by_side(live_server, new_phone):
+def test_on_a_tablet_the_board_and_the_scores_stand_side_by_side(live_server, new_phone, tmp_path):
     table = mid_game(live_server)
     table.act(type="choose_line", line="row", number=3, start="left")
     table.act(type="reveal_card", colour="red", kind="legionary")
@@ -276,13 +268,13 @@ def test_on_a_tablet_the_board_and_the_scores_stand_side_by_side(live_server, ne
     # The formation and the pile table are both on the first screen.
     assert page.locator("#board .ao-grid").bounding_box()["y"] < ux.TABLET["height"]
     assert page.locator("#piles table").bounding_box()["y"] < ux.TABLET["height"]
-    page.screenshot(path=f"{SHOTS}/tablet.png", full_page=True)
-    assert_fit_for_hands_and_eyes(page, "tablet mid-attack")
+    page.screenshot(path=tmp_path / "tablet.png", full_page=True)
+    ux.assert_fit_for_hands_and_eyes(page, "tablet mid-attack")
     print(f"A&O mid-attack at 1024x768: page {ux.page_height(page)} px")
 
 
 @SIZES
-def test_setup_leads_with_who_attacks_first_and_folds_the_checklist(live_server, new_phone, size):
+def test_setup_leads_with_who_attacks_first_and_folds_the_checklist(live_server, new_phone, size, tmp_path):
     table = Table(live_server)
     ann = seated(new_phone, table.server, table.code, "Ann", size)
     expect(ann.get_by_role("button", name="Ann attacks first")).to_be_in_viewport()
@@ -291,12 +283,12 @@ def test_setup_leads_with_who_attacks_first_and_folds_the_checklist(live_server,
     checklist.locator("summary").click()
     checklist.get_by_text("Deal 16 cards face down").click()
     expect(checklist.locator("input[name=done_formation]")).to_be_checked()
-    ann.screenshot(path=f"{SHOTS}/setup-{size['width']}.png", full_page=True)
-    assert_fit_for_hands_and_eyes(ann, "setup, checklist open")
+    ann.screenshot(path=tmp_path / f"setup-{size['width']}.png", full_page=True)
+    ux.assert_fit_for_hands_and_eyes(ann, "setup, checklist open")
 
 
 @SIZES
-def test_long_names_wrap_in_the_piles_and_nothing_is_cut_off(live_server, new_phone, size):
+def test_long_names_wrap_in_the_piles_and_nothing_is_cut_off(live_server, new_phone, size, tmp_path):
     players = ("Maximiliane-Sophie", "Bartholomäusmeister")
     table = Table(live_server, players)
     table.act(type="start_game", starter=players[0])
@@ -308,12 +300,13 @@ def test_long_names_wrap_in_the_piles_and_nothing_is_cut_off(live_server, new_ph
         expect(head).to_be_visible()
         assert head.evaluate("el => el.scrollWidth <= el.clientWidth + 1"), name
     assert page.locator("#piles thead").inner_text().replace("\n", "").replace(" ", "").count("Bartholomäusmeister") == 1
-    page.locator("#piles").screenshot(path=f"{SHOTS}/long-names-{size['width']}.png")
-    assert_fit_for_hands_and_eyes(page, "long names")
+    page.locator("#piles").screenshot(path=tmp_path / f"long-names-{size['width']}.png")
+    ux.assert_fit_for_hands_and_eyes(page, "long names")
 
 
 @SIZES
-def test_the_fifth_feast_ends_the_game_in_place_and_shows_the_final_scoring(live_server, new_phone, size):
+def test_the_fifth_feast_ends_the_game_in_place_and_shows_the_final_scoring(
+        live_server, new_phone, size, tmp_path):
     table = mid_game(live_server)
     table.act(type="correct_feasts", count=4, reason="feasts laid out before we started tracking")
     table.act(type="choose_line", line="row", number=3, start="left")
@@ -323,15 +316,15 @@ def test_the_fifth_feast_ends_the_game_in_place_and_shows_the_final_scoring(live
               settle=lambda: expect(now_line(ann)).to_contain_text("Game over: the fifth village feast was turned over."))
     expect(ann.locator("#scoring")).to_contain_text("Final scoring, token by token")
     expect(ann.locator("#board .ao-reveal")).to_have_count(0)  # nothing left to tap on the board
-    ann.screenshot(path=f"{SHOTS}/game-over-{size['width']}.png", full_page=True)
-    assert_fit_for_hands_and_eyes(ann, "game over")
+    ann.screenshot(path=tmp_path / f"game-over-{size['width']}.png", full_page=True)
+    ux.assert_fit_for_hands_and_eyes(ann, "game over")
 
 
 # -- the same board in German -----------------------------------------------------------------------
 
 
 @SIZES
-def test_the_german_board_fits_the_hand_too(live_server, new_phone, size):
+def test_the_german_board_fits_the_hand_too(live_server, new_phone, size, tmp_path, german_shots):
     """Mid-attack on a German phone: longer words, the same fit; a screenshot for the eye."""
     table = mid_game(live_server)
     table.act(type="choose_line", line="row", number=3, start="left")
@@ -342,14 +335,14 @@ def test_the_german_board_fits_the_hand_too(live_server, new_phone, size):
     expect(page.get_by_role("img", name="Zeile 3, Spalte 1: geschlagen: roter Legionär")).to_have_count(1)
     page.eval_on_selector("#board", "el => el.scrollIntoView({block: 'start'})")
     page.wait_for_timeout(200)
-    page.screenshot(path=str(ux.GERMAN_SHOTS / f"de-asterix-obelix-{size['width']}.png"))
-    page.locator("#board .ao-beat").screenshot(path=f"{SHOTS}/de-beat-{size['width']}.png")
+    page.screenshot(path=german_shots / f"de-asterix-obelix-{size['width']}.png")
+    page.locator("#board .ao-beat").screenshot(path=tmp_path / f"de-beat-{size['width']}.png")
     for part in ("#board", "#scoring", "#piles"):
-        page.locator(part).screenshot(path=f"{SHOTS}/de-{part[1:]}-{size['width']}.png")
-    assert_fit_for_hands_and_eyes(page, "German mid-attack")
+        page.locator(part).screenshot(path=tmp_path / f"de-{part[1:]}-{size['width']}.png")
+    ux.assert_fit_for_hands_and_eyes(page, "German mid-attack")
 
 
-def test_the_german_refill_holes_fit_a_narrow_phone(live_server, new_phone):
+def test_the_german_refill_holes_fit_a_narrow_phone(live_server, new_phone, tmp_path):
     """The last supply cards placed by hand: the German hole buttons fit a 320 px phone."""
     table = Table(live_server)
     table.act(type="start_game", starter="Ann")
@@ -371,7 +364,7 @@ def test_the_german_refill_holes_fit_a_narrow_phone(live_server, new_phone):
                   "Ben" if table.state()["attacker"] == "Ben" else "Ann", ux.PHONE_320, locale="de-DE")
     holes = page.locator("#board button.ao-hole")
     expect(holes.first).to_contain_text("rein")
-    page.locator("#board .ao-grid").screenshot(path=f"{SHOTS}/de-refill-320.png")
+    page.locator("#board .ao-grid").screenshot(path=tmp_path / "de-refill-320.png")
     assert ux.overflowing(page) == []
     for index in range(holes.count()):
         box = holes.nth(index).evaluate("el => [el.scrollWidth, el.clientWidth]")
@@ -379,7 +372,8 @@ def test_the_german_refill_holes_fit_a_narrow_phone(live_server, new_phone):
 
 
 @SIZES
-def test_the_german_final_scoring_fits_the_phone_and_the_undo_stays_whole(live_server, new_phone, size):
+def test_the_german_final_scoring_fits_the_phone_and_the_undo_stays_whole(
+        live_server, new_phone, size, tmp_path):
     """Issue 39: the final score table was 412-418 px wide on a German phone: the page scrolled
     sideways and the dock's "Rückgängig" was cut off."""
     created = create_table(live_server, "asterix-obelix", ["Lena", "Ben"], coach=True)
@@ -398,9 +392,9 @@ def test_the_german_final_scoring_fits_the_phone_and_the_undo_stays_whole(live_s
     table.act(type="reveal_card", kind="feast")
     expect(lena.locator("#scoring")).to_contain_text("Schlusswertung")
     lena.locator("#scoring .ao-result").scroll_into_view_if_needed()
-    lena.screenshot(path=f"{SHOTS}/de-final-{size['width']}.png", full_page=True)
-    lena.locator("#scoring .ao-result").screenshot(path=f"{SHOTS}/de-final-table-{size['width']}.png")
-    lena.screenshot(path=f"{SHOTS}/de-final-dock-{size['width']}.png")
+    lena.screenshot(path=tmp_path / f"de-final-{size['width']}.png", full_page=True)
+    lena.locator("#scoring .ao-result").screenshot(path=tmp_path / f"de-final-table-{size['width']}.png")
+    lena.screenshot(path=tmp_path / f"de-final-dock-{size['width']}.png")
     wide = ux.overflowing(lena)
     assert wide == [], "\n".join(wide)
     width = lena.evaluate("() => document.documentElement.clientWidth")

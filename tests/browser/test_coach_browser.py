@@ -16,7 +16,7 @@ def highlighted(page) -> list[str]:
     return page.eval_on_selector_all(".coach-target", "marked => marked.map(m => m.dataset.coachFor)")
 
 
-def test_the_highlighted_control_is_the_one_the_card_names(live_server, new_phone):
+def test_the_highlighted_control_is_the_one_the_card_names(live_server, new_phone, tmp_path):
     table = create_table(live_server, "asterix-co", ["Ann", "Ben"], coach=True)
     code = table["code"]
     ann, ben = (seated(new_phone, live_server, code, name, locale=GERMAN) for name in ("Ann", "Ben"))
@@ -33,7 +33,7 @@ def test_the_highlighted_control_is_the_one_the_card_names(live_server, new_phon
         assert highlighted(other) == [], "the other phone's greyed controls are not marked"
         assert "Hier tippen" in acting.locator(".coach-target:visible").first.evaluate(
             "f => getComputedStyle(f, '::before').content")
-        acting.screenshot(path=f"/tmp/coach-co-{name}.png", full_page=True)
+        acting.screenshot(path=tmp_path / f"coach-co-{name}.png", full_page=True)
         api(live_server, "POST", f"/api/tables/{code}/actions", {
             "type": "play_character", "player": name, "album": 1, "strength": 3,
             "character_type": "Legionary", "colour": "Roman" if name == "Ben" else "Gaul"},
@@ -49,7 +49,7 @@ def test_the_highlighted_control_is_the_one_the_card_names(live_server, new_phon
 
 
 def test_an_asterix_obelix_attack_followed_by_tapping_what_the_card_highlights(live_server,
-                                                                               new_phone):
+                                                                               new_phone, tmp_path):
     table = create_table(live_server, "asterix-obelix", ["Lena", "Ben"], coach=True)
     code = table["code"]
     lena, ben = (seated(new_phone, live_server, code, name, locale=GERMAN) for name in ("Lena", "Ben"))
@@ -75,16 +75,16 @@ def test_an_asterix_obelix_attack_followed_by_tapping_what_the_card_highlights(l
     expect(ben.locator("#coach .coach-say")).to_contain_text("Lena: ein Pirat!")
     settle(ben, live_server, code)
     assert highlighted(ben) == []
-    lena.screenshot(path="/tmp/coach-ao-lena.png", full_page=True)
+    lena.screenshot(path=tmp_path / "coach-ao-lena.png", full_page=True)
 
 
-def test_ive_got_it_hides_the_card_on_this_phone_only(live_server, new_phone):
+def test_ive_got_it_hides_the_card_on_this_phone_only(live_server, new_phone, tmp_path):
     table = create_table(live_server, "scorepad", ["Ann", "Ben"], coach=True)
     code = table["code"]
     ann, ben = (seated(new_phone, live_server, code, name, locale=GERMAN) for name in ("Ann", "Ben"))
     expect(ann.locator("#coach .coach-say")).to_contain_text("Nach der ersten Runde")
     assert highlighted(ann), "the score boxes are marked"
-    ann.screenshot(path="/tmp/coach-scorepad-de-360.png", full_page=True)
+    ann.screenshot(path=tmp_path / "coach-scorepad-de-360.png", full_page=True)
 
     ann.locator("#coach .coach-intro-again > summary").click()
     ann.get_by_role("button", name="Ich kann's: Karte ausblenden").click()
@@ -111,12 +111,12 @@ def test_ive_got_it_hides_the_card_on_this_phone_only(live_server, new_phone):
     ("kartenspiel", ["Ann", "Ben", "Cem"], "Alle: mischt"),
     ("zaubertrank", ["Ann", "Ben"], "Alle: baut auf")])
 def test_the_coach_card_has_big_targets_readable_text_no_overflow_and_no_axe_violations(
-        live_server, new_phone, game, players, words, size):
+        live_server, new_phone, game, players, words, size, tmp_path):
     table = create_table(live_server, game, players, coach=True)
     page = seated(new_phone, live_server, table["code"], "Ann", ux.SIZES[size], GERMAN)
     expect(page.locator("#coach .coach-say")).to_contain_text(words)
     assert checks(page) == {"small targets": [], "small text": [], "overflowing": [], "axe": []}
-    page.locator("#coach .coach-say").screenshot(path=f"/tmp/coach-{game}-{size}.png")
+    page.locator("#coach .coach-say").screenshot(path=tmp_path / f"coach-{game}-{size}.png")
 
 
 PHONE_640 = {"width": 320, "height": 640}
@@ -130,7 +130,7 @@ FIRST_GAMES = [("scorepad", ["Ann", "Ben"]), ("asterix-co", ["Ann", "Ben", "Cem"
 
 @pytest.mark.parametrize("game,players", FIRST_GAMES, ids=[game for game, _ in FIRST_GAMES])
 def test_before_the_first_move_the_card_is_small_and_its_control_one_tap_away(
-        live_server, new_phone, game, players):
+        live_server, new_phone, game, players, tmp_path):
     table = create_table(live_server, game, players, coach=True)
     code = table["code"]
     watcher = seated(new_phone, live_server, code, None, PHONE_640)
@@ -153,7 +153,7 @@ def test_before_the_first_move_the_card_is_small_and_its_control_one_tap_away(
         expect(way).to_be_hidden()
     else:
         expect(way).to_be_hidden()
-    page.screenshot(path=f"/tmp/lead-shots/first-{game}-320x640.png")
+    page.screenshot(path=tmp_path / f"first-{game}-320x640.png")
 
 
 def test_a_finished_games_card_shows_the_count_with_a_button_a_thumb_hits(live_server, new_phone):

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.games import GAMES
-from tests.browser.conftest import api, create_table, join, settle
+from tests.browser.conftest import act, api, create_table, join, settle
 
 # Recorded from the first moment of every page (an init script is not subject to the policy).
 WATCH = """
@@ -60,10 +60,6 @@ def watched(new_phone):
 def no_htmx_style(page) -> None:
     # htmx's own indicator <style> is switched off; the only <style> is the charts' (stats page).
     assert page.evaluate("document.querySelectorAll('head style').length") == 0
-
-
-def act(live_server: str, table: dict, action: dict) -> dict:
-    return api(live_server, "POST", f"/api/tables/{table['code']}/actions", action, token=table["token"])
 
 
 def test_the_policy_is_what_the_browser_gets(live_server):
@@ -116,7 +112,7 @@ def test_home_set_up_rules_and_a_score_pad_from_the_form_without_a_violation(liv
     record.check(page, "the history")
 
 
-def test_every_game_played_a_tap_or_two_without_a_violation(live_server, watched):
+def test_every_game_played_a_tap_or_two_without_a_violation(live_server, watched, tmp_path):
     make, record = watched
 
     # Asterix & Obelix: the formation's places come from classes, not style attributes.
@@ -136,7 +132,7 @@ def test_every_game_played_a_tap_or_two_without_a_violation(live_server, watched
     cell = ann.locator(".ao-grid .ao-cell").first
     assert cell.evaluate("el => getComputedStyle(el).gridRowStart") == "2"
     settle(ann, live_server, table["code"])
-    ann.locator(".ao-grid").screenshot(path="/tmp/csp-asterix-obelix-grid.png")
+    ann.locator(".ao-grid").screenshot(path=tmp_path / "csp-asterix-obelix-grid.png")
     no_htmx_style(ann)
     record.check(ann, "Asterix & Obelix, Ann")
     record.check(ben, "Asterix & Obelix, Ben")
@@ -161,7 +157,7 @@ def test_every_game_played_a_tap_or_two_without_a_violation(live_server, watched
     assert abs(share - 6 / 15) < 0.02, share
     empty = laura.locator("#album-1 .ac-side-roman .ac-bar rect").evaluate("r => r.getBoundingClientRect().width")
     assert empty == 0
-    laura.locator("#album-1").screenshot(path="/tmp/csp-asterix-co-album.png")
+    laura.locator("#album-1").screenshot(path=tmp_path / "csp-asterix-co-album.png")
     record.check(matthew, "Asterix & Co., Matthew")
     record.check(laura, "Asterix & Co., Laura")
 
@@ -189,7 +185,7 @@ def test_every_game_played_a_tap_or_two_without_a_violation(live_server, watched
     record.check(bob, "Zaubertrank, Bob")
 
 
-def test_a_group_s_statistics_charts_without_a_violation(live_server, watched):
+def test_a_group_s_statistics_charts_without_a_violation(live_server, watched, tmp_path):
     make, record = watched
     group = api(live_server, "POST", "/api/groups", {"name": "Friday", "players": ["Ann", "Ben"]})
     for points in ({"Ann": 30, "Ben": 12}, {"Ann": 10, "Ben": 40}):
@@ -203,7 +199,7 @@ def test_a_group_s_statistics_charts_without_a_violation(live_server, watched):
     expect(chart).to_be_visible()
     # The charts' inline <style> applies (allowed by its hash): the figure is a size container.
     assert page.locator("figure.stats-chart").first.evaluate("el => getComputedStyle(el).containerType") == "inline-size"
-    page.screenshot(path="/tmp/csp-stats.png", full_page=True)
+    page.screenshot(path=tmp_path / "csp-stats.png", full_page=True)
     record.check(page, "the statistics")
     page.goto(f"{live_server}/g/{group['code']}")
     page.locator("details.invite > summary").click()

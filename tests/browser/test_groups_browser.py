@@ -4,15 +4,12 @@ sideways, no axe violations; and a screenshot of the statistics to look at."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from tests.browser.conftest import api
 from tests.browser.ux import PHONE_320, PHONE_390, TABLET, axe_violations, overflowing, small_targets, small_text
-
-SHOTS = Path(os.environ.get("SCREENSHOTS", "/tmp/groups"))
 
 
 OWNER_KEYS: dict[str, str] = {}  # each group's, as its maker keeps it
@@ -40,10 +37,9 @@ def a_group_with_plays(live_server) -> str:
 
 
 @pytest.mark.parametrize("size", [PHONE_390, PHONE_320, TABLET], ids=["390", "320", "tablet"])
-def test_the_group_pages_fit_the_hand(live_server, new_phone, size):
+def test_the_group_pages_fit_the_hand(live_server, new_phone, size, tmp_path):
     code = a_group_with_plays(live_server)
     page = new_phone(size)
-    SHOTS.mkdir(parents=True, exist_ok=True)
     # A visitor's page, then (the owner link opened) an owner's, with its forms and its QR.
     for path in (f"/g/{code}", f"/g/{code}/stats", "/groups/new", f"/g/{code}/own/{OWNER_KEYS[code]}"):
         page.goto(live_server + path)
@@ -54,12 +50,12 @@ def test_the_group_pages_fit_the_hand(live_server, new_phone, size):
     page.locator("#owners summary").click()  # sharing ownership: the warning, the QR, the link
     assert page.locator("#owners .warning").is_visible()
     assert overflowing(page) == [] and small_targets(page) == []
-    page.locator("#owners").screenshot(path=str(SHOTS / f"owners-{size['width']}.png"))
+    page.locator("#owners").screenshot(path=tmp_path / f"owners-{size['width']}.png")
     page.goto(f"{live_server}/g/{code}/stats")
     assert "Friday <night>" in page.locator("h1").inner_text()  # escaped, shown as typed
     assert page.locator("figure svg[role=img]").count() >= 2
     assert page.locator("figure table").count() == page.locator("figure svg[role=img]").count()
-    page.screenshot(path=str(SHOTS / f"stats-{size['width']}.png"))
+    page.screenshot(path=tmp_path / f"stats-{size['width']}.png")
 
 
 def test_a_german_phone_reads_the_win_rates_without_scrolling_sideways(live_server, new_phone):
@@ -75,13 +71,13 @@ def test_a_german_phone_reads_the_win_rates_without_scrolling_sideways(live_serv
     assert scroll <= visible, f"the table is {scroll} px wide in a box of {visible} px"
 
 
-def test_a_german_phone_reads_each_play_with_its_day_year_and_time(live_server, new_phone):
+def test_a_german_phone_reads_each_play_with_its_day_year_and_time(live_server, new_phone, tmp_path):
     code = a_group_with_plays(live_server)
     page = new_phone(PHONE_390, locale="de-DE", timezone_id="Europe/Berlin")
     page.goto(f"{live_server}/g/{code}")
     # The last play ended 20:00 UTC on 20 November: 21:00 in Berlin.
     assert page.locator("#plays time").first.inner_text() == "20. Nov. 2026, 21:00"
-    page.screenshot(path=str(SHOTS / "plays-de-390.png"))
+    page.screenshot(path=tmp_path / "plays-de-390.png")
     # The CSV is written in the phone's zone, for a German spreadsheet.
     with page.expect_download() as download:
         page.get_by_role("link", name="Partien als CSV (Tabellenkalkulation)").click()

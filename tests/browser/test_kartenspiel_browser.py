@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 from tests.browser.conftest import api, create_table, join, settle
 
 
-def test_taps_reach_the_other_phone_and_the_chart_draws_a_line_per_player(live_server, new_phone):
+def test_taps_reach_the_other_phone_and_the_chart_draws_a_line_per_player(live_server, new_phone, tmp_path):
     table = create_table(live_server, "kartenspiel", ["Ann", "Ben", "Cid"])
     code, host = table["code"], table["token"]
     ann, ben = new_phone(), new_phone()
@@ -31,8 +31,8 @@ def test_taps_reach_the_other_phone_and_the_chart_draws_a_line_per_player(live_s
     expect(ben.locator("#deck .ks-hands")).to_contain_text("9 Gauls", timeout=3000)
     # Regions are swapped in place by live updates, so scroll by script rather than by element.
     ann.evaluate("window.scrollTo(0, document.getElementById('deck').offsetTop - 60)")
-    ann.screenshot(path="/tmp/kartenspiel-board.png")
-    ann.screenshot(path="/tmp/kartenspiel-full.png", full_page=True)
+    ann.screenshot(path=tmp_path / "kartenspiel-board.png")
+    ann.screenshot(path=tmp_path / "kartenspiel-full.png", full_page=True)
 
     # Two rounds typed in (through the API), closed on Ben's phone.
     for values in ({"Ann": "10 10 7", "Ben": "5 5 5", "Cid": "1 2"}, {"Ann": "14", "Ben": "", "Cid": "9 9"}):
@@ -68,4 +68,4 @@ def test_taps_reach_the_other_phone_and_the_chart_draws_a_line_per_player(live_s
     expect(chart.locator("text.ks-label")).to_have_text(["Ann 61", "Ben 65", "Cid 41"])
     expect(ann.locator("#totals tfoot")).to_contain_text("61")
     settle(ann, live_server, table["code"])
-    ann.locator("#totals").screenshot(path="/tmp/kartenspiel-chart.png")
+    ann.locator("#totals").screenshot(path=tmp_path / "kartenspiel-chart.png")

@@ -60,23 +60,15 @@ def sticking_out(page) -> list[str]:
         .map(el => el.className + ' "' + el.textContent.trim().slice(0, 30) + '" ' + el.scrollWidth + '>' + el.clientWidth)""")
 
 
-def assert_fit_for_hands_and_eyes(page, where: str) -> None:
-    assert ux.overflowing(page) == [], (where, ux.overflowing(page))
-    assert sticking_out(page) == [], where
-    assert ux.small_targets(page) == [], where
-    assert ux.small_text(page) == [], where
-    assert ux.axe_violations(page) == [], where
-
-
 # -- a normal turn by taps ------------------------------------------------------------------------
 
 
 @SMALLEST
-def test_a_trick_by_taps_keeps_each_tapped_control_where_it_was(live_server, new_phone, size):
+def test_a_trick_by_taps_keeps_each_tapped_control_where_it_was(live_server, new_phone, size, tmp_path):
     table = mid_game(live_server)
     ann = seated(new_phone, table.server, table.code, "Ann", size)
     expect(deck_count(ann)).to_have_text("49")
-    shot = f"/tmp/ks/trick-{size['width']}"
+    shot = tmp_path / f"trick-{size['width']}"
 
     # The face-up Roman (a radio chip), then who won it: the deck is redrawn under the finger.
     chip = '#deck form[data-action="win_roman"] label.ks-chip:has(input[value="4"])'
@@ -108,11 +100,12 @@ def test_a_trick_by_taps_keeps_each_tapped_control_where_it_was(live_server, new
                      settle=lambda: expect(ann.locator("#deck .ks-hands li.out")).to_contain_text("Ben"))
     assert table.state()["hands"]["Ben"]["out"] is True
     ann.screenshot(path=f"{shot}-after-out.png")
-    assert_fit_for_hands_and_eyes(ann, "mid-trick, menus open")
+    ux.assert_fit_for_hands_and_eyes(ann, "mid-trick, menus open", sticking_out)
 
 
 @SMALLEST
-def test_the_scoring_of_a_round_by_taps_keeps_each_tapped_control_where_it_was(live_server, new_phone, size):
+def test_the_scoring_of_a_round_by_taps_keeps_each_tapped_control_where_it_was(
+        live_server, new_phone, size, tmp_path):
     table = mid_game(live_server)
     table.act(type="enter_romans", player="Ann", values="3 3 5 12")
     table.act(type="add_pirate", player="Ann", kind="choice")
@@ -127,8 +120,8 @@ def test_the_scoring_of_a_round_by_taps_keeps_each_tapped_control_where_it_was(l
     escape = '#scoring form[data-action="choose_escape"] button[value="3"]'
     ux.kept_in_place(ann, escape, lambda: ann.locator(escape).click(),
                      settle=lambda: expect(ann.locator(escape)).to_have_attribute("aria-pressed", "true"))
-    ann.screenshot(path=f"/tmp/ks/scoring-{size['width']}.png")
-    assert_fit_for_hands_and_eyes(ann, "scoring")
+    ann.screenshot(path=tmp_path / f"scoring-{size['width']}.png")
+    ux.assert_fit_for_hands_and_eyes(ann, "scoring", sticking_out)
     close = '#scoring form[data-action="close_round"] button'
     ux.kept_in_place(ann, close, lambda: ann.locator(close).click(),
                      settle=lambda: expect(ann.locator("#deck h2")).to_contain_text("Round 3 of 4"))
@@ -139,7 +132,7 @@ def test_the_scoring_of_a_round_by_taps_keeps_each_tapped_control_where_it_was(l
 
 
 @SMALLEST
-def test_open_menus_survive_moves_made_on_another_phone(live_server, new_phone, size):
+def test_open_menus_survive_moves_made_on_another_phone(live_server, new_phone, size, tmp_path):
     table = mid_game(live_server)
     ann = seated(new_phone, table.server, table.code, "Ann", size)
 
@@ -151,7 +144,7 @@ def test_open_menus_survive_moves_made_on_another_phone(live_server, new_phone, 
     ann.wait_for_timeout(300)
     expect(ann.locator("#ks-pirate-menu")).to_have_attribute("open", "")
     expect(deck_count(ann)).to_have_text("48")
-    ann.screenshot(path=f"/tmp/ks/menu-kept-{size['width']}.png")
+    ann.screenshot(path=tmp_path / f"menu-kept-{size['width']}.png")
     # Ann's own tap in it shows at once, and the menu is still there for the next pirate.
     ann.locator('#ks-pirate-menu form:has(input[value="lowest"]) button[value="Ann"]').click()
     expect(ann.locator("#piles .ks-pile", has_text="Ann").locator(".ks-cards")).to_contain_text("Lowest")
@@ -194,7 +187,7 @@ def test_open_menus_survive_moves_made_on_another_phone(live_server, new_phone, 
 
 
 @SMALLEST
-def test_a_half_typed_pile_survives_moves_made_on_another_phone(live_server, new_phone, size):
+def test_a_half_typed_pile_survives_moves_made_on_another_phone(live_server, new_phone, size, tmp_path):
     table = mid_game(live_server)
     ann = seated(new_phone, table.server, table.code, "Ann", size)
     ann.locator("#direct-entry > summary").click()
@@ -217,7 +210,7 @@ def test_a_half_typed_pile_survives_moves_made_on_another_phone(live_server, new
     save.click()
     said = ann.locator('#direct-entry form:has(input[name="player"][value="Cid"]) .form-error')
     expect(said).to_have_text(re.compile(r"\w"), timeout=5000)
-    ann.screenshot(path=f"/tmp/ks/entry-refused-{size['width']}.png")
+    ann.screenshot(path=tmp_path / f"entry-refused-{size['width']}.png")
     save.click()  # a second tap does not get it in either
     expect(said).to_contain_text("round 3", timeout=5000)
     state = table.state()
@@ -234,7 +227,8 @@ def test_a_half_typed_pile_survives_moves_made_on_another_phone(live_server, new
 
 
 @SMALLEST
-def test_a_closed_round_leaves_an_empty_form_that_cannot_save_last_rounds_piles(live_server, new_phone, size):
+def test_a_closed_round_leaves_an_empty_form_that_cannot_save_last_rounds_piles(
+        live_server, new_phone, size, tmp_path):
     table = Table(live_server)
     ann = seated(new_phone, table.server, table.code, "Ann", size)
     ann.locator("#direct-entry > summary").click()
@@ -252,7 +246,7 @@ def test_a_closed_round_leaves_an_empty_form_that_cannot_save_last_rounds_piles(
     expect(ann.locator("#direct-entry h2")).to_contain_text("Type in round 2's piles")
     for name in PLAYERS:
         expect(ann.get_by_role("textbox", name=f"{name}'s Romans")).to_have_value("")
-    ann.screenshot(path=f"/tmp/ks/entry-round2-{size['width']}.png")
+    ann.screenshot(path=tmp_path / f"entry-round2-{size['width']}.png")
     # A second tap on Save enters nothing: the new round's piles stay empty, its tricks go on.
     ann.get_by_role("button", name="Save Ann's Romans").click()
     ann.wait_for_timeout(500)
@@ -268,7 +262,8 @@ LONG_NAMES = ["Maximiliane", "Bartholomäus", "Cunigunde", "Donatella", "Evangel
 
 
 @SIZES
-def test_a_sheet_of_five_long_names_scrolls_sideways_under_a_fixed_round_column(live_server, new_phone, size):
+def test_a_sheet_of_five_long_names_scrolls_sideways_under_a_fixed_round_column(
+        live_server, new_phone, size, tmp_path):
     table = Table(live_server, players=LONG_NAMES)
     page = seated(new_phone, table.server, table.code, "Cunigunde", size)  # before the end
     # Four rounds: the chart's end labels stand right of the last round, with three digits.
@@ -283,10 +278,10 @@ def test_a_sheet_of_five_long_names_scrolls_sideways_under_a_fixed_round_column(
     expect(page.locator("#totals .swipe-hint")).to_be_visible()  # and says so
     left = sheet.evaluate("el => el.getBoundingClientRect().left")
     firsts = "#totals thead th:first-child, #totals th[scope=row]"
-    page.screenshot(path=f"/tmp/ks/sheet-{size['width']}-start.png")
+    page.screenshot(path=tmp_path / f"sheet-{size['width']}-start.png")
     sheet.evaluate("el => { el.scrollLeft = el.scrollWidth; }")
     page.wait_for_timeout(100)
-    page.screenshot(path=f"/tmp/ks/sheet-{size['width']}-end.png")
+    page.screenshot(path=tmp_path / f"sheet-{size['width']}-end.png")
     # The round column stays at the sheet's left edge while the names scroll past it.
     for x in page.locator(firsts).evaluate_all("els => els.map(e => e.getBoundingClientRect().left)"):
         assert abs(x - left) <= 3, (x, left)
@@ -314,14 +309,14 @@ def test_a_sheet_of_five_long_names_scrolls_sideways_under_a_fixed_round_column(
     assert "Maximi… 320" in labels and "Bartho… 260" in labels
     assert [t for t in texts if t["px"] < ux.MIN_TEXT - 0.05 or not t["inside"]] == []
     page.locator("#totals figure.ks-chart").evaluate("el => el.scrollIntoView({block: 'center'})")
-    page.screenshot(path=f"/tmp/ks/chart-{size['width']}.png")
-    assert_fit_for_hands_and_eyes(page, "five long names")
+    page.screenshot(path=tmp_path / f"chart-{size['width']}.png")
+    ux.assert_fit_for_hands_and_eyes(page, "five long names", sticking_out)
 
 
 # -- the tablet ----------------------------------------------------------------------------------------
 
 
-def test_a_landscape_tablet_shows_the_board_and_the_scores_side_by_side(live_server, new_phone):
+def test_a_landscape_tablet_shows_the_board_and_the_scores_side_by_side(live_server, new_phone, tmp_path):
     table = mid_game(live_server)
     tablet = seated(new_phone, table.server, table.code, "Dora", ux.TABLET)
     deck = tablet.locator("#deck").bounding_box()
@@ -331,16 +326,16 @@ def test_a_landscape_tablet_shows_the_board_and_the_scores_side_by_side(live_ser
     # The trick's controls and the totals are on the first screen together.
     who = tablet.locator('#deck form[data-action="win_roman"] button[value="Ann"]').bounding_box()
     assert who["y"] + who["height"] <= ux.TABLET["height"] * 1.5
-    tablet.screenshot(path="/tmp/ks/tablet.png")
-    tablet.screenshot(path="/tmp/ks/tablet-full.png", full_page=True)
-    assert_fit_for_hands_and_eyes(tablet, "tablet")
+    tablet.screenshot(path=tmp_path / "tablet.png")
+    tablet.screenshot(path=tmp_path / "tablet-full.png", full_page=True)
+    ux.assert_fit_for_hands_and_eyes(tablet, "tablet", sticking_out)
 
 
 # -- a short page --------------------------------------------------------------------------------------
 
 
 @SIZES
-def test_a_normal_turn_needs_at_most_two_screens(live_server, new_phone, size):
+def test_a_normal_turn_needs_at_most_two_screens(live_server, new_phone, size, tmp_path):
     table = mid_game(live_server)
     ann = seated(new_phone, table.server, table.code, "Ann", size)
     # The face-up Roman and who won it: within two screens from the top of the page; the
@@ -351,16 +346,16 @@ def test_a_normal_turn_needs_at_most_two_screens(live_server, new_phone, size):
     expect(ann.locator("#direct-entry")).not_to_have_attribute("open", "")
     expect(ann.locator("details.ks-gauls")).not_to_have_attribute("open", "")
     expect(ann.locator("#ks-chart-menu")).not_to_have_attribute("open", "")
-    ann.screenshot(path=f"/tmp/ks/page-{size['width']}.png", full_page=True)
+    ann.screenshot(path=tmp_path / f"page-{size['width']}.png", full_page=True)
     print(f"kartenspiel mid-game page height at {size['width']}x{size['height']}: {ux.page_height(ann)} px")
-    assert_fit_for_hands_and_eyes(ann, "fresh mid-game page")
+    ux.assert_fit_for_hands_and_eyes(ann, "fresh mid-game page", sticking_out)
 
 
 # -- in German: the longer words still fit the hand ------------------------------------------------
 
 
 @SIZES
-def test_in_german_the_board_and_its_menus_fit_the_hand(live_server, new_phone, size):
+def test_in_german_the_board_and_its_menus_fit_the_hand(live_server, new_phone, size, tmp_path, german_shots):
     table = mid_game(live_server)
     ann = seated(new_phone, table.server, table.code, "Ann", size, locale="de-DE")
     expect(ann.locator("#deck .ks-deck-count")).to_contain_text("von 50 Karten im Stapel")
@@ -370,20 +365,20 @@ def test_in_german_the_board_and_its_menus_fit_the_hand(live_server, new_phone, 
     ann.locator("#ks-idefix-menu > summary").click()
     expect(ann.locator("#ks-pirate-menu")).to_contain_text("Rangniedrigste")
     expect(ann.locator("#ks-idefix-menu")).to_contain_text("Behalten")
-    assert_fit_for_hands_and_eyes(ann, "German mid-game page, menus open")
-    ann.screenshot(path=f"/tmp/ks/de-menus-{size['width']}.png", full_page=True)
+    ux.assert_fit_for_hands_and_eyes(ann, "German mid-game page, menus open", sticking_out)
+    ann.screenshot(path=tmp_path / f"de-menus-{size['width']}.png", full_page=True)
     ann.locator("#ks-pirate-menu > summary").click()
     ann.locator("#ks-idefix-menu > summary").click()
     ann.evaluate("window.scrollTo(0, 0)")
-    ann.screenshot(path=str(ux.GERMAN_SHOTS / f"de-kartenspiel-{size['width']}.png"), full_page=True)
+    ann.screenshot(path=german_shots / f"de-kartenspiel-{size['width']}.png", full_page=True)
     # The scoring of a round: pirate names, take-out buttons and the close button.
     table.act(type="add_pirate", player="Ann", kind="lowest")
     table.act(type="add_pirate", player="Ben", kind="choice")
     settle(ann, live_server, table.code)
     expect(ann.locator("#scoring")).to_contain_text("Wertung von Runde 2")
     expect(ann.locator("#scoring")).to_contain_text("Runde 2 abschließen, Runde 3 beginnen")
-    assert_fit_for_hands_and_eyes(ann, "German scoring")
-    ann.screenshot(path=f"/tmp/ks/de-scoring-{size['width']}.png", full_page=True)
+    ux.assert_fit_for_hands_and_eyes(ann, "German scoring", sticking_out)
+    ann.screenshot(path=tmp_path / f"de-scoring-{size['width']}.png", full_page=True)
 
 
 @pytest.mark.parametrize("size, players", [(ux.PHONE_390, ["Lena", "Jonas", "Mama", "Papa"]),

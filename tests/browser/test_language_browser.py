@@ -42,7 +42,7 @@ def test_a_german_and_an_english_phone_share_a_table_each_in_its_language(live_s
     expect(ann.locator(".log")).to_contain_text("A phone joined to watch.")
 
 
-def test_the_longer_german_undo_and_redo_words_are_never_broken_inside(live_server, new_phone):
+def test_the_longer_german_undo_and_redo_words_are_never_broken_inside(live_server, new_phone, tmp_path):
     table = create_table(live_server, "scorepad", ["Ann", "Ben", "Cid"])
     for seat, size in zip(("Ann", "Ben", "Cid"), (PHONE_320, {"width": 360, "height": 740}, PHONE_390)):
         page = new_phone(size)
@@ -59,4 +59,4 @@ def test_the_longer_german_undo_and_redo_words_are_never_broken_inside(live_serv
                 "el => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().height < 80")
             assert whole, (size, button.inner_text(), button.bounding_box())
         assert overflowing(page) == [], (size, overflowing(page))
-        page.locator(".history").screenshot(path=f"/tmp/undo-de-{size['width']}.png")
+        page.locator(".history").screenshot(path=tmp_path / f"undo-de-{size['width']}.png")

@@ -120,3 +120,26 @@ def test_the_phones_of_a_deleted_table_are_sent_home(live_server, new_phone):
     host.get_by_role("button", name=f"Delete table {code}").click()
     expect(ben.locator("#notice")).to_contain_text("deleted", timeout=3000)
     ben.wait_for_url(f"{live_server}/", timeout=5000)
+
+
+def test_counting_the_table_in_a_group_shows_on_the_other_phone_without_a_reload(live_server,
+                                                                                new_phone):
+    """Linking is a change like a move (issue 41): the other phone's history says it at once,
+    and the host's panel no longer offers it."""
+    host = new_phone()
+    host.goto(f"{live_server}/new/scorepad")
+    host.locator("input[name=player]").first.fill("Ann")
+    host.locator("input[name=player]").nth(1).fill("Ben")
+    host.get_by_role("button", name=re.compile("Start")).click()
+    code = host.url.rsplit("/", 1)[-1]
+    ben = new_phone()
+    join(ben, live_server, code, "Ben")
+    ben.wait_for_function("() => !!document.getElementById('live-stream')")
+    loads = count_requests(ben, f"/t/{code}", method="GET")
+    host.locator("details.group-link summary").click()
+    host.locator("#link-group-name").fill("Friday")
+    host.get_by_role("button", name="Count it in the group").click()
+    expect(ben.locator("#history .log")).to_contain_text(
+        "The host counted this table in the plays of Friday.", timeout=3000)
+    assert not [url for url in loads if url.rstrip("/").endswith(f"/t/{code}")], "Ben's page was reloaded"
+    expect(host.locator("details.group-link")).to_have_count(0)

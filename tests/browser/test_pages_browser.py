@@ -9,7 +9,6 @@ import re
 import socket
 import subprocess
 import urllib.request
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -18,7 +17,6 @@ from companion.web.network import lan_addresses
 from tests.browser import ux
 from tests.browser.conftest import Server, api, create_table, join, seated, settle
 
-SHOTS = Path("/tmp/pages")
 
 # WCAG contrast of a text's colour against the first opaque background behind it.
 CONTRAST = """el => {
@@ -55,9 +53,8 @@ CLIPPED_NUMBERS = """list => {
 }"""
 
 
-def shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+def shot(page, shots, name: str) -> None:
+    page.screenshot(path=shots / f"{name}.png", full_page=True)
 
 
 def my_row(page, number: int):
@@ -93,7 +90,7 @@ def checks(page) -> dict:
 
 @pytest.mark.parametrize("size", ["390x844", "320x568"])
 def test_the_host_is_seated_and_meets_the_invite_which_folds_once_all_have_phones(
-        live_server, new_phone, size):
+        live_server, new_phone, size, tmp_path):
     host = new_phone(viewport=ux.SIZES[size])
     code = start_table(host, live_server, "kartenspiel", ["Ann", "Ben", "Cleo"], me=0)
     expect(host.locator("#me")).to_contain_text("You are Ann (host)")
@@ -103,7 +100,7 @@ def test_the_host_is_seated_and_meets_the_invite_which_folds_once_all_have_phone
     box = host.locator("#invite .big-code").bounding_box()
     assert box["y"] + box["height"] <= ux.SIZES[size]["height"], box
     assert box["y"] < host.locator("#status").bounding_box()["y"]
-    shot(host, f"invite-first-{size}")
+    shot(host, tmp_path, f"invite-first-{size}")
 
     ben, cleo = new_phone(viewport=ux.SIZES[size]), new_phone(viewport=ux.SIZES[size])
     join(ben, live_server, code, "Ben")
@@ -251,7 +248,7 @@ def test_share_copies_the_link_where_there_is_no_share_sheet(lan_server, new_pho
 # -- the host's controls and the history ---------------------------------------------------
 
 
-def test_delete_this_table_is_readable_for_the_host(live_server, new_phone):
+def test_delete_this_table_is_readable_for_the_host(live_server, new_phone, tmp_path):
     page = new_phone(viewport=ux.PHONE_390)
     code = start_table(page, live_server, "scorepad", ["Ann", "Ben"], me=0)
     summary = page.locator("#host details.danger-zone > summary")
@@ -263,13 +260,13 @@ def test_delete_this_table_is_readable_for_the_host(live_server, new_phone):
     expect(button).to_be_visible()
     assert page.eval_on_selector("#host button.danger", CONTRAST) >= 4.5
     assert ux.axe_violations(page, "#host") == []
-    page.locator("#host").screenshot(path=str(SHOTS / "host-region.png"))
+    page.locator("#host").screenshot(path=tmp_path / "host-region.png")
     button.click()
     page.wait_for_url(f"{live_server}/")
     expect(page.locator(".flash")).to_contain_text(f"Table {code} and its history were deleted")
 
 
-def test_history_numbers_of_two_and_three_digits_are_not_cut_off(live_server, new_phone):
+def test_history_numbers_of_two_and_three_digits_are_not_cut_off(live_server, new_phone, tmp_path):
     table = create_table(live_server, "scorepad", ["Ann", "Ben"])
     for n in range(104):
         api(live_server, "POST", f"/api/tables/{table['code']}/actions",
@@ -287,7 +284,7 @@ def test_history_numbers_of_two_and_three_digits_are_not_cut_off(live_server, ne
         whole = page.eval_on_selector("ol.log", CLIPPED_NUMBERS)
         assert whole["count"] == version and whole["clipped"] == [], whole
         assert checks(page) == {"small targets": [], "small text": [], "overflowing": [], "axe": []}
-        shot(page, f"history-{size}")
+        shot(page, tmp_path, f"history-{size}")
 
 
 # -- every page: taps, text, width, axe-core -------------------------------------------------
@@ -322,18 +319,18 @@ def open_page(page, live_server: str, table: dict, name: str) -> None:
 @pytest.mark.parametrize("size", ["390x844", "320x568"])
 @pytest.mark.parametrize("name", PAGES)
 def test_every_page_has_big_targets_readable_text_no_overflow_and_no_axe_violations(
-        live_server, new_phone, a_table, name, size):
+        live_server, new_phone, a_table, name, size, tmp_path):
     page = new_phone(viewport=ux.SIZES[size])
     open_page(page, live_server, a_table, name)
     assert checks(page) == {"small targets": [], "small text": [], "overflowing": [], "axe": []}
-    shot(page, f"{name.replace(' ', '-')}-{size}")
+    shot(page, tmp_path, f"{name.replace(' ', '-')}-{size}")
 
 
 # -- the tablet ---------------------------------------------------------------------------
 
 
 def test_on_a_landscape_tablet_the_board_and_the_side_column_sit_side_by_side(live_server,
-                                                                              new_phone):
+                                                                              new_phone, tmp_path):
     table = create_table(live_server, "scorepad", ["Ann", "Ben"])
     api(live_server, "POST", f"/api/tables/{table['code']}/actions",
         {"type": "enter_score", "player": "Ann", "round": 1, "points": 8}, token=table["token"])
@@ -349,7 +346,7 @@ def test_on_a_landscape_tablet_the_board_and_the_side_column_sit_side_by_side(li
     assert ux.overflowing(tablet) == []
     for part in ("#status", "#history", "#seats", "details.invite"):
         assert ux.axe_violations(tablet, part) == [], part
-    shot(tablet, "table-1024x768")
+    shot(tablet, tmp_path, "table-1024x768")
     # On a phone the same page is one column.
     phone = new_phone(viewport=ux.PHONE_390)
     join(phone, live_server, table["code"], "Ben")
@@ -357,7 +354,7 @@ def test_on_a_landscape_tablet_the_board_and_the_side_column_sit_side_by_side(li
     assert side["y"] >= main["y"] + main["height"] and side["x"] == main["x"]
 
 
-def test_on_a_tablet_the_hosts_invite_opens_the_side_column(live_server, new_phone):
+def test_on_a_tablet_the_hosts_invite_opens_the_side_column(live_server, new_phone, tmp_path):
     tablet = new_phone(viewport=ux.TABLET)
     start_table(tablet, live_server, "scorepad", ["Ann", "Ben"], me=0)
     main, invite, side = (tablet.locator(s).bounding_box()
@@ -367,13 +364,10 @@ def test_on_a_tablet_the_hosts_invite_opens_the_side_column(live_server, new_pho
     assert side["y"] >= invite["y"] + invite["height"]
     assert tablet.locator("#scoresheet").bounding_box()["y"] < ux.TABLET["height"]
     assert ux.overflowing(tablet) == []
-    shot(tablet, "host-1024x768")
+    shot(tablet, tmp_path, "host-1024x768")
 
 
 # -- a German phone: every page around the table in German, nothing too wide ------------------
-
-
-GERMAN_SHOTS = ux.GERMAN_SHOTS
 
 
 def german(page, live_server: str) -> None:
@@ -407,7 +401,8 @@ GERMAN_WORDS = {"home": "An einen Tisch setzen", "new": "Tisch starten", "join":
 
 
 @pytest.mark.parametrize("size", ["390x844", "320x568"])
-def test_a_german_phone_reads_every_page_in_german_and_nothing_sticks_out(live_server, new_phone, size):
+def test_a_german_phone_reads_every_page_in_german_and_nothing_sticks_out(
+        live_server, new_phone, size, german_shots):
     night = a_german_game_night(live_server)
     page = new_phone(viewport=ux.SIZES[size])
     german(page, live_server)
@@ -430,6 +425,5 @@ def test_a_german_phone_reads_every_page_in_german_and_nothing_sticks_out(live_s
         expect(page.locator("body")).to_contain_text(GERMAN_WORDS[name])
         assert ux.overflowing(page) == [], name
         assert ux.small_targets(page) == [], name
-        GERMAN_SHOTS.mkdir(parents=True, exist_ok=True)
         suffix = "" if size == "390x844" else "-320"
-        page.screenshot(path=str(GERMAN_SHOTS / f"de-pages-{name}{suffix}.png"), full_page=True)
+        page.screenshot(path=german_shots / f"de-pages-{name}{suffix}.png", full_page=True)

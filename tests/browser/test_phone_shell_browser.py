@@ -1,4 +1,4 @@
-"""The phone shell in real browsers (static/app.js, templates/base.html): the page stays where it
+"""The phone shell in real browsers (static/app/, templates/base.html): the page stays where it
 was through taps and live updates, open menus and dialogs outlive other phones' moves, a refusal
 shows where the player looks, a tap made offline is sent when the connection is back, and the
 top bar (install, keep the screen on, Rules) fits and can be hit on every phone."""
@@ -15,17 +15,12 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import ux
-from tests.browser.conftest import api, create_table, join, seated, settle
+from tests.browser.conftest import act, api, create_table, join, seated, settle
 
 SIZES = pytest.mark.parametrize("size", list(ux.SIZES.values()), ids=list(ux.SIZES))
 SMALLEST = pytest.mark.parametrize("size", list(ux.SMALLEST.values()), ids=list(ux.SMALLEST))
 # The button for a red legionary (by the fields it sends, the same on every layout).
 RED = "form:has(input[name=colour][value=red]) button[name=kind][value=legionary]"
-
-
-def act(live_server: str, table: dict, action: dict) -> dict:
-    """A move made on another phone (the host's, through the JSON API)."""
-    return api(live_server, "POST", f"/api/tables/{table['code']}/actions", action, token=table["token"])
 
 
 def attacking(live_server: str, new_phone, size: dict):
@@ -161,7 +156,8 @@ def test_a_choice_made_in_an_open_menu_survives_another_phones_move(live_server,
 
 
 @SMALLEST
-def test_an_open_dialog_survives_a_move_and_its_refusal_shows_inside_it(live_server, new_phone, size):
+def test_an_open_dialog_survives_a_move_and_its_refusal_shows_inside_it(
+        live_server, new_phone, size, tmp_path):
     table = create_table(live_server, "asterix-co", ["Matthew", "Laura"])
     act(live_server, table, {"type": "play_character", "album": 1, "player": "Matthew", "strength": 6,
                              "character_type": "Hero", "colour": "Gaul", "name": "Asterix"})
@@ -192,7 +188,7 @@ def test_an_open_dialog_survives_a_move_and_its_refusal_shows_inside_it(live_ser
         if "identical Hero" in page.locator(error).inner_text():
             break
     expect(page.locator(error)).to_contain_text("identical Hero")
-    page.screenshot(path=f"/tmp/shell-dialog-refusal-{size['width']}.png")
+    page.screenshot(path=tmp_path / f"shell-dialog-refusal-{size['width']}.png")
 
 
 def test_a_refusal_on_the_page_shows_next_to_the_tapped_button(live_server, new_phone):
@@ -252,7 +248,7 @@ def test_a_score_typed_offline_says_sent_and_clears_once_it_went_out(live_server
 
 
 @pytest.mark.network_failures
-def test_the_offline_banner_leaves_the_form_whose_tap_waits_in_sight(live_server, new_phone):
+def test_the_offline_banner_leaves_the_form_whose_tap_waits_in_sight(live_server, new_phone, german_shots):
     table = create_table(live_server, "scorepad", ["Lena", "Jonas", "Mama"])
     page = seated(new_phone, live_server, table["code"], "Mama", ux.PHONE_320, locale="de-DE")
     form = page.locator("form.score-entry")
@@ -266,7 +262,7 @@ def test_the_offline_banner_leaves_the_form_whose_tap_waits_in_sight(live_server
     banner, box = page.locator("#connection").bounding_box(), form.bounding_box()
     assert box["y"] >= banner["y"] + banner["height"], f"the banner covers the form: {banner} over {box}"
     assert box["y"] + box["height"] <= ux.PHONE_320["height"]
-    page.screenshot(path=f"{ux.GERMAN_SHOTS}/offline-form-320.png")
+    page.screenshot(path=german_shots / "offline-form-320.png")
     page.context.set_offline(False)
     expect(form.locator(".form-error")).to_have_text("Gesendet.", timeout=8_000)
 
@@ -511,6 +507,23 @@ def test_over_plain_http_the_switch_keeps_the_screen_on_with_nosleep(live_server
     expect(switch).not_to_have_class(re.compile(r"\bheld\b"))
 
 
+def test_over_plain_http_nosleep_comes_only_with_the_switch_turned_on(live_server, lan_phone):
+    """NoSleep.js (6.9 KB gzipped) is no part of a first load: a phone that never turns the
+    switch on never downloads it; the tap that does fetches it and starts its video."""
+    make, server = lan_phone
+    table = create_table(live_server, "scorepad", ["Ann"])
+    page = make(viewport=ux.PHONE_390, locale="de-DE")
+    asked = []
+    page.on("request", lambda request: asked.append(request.url))
+    join(page, server, table["code"], "Ann")
+    page.wait_for_load_state("networkidle")
+    assert not [url for url in asked if "NoSleep" in url]
+    switch = page.get_by_role("button", name="Bildschirm an lassen")
+    switch.click()
+    expect(switch).to_have_class(re.compile(r"\bheld\b"))
+    assert len([url for url in asked if "NoSleep" in url]) == 1
+
+
 def test_the_switch_says_in_words_when_the_screen_cannot_be_kept_on(live_server, lan_phone):
     make, server = lan_phone
     table = create_table(live_server, "scorepad", ["Ann"])
@@ -543,7 +556,7 @@ TOP_BAR = """(minimum) => {
 
 
 @pytest.mark.parametrize("size", [ux.PHONE_320, ux.PHONE_390, ux.TABLET], ids=["320", "390", "1024"])
-def test_the_top_bar_fits_reads_right_and_can_be_hit(live_server, new_phone, size):
+def test_the_top_bar_fits_reads_right_and_can_be_hit(live_server, new_phone, size, tmp_path):
     table = create_table(live_server, "asterix-obelix", ["Ann", "Ben"])
     page = new_phone(viewport=size)
     page.add_init_script(FAKE_WAKE_LOCK)  # every control the bar can show
@@ -560,7 +573,8 @@ def test_the_top_bar_fits_reads_right_and_can_be_hit(live_server, new_phone, siz
     if shown:
         assert name.inner_text() == "Table companion"
         assert name.evaluate("el => el.scrollWidth <= el.clientWidth + 1"), "the name is cut"
-    page.screenshot(path=f"/tmp/shell-topbar-{size['width']}.png", clip={"x": 0, "y": 0, "width": size["width"], "height": 70})
+    page.screenshot(path=tmp_path / f"shell-topbar-{size['width']}.png",
+                    clip={"x": 0, "y": 0, "width": size["width"], "height": 70})
     # Without a table code beside it the name fits on every phone.
     page.goto(live_server + "/")
     assert page.evaluate(TOP_BAR, ux.MIN_TARGET) == []

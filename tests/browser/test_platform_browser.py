@@ -7,7 +7,7 @@ from tests.browser import ux
 from tests.browser.conftest import api, create_table, join
 
 
-def test_two_phones_share_a_score_and_an_undo(live_server, new_phone):
+def test_two_phones_share_a_score_and_an_undo(live_server, new_phone, tmp_path):
     table = create_table(live_server, "scorepad", ["Ann", "Ben"])
     ann, ben = new_phone(), new_phone()
     for page in (ann, ben):  # pushed on the stream: no poll can carry the changes
@@ -32,7 +32,7 @@ def test_two_phones_share_a_score_and_an_undo(live_server, new_phone):
     ben.get_by_role("button", name="↶ Undo").click()
     expect(ann.locator("#scoresheet tfoot")).not_to_contain_text("17", timeout=1500)
     expect(ann.locator("#history .log")).to_contain_text("Ben undid")
-    ann.screenshot(path="/tmp/scorepad-ann.png", full_page=True)
+    ann.screenshot(path=tmp_path / "scorepad-ann.png", full_page=True)
 
 
 @pytest.mark.network_failures
@@ -84,7 +84,7 @@ def test_the_rules_overlay_searches_and_reads_without_leaving_the_table(live_ser
     expect(ann.locator("#scoresheet tfoot")).to_contain_text("9")
 
 
-def test_enter_in_the_rules_dialog_answers_inside_it_on_a_german_phone(live_server, new_phone):
+def test_enter_in_the_rules_dialog_answers_inside_it_on_a_german_phone(live_server, new_phone, tmp_path):
     table = create_table(live_server, "kartenspiel", ["Lena", "Jonas", "Mama"])
     lena = new_phone(viewport=ux.PHONE_390, locale="de-DE")
     join(lena, live_server, table["code"], "Lena")
@@ -98,7 +98,7 @@ def test_enter_in_the_rules_dialog_answers_inside_it_on_a_german_phone(live_serv
     expect(first).to_contain_text("Einen Stich spielen", timeout=3000)
     assert lena.url.endswith(f"/t/{table['code']}")
     expect(dialog).to_be_visible()
-    lena.screenshot(path=f"/tmp/rules-enter-{ux.PHONE_390['width']}.png")
+    lena.screenshot(path=tmp_path / f"rules-enter-{ux.PHONE_390['width']}.png")
     first.click()
     expect(lena.locator("#rules-dialog-body article.rule h2")).to_have_text("Einen Stich spielen")
     assert lena.url.endswith(f"/t/{table['code']}")

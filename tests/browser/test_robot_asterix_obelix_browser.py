@@ -13,13 +13,13 @@ from tests.robots.harness import browser_table
 pytestmark = pytest.mark.browser
 
 
-def test_a_family_following_the_coach_plays_to_the_end_in_a_browser(new_phone, live_server):
+def test_a_family_following_the_coach_plays_to_the_end_in_a_browser(new_phone, live_server, tmp_path):
     robot = browser_table(new_phone, live_server, Tortoise(seed=11), (ux.PHONE_390, ux.PHONE_320))
     robot.play()
     for seat, phone in robot.phones.items():
         page = phone.page
         page.locator("#scoring").scroll_into_view_if_needed()
-        page.screenshot(path=f"/tmp/ao/robot-end-{seat}.png")
+        page.screenshot(path=tmp_path / f"robot-end-{seat}.png")
         assert ux.overflowing(page) == [], seat
         width = page.evaluate("() => document.documentElement.clientWidth")
         undo = page.locator(".last-move-dock button").bounding_box()

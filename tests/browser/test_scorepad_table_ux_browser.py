@@ -14,7 +14,6 @@ from tests.browser.conftest import api, create_table, seated, settle
 
 SIZES = pytest.mark.parametrize("size", list(ux.SIZES.values()), ids=list(ux.SIZES))
 SMALLEST = pytest.mark.parametrize("size", list(ux.SMALLEST.values()), ids=list(ux.SMALLEST))
-SHOTS = "/tmp/ao"
 LONG_NAMES = ["Annabelle", "Benedikt-Maximilian", "Clementine", "Dorothea", "Eberhard"]
 
 
@@ -50,18 +49,11 @@ def cell(player: str, round_: int) -> str:
     return f'#scoresheet button.cell[data-player="{player}"][data-round="{round_}"]'
 
 
-def assert_fit_for_hands_and_eyes(page, where: str) -> None:
-    assert ux.overflowing(page) == [], where
-    assert ux.small_targets(page) == [], where
-    assert ux.small_text(page) == [], where
-    assert ux.axe_violations(page) == [], where
-
-
 # -- a round by taps -------------------------------------------------------------------------------
 
 
 @SMALLEST
-def test_a_score_written_in_its_cell_keeps_the_cell_where_it_was(live_server, new_phone, size):
+def test_a_score_written_in_its_cell_keeps_the_cell_where_it_was(live_server, new_phone, size, tmp_path):
     table = mid_game(live_server)
     ann = seated(new_phone, table.server, table.code, "Annabelle", size)
     dialog = ann.locator("#score-cell")
@@ -71,8 +63,8 @@ def test_a_score_written_in_its_cell_keeps_the_cell_where_it_was(live_server, ne
     ux.kept_in_place(ann, target, lambda: ann.locator(target).tap(), settle=lambda: expect(dialog).to_be_visible())
     expect(dialog.get_by_role("heading")).to_have_text("Clementine, round 6")
     expect(dialog.locator("input[name=points]")).to_be_focused()
-    ann.screenshot(path=f"{SHOTS}/sp-cell-dialog-{size['width']}.png")
-    assert_fit_for_hands_and_eyes(ann, "cell dialog open")
+    ann.screenshot(path=tmp_path / f"sp-cell-dialog-{size['width']}.png")
+    ux.assert_fit_for_hands_and_eyes(ann, "cell dialog open")
 
     # Saved: the dialog closes and the cell, where it was, shows the score.
     before = ux.top_of(ann, target)
@@ -91,11 +83,11 @@ def test_a_score_written_in_its_cell_keeps_the_cell_where_it_was(live_server, ne
     dialog.locator("[data-flip-sign]").tap()
     dialog.get_by_role("button", name="Save").tap()
     expect(ann.locator(cell("Annabelle", 2))).to_have_text("-9")
-    ann.screenshot(path=f"{SHOTS}/sp-after-edit-{size['width']}.png")
+    ann.screenshot(path=tmp_path / f"sp-after-edit-{size['width']}.png")
 
 
 @SMALLEST
-def test_the_entry_form_keeps_save_where_it_was_when_a_round_is_added(live_server, new_phone, size):
+def test_the_entry_form_keeps_save_where_it_was_when_a_round_is_added(live_server, new_phone, size, tmp_path):
     table = mid_game(live_server)
     ann = seated(new_phone, table.server, table.code, "Annabelle", size)
     form = ann.locator("form.score-entry")
@@ -108,7 +100,7 @@ def test_the_entry_form_keeps_save_where_it_was_when_a_round_is_added(live_serve
                      settle=lambda: expect(ann.locator(cell("Eberhard", 7))).to_have_text("12"))
     expect(form.locator("input[name=points]")).to_have_value("")
     assert table.scores()["Eberhard"]["7"] == 12
-    ann.screenshot(path=f"{SHOTS}/sp-entry-{size['width']}.png")
+    ann.screenshot(path=tmp_path / f"sp-entry-{size['width']}.png")
 
 
 def test_the_next_entry_typed_before_the_answer_came_is_kept(live_server, new_phone):
@@ -142,7 +134,8 @@ def test_the_next_entry_typed_before_the_answer_came_is_kept(live_server, new_ph
 
 
 @SMALLEST
-def test_an_open_dialog_and_half_typed_scores_survive_another_phones_entry(live_server, new_phone, size):
+def test_an_open_dialog_and_half_typed_scores_survive_another_phones_entry(
+        live_server, new_phone, size, tmp_path):
     table = mid_game(live_server)
     ann = seated(new_phone, table.server, table.code, "Annabelle", size)
     form = ann.locator("form.score-entry")
@@ -160,7 +153,7 @@ def test_an_open_dialog_and_half_typed_scores_survive_another_phones_entry(live_
     expect(dialog).to_be_visible()
     expect(dialog.get_by_role("heading")).to_have_text("Dorothea, round 6")
     expect(dialog.locator("input[name=points]")).to_have_value("4")
-    ann.screenshot(path=f"{SHOTS}/sp-dialog-kept-{size['width']}.png")
+    ann.screenshot(path=tmp_path / f"sp-dialog-kept-{size['width']}.png")
 
     # Sent: the tap was made against the sheet as it was, but touches another cell than the
     # other phone's entry, so it is recorded (merged), not refused.
@@ -192,7 +185,8 @@ def test_an_open_dialog_and_half_typed_scores_survive_another_phones_entry(live_
 
 
 @SIZES
-def test_a_wide_sheet_keeps_the_round_column_and_scrolls_sideways_with_a_hint(live_server, new_phone, size):
+def test_a_wide_sheet_keeps_the_round_column_and_scrolls_sideways_with_a_hint(
+        live_server, new_phone, size, tmp_path):
     table = mid_game(live_server)
     ann = seated(new_phone, table.server, table.code, "Annabelle", size)
     sheet = ann.locator("#scoresheet")
@@ -215,8 +209,8 @@ def test_a_wide_sheet_keeps_the_round_column_and_scrolls_sideways_with_a_hint(li
     assert abs(round_head.bounding_box()["x"] - left) <= 3
     assert abs(sheet.locator("tbody th").nth(5).bounding_box()["x"] - left) <= 3
     expect(ann.locator(cell("Eberhard", 1))).to_be_in_viewport()
-    ann.screenshot(path=f"{SHOTS}/sp-wide-scrolled-{size['width']}.png")
-    assert_fit_for_hands_and_eyes(ann, "wide sheet scrolled")
+    ann.screenshot(path=tmp_path / f"sp-wide-scrolled-{size['width']}.png")
+    ux.assert_fit_for_hands_and_eyes(ann, "wide sheet scrolled")
 
     # A live update keeps the sheet where it was scrolled to.
     scrolled = scroller.evaluate("el => el.scrollLeft")
@@ -234,7 +228,7 @@ def test_a_narrow_sheet_says_nothing_about_scrolling(live_server, new_phone, siz
     ann = seated(new_phone, table.server, table.code, "Ann", size)
     expect(ann.locator("#scoresheet .sheet-more")).to_be_hidden()
     assert ann.locator("#scoresheet .sheet-scroll").evaluate("el => el.scrollWidth <= el.clientWidth")
-    assert_fit_for_hands_and_eyes(ann, "two players")
+    ux.assert_fit_for_hands_and_eyes(ann, "two players")
 
 
 @SIZES
@@ -248,7 +242,7 @@ def test_a_round_needs_at_most_two_screens_of_scrolling(live_server, new_phone, 
           f"sheet ends at {ann.eval_on_selector('#scoresheet', 'el => el.getBoundingClientRect().bottom + scrollY'):.0f}")
 
 
-def test_on_a_tablet_the_sheet_and_the_entry_form_stand_side_by_side(live_server, new_phone):
+def test_on_a_tablet_the_sheet_and_the_entry_form_stand_side_by_side(live_server, new_phone, tmp_path):
     table = mid_game(live_server)
     page = seated(new_phone, table.server, table.code, "Annabelle", ux.TABLET)
     sheet = page.locator("#scoresheet").bounding_box()
@@ -256,8 +250,8 @@ def test_on_a_tablet_the_sheet_and_the_entry_form_stand_side_by_side(live_server
     assert entry["x"] >= sheet["x"] + sheet["width"], (entry, sheet)  # to the right of the sheet
     assert entry["y"] < sheet["y"] + sheet["height"], (entry, sheet)  # beside it, not below
     assert page.locator("#scoresheet tfoot").bounding_box()["y"] < ux.TABLET["height"]  # totals on the first screen
-    page.screenshot(path=f"{SHOTS}/sp-tablet.png", full_page=True)
-    assert_fit_for_hands_and_eyes(page, "tablet")
+    page.screenshot(path=tmp_path / "sp-tablet.png", full_page=True)
+    ux.assert_fit_for_hands_and_eyes(page, "tablet")
     print(f"score pad at 1024x768: page {ux.page_height(page)} px")
 
 
@@ -267,11 +261,12 @@ def test_a_watcher_sees_the_sheet_without_buttons_and_it_still_takes_focus(live_
     expect(page.locator("#scoresheet button.cell")).to_have_count(0)
     expect(page.locator("#score-cell")).to_have_count(0)
     expect(page.get_by_role("region", name="Score sheet: 5 players, 6 rounds")).to_be_visible()
-    assert_fit_for_hands_and_eyes(page, "watcher")
+    ux.assert_fit_for_hands_and_eyes(page, "watcher")
 
 
 @SMALLEST
-def test_finishing_the_game_keeps_the_button_in_place_and_shows_the_winner(live_server, new_phone, size):
+def test_finishing_the_game_keeps_the_button_in_place_and_shows_the_winner(
+        live_server, new_phone, size, tmp_path):
     table = mid_game(live_server)
     ann = seated(new_phone, table.server, table.code, "Annabelle", size)
     finish = '#scoresheet form[data-action="finish_game"] button'
@@ -284,11 +279,11 @@ def test_finishing_the_game_keeps_the_button_in_place_and_shows_the_winner(live_
     ann.wait_for_timeout(300)
     assert abs(ux.top_of(ann, "#scoresheet tfoot") - before) <= ux.LINE
     expect(ann.locator("#scoresheet button.cell")).to_have_count(0)  # a finished sheet is read, not written
-    ann.screenshot(path=f"{SHOTS}/sp-finished-{size['width']}.png", full_page=True)
-    assert_fit_for_hands_and_eyes(ann, "finished")
+    ann.screenshot(path=tmp_path / f"sp-finished-{size['width']}.png", full_page=True)
+    ux.assert_fit_for_hands_and_eyes(ann, "finished")
 
 
-def test_a_round_typed_far_past_the_sheet_is_asked_about_first(live_server, new_phone):
+def test_a_round_typed_far_past_the_sheet_is_asked_about_first(live_server, new_phone, tmp_path):
     table = Table(live_server, ["Lena", "Jonas", "Mama"])
     for name in table.players:
         table.score(name, 1, 5)
@@ -302,7 +297,7 @@ def test_a_round_typed_far_past_the_sheet_is_asked_about_first(live_server, new_
     form.get_by_role("button", name="Punkte speichern").tap()
     expect(ask.get_by_role("heading")).to_have_text("Runde 7 eintragen?")
     expect(ask).to_contain_text("Der Block geht bis Runde 2: Die Runden 3 bis 6 blieben leer.")
-    mama.screenshot(path=f"{SHOTS}/sp-round-gap-390.png")
+    mama.screenshot(path=tmp_path / "sp-round-gap-390.png")
     ask.get_by_role("button", name="Nein, ich korrigiere").tap()
     expect(ask).to_be_hidden()
     assert "7" not in table.scores()["Mama"]
@@ -351,7 +346,7 @@ def test_the_entry_form_offers_each_players_next_round_as_other_phones_write(liv
     expect(round_).to_have_value("4")
 
 
-def test_a_score_written_over_one_the_sheet_holds_is_asked_first(live_server, new_phone):
+def test_a_score_written_over_one_the_sheet_holds_is_asked_first(live_server, new_phone, tmp_path):
     table = Table(live_server, ["Papa", "Lena"])
     table.score("Lena", 1, 15)
     papa = seated(new_phone, table.server, table.code, "Papa", ux.PHONE_390, locale="de-DE")
@@ -365,7 +360,7 @@ def test_a_score_written_over_one_the_sheet_holds_is_asked_first(live_server, ne
     expect(ask).to_contain_text("In Runde 1 steht für Lena schon 15; beim Speichern steht dort stattdessen 11.")
     # The safe answer is the one a quick tap meets.
     expect(ask.get_by_role("button", name="Nein, ich korrigiere")).to_be_focused()
-    papa.screenshot(path=f"{SHOTS}/sp-replace-390.png")
+    papa.screenshot(path=tmp_path / "sp-replace-390.png")
     ask.get_by_role("button", name="Nein, ich korrigiere").tap()
     expect(ask).to_be_hidden()
     assert table.scores()["Lena"] == {"1": 15}
@@ -387,4 +382,4 @@ def test_a_sheet_of_four_fits_390_px_and_of_three_fits_320(live_server, new_phon
     wide, room = sheet.evaluate("el => [el.scrollWidth, el.clientWidth]")
     assert wide <= room, f"the sheet is {wide} px wide in {room} px: it would need a swipe"
     expect(page.locator("#scoresheet .sheet-more")).to_be_hidden()
-    assert_fit_for_hands_and_eyes(page, f"{len(players)} players")
+    ux.assert_fit_for_hands_and_eyes(page, f"{len(players)} players")

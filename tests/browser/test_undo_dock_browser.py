@@ -11,16 +11,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import ux
-from tests.browser.conftest import api, create_table, seated, settle
+from tests.browser.conftest import act, api, create_table, seated, settle
 from tests.web.test_migrations import OPENINGS
 
 GERMAN = "de-DE"
-
-
-def act(live_server: str, table: dict, action: dict) -> dict:
-    """A move made by the host's script (the JSON API): the host's move, not this phone's."""
-    return api(live_server, "POST", f"/api/tables/{table['code']}/actions", action,
-               token=table["token"])
 
 
 def dock_sits_under_the_thumb(page) -> None:
@@ -33,7 +27,8 @@ def dock_sits_under_the_thumb(page) -> None:
 
 
 @pytest.mark.parametrize("game", sorted(OPENINGS))
-def test_every_game_names_the_last_move_beside_its_undo_under_the_thumb(live_server, new_phone, game):
+def test_every_game_names_the_last_move_beside_its_undo_under_the_thumb(
+        live_server, new_phone, game, german_shots):
     players, moves = OPENINGS[game]
     table = create_table(live_server, game, players)
     page = seated(new_phone, live_server, table["code"], players[0], ux.PHONE_320, GERMAN)
@@ -44,7 +39,7 @@ def test_every_game_names_the_last_move_beside_its_undo_under_the_thumb(live_ser
     newest = page.locator("#history .log li").first.inner_text().split(" ", 1)[1]  # past its time
     expect(dock.locator(".last-move")).to_have_text(f"Zuletzt: {newest}")
     dock_sits_under_the_thumb(page)
-    page.screenshot(path=f"{ux.GERMAN_SHOTS}/undo-dock-{game}-320.png")
+    page.screenshot(path=german_shots / f"undo-dock-{game}-320.png")
     assert ux.overflowing(page) == [] and ux.small_targets(page) == []
     # A phone joining is no move: the bar still names the host's.
     other = seated(new_phone, live_server, table["code"], players[1], ux.PHONE_390, GERMAN)
@@ -66,7 +61,8 @@ def test_every_game_names_the_last_move_beside_its_undo_under_the_thumb(live_ser
     assert api(live_server, "GET", f"/api/tables/{table['code']}")["can_undo"] is False
 
 
-def test_a_player_takes_back_their_own_entry_after_another_phone_entered(live_server, new_phone):
+def test_a_player_takes_back_their_own_entry_after_another_phone_entered(
+        live_server, new_phone, german_shots):
     table = create_table(live_server, "scorepad", ["Lena", "Jonas"])
     lena = seated(new_phone, live_server, table["code"], "Lena", ux.PHONE_390, GERMAN)
     jonas = seated(new_phone, live_server, table["code"], "Jonas", ux.PHONE_390, GERMAN)
@@ -103,7 +99,7 @@ def test_a_player_takes_back_their_own_entry_after_another_phone_entered(live_se
     expect(instead).to_be_focused()
     expect(instead).to_have_class(re.compile(r"\bprimary\b"))
     expect(ask.get_by_role("button", name="↶ Zurücknehmen")).to_have_class(re.compile(r"\bsecondary\b"))
-    lena.screenshot(path=f"{ux.GERMAN_SHOTS}/undo-ask-scorepad-390.png")
+    lena.screenshot(path=german_shots / "undo-ask-scorepad-390.png")
     instead.click()
     expect(ask).to_be_hidden()
     expect(lena.locator(cell.format("Lena", 2))).to_have_text("–")

@@ -11,7 +11,7 @@ def box(page, selector):
     return found
 
 
-def test_the_ring_on_a_phone_and_a_second_phone_follows_the_roman(live_server, new_phone):
+def test_the_ring_on_a_phone_and_a_second_phone_follows_the_roman(live_server, new_phone, tmp_path):
     table = create_table(live_server, "zaubertrank", ["Ann", "Bob"])
     ann, bob = new_phone(), new_phone()
     join(ann, live_server, table["code"], "Ann")
@@ -56,8 +56,8 @@ def test_the_ring_on_a_phone_and_a_second_phone_follows_the_roman(live_server, n
     ann.locator("form.zt-draw-form button[value=fist]").click()
     expect(bob.locator("#timeline .zt-slot.legal")).to_have_count(3, timeout=3000)
     settle(bob, live_server, table["code"])
-    bob.locator("#timeline").screenshot(path="/tmp/zaubertrank-board.png")
-    bob.screenshot(path="/tmp/zaubertrank-page.png", full_page=True)
+    bob.locator("#timeline").screenshot(path=tmp_path / "zaubertrank-board.png")
+    bob.screenshot(path=tmp_path / "zaubertrank-page.png", full_page=True)
     bob.locator("form.zt-place", has_text="Bard's Hut").locator("button").click()
     expect(ann.locator("#turn h2")).to_contain_text("Bob's turn", timeout=3000)
     expect(ann.locator("#timeline .zt-loc-5 .zt-slot.covered")).to_have_count(1)

@@ -2,12 +2,10 @@
 1024 × 768 tablet: a turn played by taps keeps each control under the finger, open menus
 survive other phones' moves, nothing is too small, too wide or unlabelled (axe-core), and the
 turn's controls lie within about two screen heights, in English and German. Photographs go to
-$SCREENSHOTS (/tmp/zt)."""
+each test's tmp_path."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -15,7 +13,6 @@ from playwright.sync_api import expect
 from tests.browser import ux
 from tests.browser.conftest import api, create_table, seated, settle
 
-SHOTS = Path(os.environ.get("SCREENSHOTS", "/tmp/zt"))
 SIZES = [pytest.param(size, id=name) for name, size in ux.SIZES.items()]
 SMALLEST = [pytest.param(size, id=name) for name, size in ux.SMALLEST.items()]
 FISH_SOUP = {"first_ingredient": "fish", "first_quantity": 2, "second_ingredient": "mistletoe",
@@ -90,17 +87,8 @@ def on_screen(page, selector: str) -> bool:
     }""")
 
 
-def shoot(page, name: str, size: dict, full: bool = True) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}-{size['width']}.png"), full_page=full)
-
-
-def fits_the_hand(page, where: str) -> None:
-    """No sideways scrolling, no control under 44 × 44, no text under 12 px, no axe finding."""
-    assert ux.overflowing(page) == [], where
-    assert ux.small_targets(page) == [], where
-    assert ux.small_text(page) == [], where
-    assert ux.axe_violations(page) == [], where
+def shoot(page, shots, name: str, size: dict, full: bool = True) -> None:
+    page.screenshot(path=shots / f"{name}-{size['width']}.png", full_page=full)
 
 
 def top_on_page(page, selector: str) -> float:
@@ -109,7 +97,7 @@ def top_on_page(page, selector: str) -> float:
 
 # -- a turn by taps -----------------------------------------------------------------------------
 @pytest.mark.parametrize("size", SMALLEST)
-def test_a_turn_played_by_taps_keeps_each_control_under_the_finger(live_server, new_phone, size):
+def test_a_turn_played_by_taps_keeps_each_control_under_the_finger(live_server, new_phone, size, tmp_path):
     table = midgame(live_server)
     ann = seated(new_phone, live_server, table.code, "Ann", size)
     free = "#zt-free-taps"
@@ -133,7 +121,7 @@ def test_a_turn_played_by_taps_keeps_each_control_under_the_finger(live_server, 
     expect(ann.locator(use)).to_be_disabled()
     expect(ann.locator("#turn form.zt-use .why-not")).to_have_text(
         "The Forest was already used this turn.")
-    shoot(ann, "zt-turn-used-forest", size)
+    shoot(ann, tmp_path, "zt-turn-used-forest", size)
 
     # Her second move, to the task stack: the move buttons stay, now all disabled.
     stack = "#turn form.zt-move button[value='']"
@@ -155,7 +143,7 @@ def test_a_turn_played_by_taps_keeps_each_control_under_the_finger(live_server, 
     expect(ann.locator(roman)).to_have_text("✓ The Roman stepped on: 21 left")
     expect(ann.locator("#turn #zt-draw")).to_be_visible()
     assert on_screen(ann, "#turn form.zt-draw-form button[value=fist]"), ann.evaluate("scrollY")
-    shoot(ann, "zt-turn-draw", size, full=False)
+    shoot(ann, tmp_path, "zt-turn-draw", size, full=False)
 
     # The fist drawn: the spaces it may go on are offered in the same place.
     tap(ann, "#turn form.zt-draw-form button[value=fist]")
@@ -163,8 +151,8 @@ def test_a_turn_played_by_taps_keeps_each_control_under_the_finger(live_server, 
     place = "#turn form.zt-place button"
     expect(ann.locator(place)).to_have_count(2)  # the Fishmonger's stall's, the Mistletoe grove's
     assert on_screen(ann, place), ann.evaluate("scrollY")
-    fits_the_hand(ann, "placing the drawn marker")
-    shoot(ann, "zt-turn-place", size, full=False)
+    ux.assert_fit_for_hands_and_eyes(ann, "placing the drawn marker")
+    shoot(ann, tmp_path, "zt-turn-place", size, full=False)
     tap(ann, f"{place} >> nth=0")
     expect(ann.locator("#turn h2")).to_contain_text("Bob's turn")
     assert table.state["turn"]["player"] == "Bob"
@@ -194,7 +182,7 @@ def test_a_change_from_another_phone_moves_nothing_under_the_finger(live_server,
 
 # -- menus survive live updates ---------------------------------------------------------------
 @pytest.mark.parametrize("size", SMALLEST)
-def test_open_menus_survive_a_change_from_another_phone(live_server, new_phone, size):
+def test_open_menus_survive_a_change_from_another_phone(live_server, new_phone, size, tmp_path):
     table = midgame(live_server)
     ann = seated(new_phone, live_server, table.code, "Ann", size)
     for menu in ("#zt-potion", "#zt-bag"):
@@ -209,7 +197,7 @@ def test_open_menus_survive_a_change_from_another_phone(live_server, new_phone, 
     expect(ann.locator("#zt-bag .zt-menu-title")).to_have_text("The bag: 13 markers")
     for menu in ("#zt-potion", "#zt-bag"):
         expect(ann.locator(menu)).to_have_attribute("open", "")
-    shoot(ann, "zt-menus-open", size)
+    shoot(ann, tmp_path, "zt-menus-open", size)
 
     # A menu with a choice made in it but not sent keeps the choice through an update. The
     # tap made against the older table is not applied blindly: it says so in the menu, and
@@ -238,46 +226,46 @@ def test_open_menus_survive_a_change_from_another_phone(live_server, new_phone, 
 
 # -- what the hand and the eye need -------------------------------------------------------------
 @pytest.mark.parametrize("size", SIZES)
-def test_every_state_of_the_page_fits_the_hand(live_server, new_phone, size):
+def test_every_state_of_the_page_fits_the_hand(live_server, new_phone, size, tmp_path):
     # The setup, as the first phone sees it.
     fresh = Table(live_server)
     host = seated(new_phone, live_server, fresh.code, "Ann", size)
-    fits_the_hand(host, "setup")
+    ux.assert_fit_for_hands_and_eyes(host, "setup")
     for menu in ("#zt-setup-characters", "#zt-setup-places", "#zt-setup-take"):
         host.click(f"{menu} > summary")
-    fits_the_hand(host, "setup, every menu open")
-    shoot(host, "zt-setup", size)
+    ux.assert_fit_for_hands_and_eyes(host, "setup, every menu open")
+    shoot(host, tmp_path, "zt-setup", size)
 
     # Mid-game, on the phone whose turn it is, with every menu open.
     table = midgame(live_server)
     ann = seated(new_phone, live_server, table.code, "Ann", size)
-    fits_the_hand(ann, "Ann's turn")
-    shoot(ann, "zt-midgame", size)
+    ux.assert_fit_for_hands_and_eyes(ann, "Ann's turn")
+    shoot(ann, tmp_path, "zt-midgame", size)
     for menu in ("#zt-potion", "#zt-pass", "#zt-play", "#zt-free-taps", "#zt-bag"):
         ann.click(f"{menu} > summary")
-    fits_the_hand(ann, "Ann's turn, every menu open")
-    shoot(ann, "zt-midgame-menus", size)
+    ux.assert_fit_for_hands_and_eyes(ann, "Ann's turn, every menu open")
+    shoot(ann, tmp_path, "zt-midgame-menus", size)
 
     # Another player's phone: Ann's controls fold away; the free taps are Bob's too.
     bob = seated(new_phone, live_server, table.code, "Bob", size)
     expect(bob.locator("#zt-their-controls > summary")).to_contain_text("Ann's moves and actions")
     expect(bob.locator("#zt-their-controls")).not_to_have_attribute("open", "")
-    fits_the_hand(bob, "Bob's phone in Ann's turn")
+    ux.assert_fit_for_hands_and_eyes(bob, "Bob's phone in Ann's turn")
     bob.click("#zt-their-controls > summary")
     expect(bob.locator("#turn form.zt-use button")).to_be_disabled()
-    fits_the_hand(bob, "Bob's phone, Ann's controls open")
-    shoot(bob, "zt-others-turn", size)
+    ux.assert_fit_for_hands_and_eyes(bob, "Bob's phone, Ann's controls open")
+    shoot(bob, tmp_path, "zt-others-turn", size)
 
     # A phone that only watches sees the turn, nothing it could tap, and why, once.
     watcher = seated(new_phone, live_server, table.code, None, size)
     expect(watcher.locator(".me")).to_contain_text("the players' phones make the moves")
     expect(watcher.locator("#zt-their-controls")).to_have_count(0)
     expect(watcher.locator("#turn button, #turn select, #turn input")).to_have_count(0)
-    fits_the_hand(watcher, "a watching phone")
+    ux.assert_fit_for_hands_and_eyes(watcher, "a watching phone")
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_a_lost_game_and_long_names_fit_the_hand(live_server, new_phone, size):
+def test_a_lost_game_and_long_names_fit_the_hand(live_server, new_phone, size, tmp_path):
     # Long names at the table: every figure on the ring shows its whole name, wrapped if need
     # be, never cut off, on its card and on the task stack in the middle.
     players = ["Maximiliane", "Bartholomäus", "Kunigunde"]
@@ -294,9 +282,8 @@ def test_a_lost_game_and_long_names_fit_the_hand(live_server, new_phone, size):
              || getComputedStyle(el).textOverflow === 'ellipsis' }))""")
     assert sorted(f["text"].split(" ", 1)[1].replace(" ", "") for f in figures) == sorted(players)
     assert not [f for f in figures if f["cut"]], figures
-    fits_the_hand(page, "long names")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.locator("#timeline").screenshot(path=str(SHOTS / f"zt-long-names-{size['width']}.png"))
+    ux.assert_fit_for_hands_and_eyes(page, "long names")
+    page.locator("#timeline").screenshot(path=tmp_path / f"zt-long-names-{size['width']}.png")
 
     # The Roman home before the tasks are done: the page says so and still fits.
     while not api(live_server, "GET", f"/api/tables/{table.code}")["finished"]:
@@ -314,8 +301,8 @@ def test_a_lost_game_and_long_names_fit_the_hand(live_server, new_phone, size):
     expect(page.locator("#timeline .zt-alarm")).to_have_text(
         "The Roman is back at his camp: the game is lost.")
     expect(page.locator("#turn h2")).to_contain_text("The game is over")
-    fits_the_hand(page, "the game lost")
-    shoot(page, "zt-lost", size)
+    ux.assert_fit_for_hands_and_eyes(page, "the game lost")
+    shoot(page, tmp_path, "zt-lost", size)
 
 
 # How far down a normal turn reaches (the bottom of the Roman's button), in screen heights: about
@@ -345,7 +332,7 @@ def test_a_normal_turn_lies_within_about_two_screen_heights(live_server, new_pho
 
 
 # -- the tablet -----------------------------------------------------------------------------------
-def test_a_tablet_shows_the_ring_and_the_tasks_side_by_side(live_server, new_phone):
+def test_a_tablet_shows_the_ring_and_the_tasks_side_by_side(live_server, new_phone, tmp_path):
     table = midgame(live_server)
     tablet = seated(new_phone, live_server, table.code, "Ann", ux.TABLET)
     ring = tablet.locator("#timeline").bounding_box()
@@ -363,32 +350,29 @@ def test_a_tablet_shows_the_ring_and_the_tasks_side_by_side(live_server, new_pho
     card = {n: tablet.locator(f"#timeline .zt-loc-{n}").bounding_box() for n in range(1, 7)}
     centre = tablet.locator("#timeline .zt-centre").bounding_box()
     assert card[1]["x"] < centre["x"] < card[2]["x"] and card[6]["x"] < centre["x"] < card[3]["x"]
-    fits_the_hand(tablet, "tablet")
-    shoot(tablet, "zt-tablet", ux.TABLET, full=False)
+    ux.assert_fit_for_hands_and_eyes(tablet, "tablet")
+    shoot(tablet, tmp_path, "zt-tablet", ux.TABLET, full=False)
 
 
 # -- a German phone -------------------------------------------------------------------------------
-GERMAN_SHOTS = ux.GERMAN_SHOTS
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_a_german_turn_fits_the_hand(live_server, new_phone, size):
+def test_a_german_turn_fits_the_hand(live_server, new_phone, size, tmp_path, german_shots):
     """The longer German words: nothing wider than the phone, no button cut, the same taps."""
     table = midgame(live_server)
     ann = seated(new_phone, live_server, table.code, "Ann", size, locale="de-DE")
     expect(ann.locator("#turn h2")).to_contain_text("Ann ist dran")
     expect(ann.locator("#turn form.zt-use button")).to_have_text("Wald nutzen")
     expect(ann.locator("#timeline")).to_contain_text("Troubadix' Hütte")
-    fits_the_hand(ann, "German: Ann's turn")
-    GERMAN_SHOTS.mkdir(parents=True, exist_ok=True)
+    ux.assert_fit_for_hands_and_eyes(ann, "German: Ann's turn")
     if size["width"] in (390, 320):
-        ann.screenshot(path=str(GERMAN_SHOTS / f"de-zaubertrank-{size['width']}.png"),
+        ann.screenshot(path=german_shots / f"de-zaubertrank-{size['width']}.png",
                        full_page=True)
         # The same page in screen-high pieces, to look at closely.
-        SHOTS.mkdir(parents=True, exist_ok=True)
         height = min(ux.page_height(ann), 6 * size["height"])
         for n, top in enumerate(range(0, height, size["height"])):
-            ann.screenshot(path=str(SHOTS / f"zt-de-{size['width']}-{n}.png"), full_page=True,
+            ann.screenshot(path=tmp_path / f"zt-de-{size['width']}-{n}.png", full_page=True,
                            clip={"x": 0, "y": top, "width": size["width"],
                                  "height": size["height"]})
     # The longer words still keep a normal turn within about two screen heights.
@@ -406,25 +390,25 @@ def test_a_german_turn_fits_the_hand(live_server, new_phone, size):
         "Der Ort Wald wurde in diesem Zug schon genutzt.")
     # What the Forest gives is entered right under it, in German, within the phone.
     expect(ann.locator("#zt-gain h3")).to_have_text("Was der Ort Wald gibt")
-    fits_the_hand(ann, "German: what the Forest gives")
-    ann.locator("#zt-gain").screenshot(path=str(SHOTS / f"zt-de-gain-{size['width']}.png"))
+    ux.assert_fit_for_hands_and_eyes(ann, "German: what the Forest gives")
+    ann.locator("#zt-gain").screenshot(path=tmp_path / f"zt-de-gain-{size['width']}.png")
     tap(ann, "#zt-gain form.zt-end-gain button")
     for menu in ("#zt-potion", "#zt-pass", "#zt-play", "#zt-free-taps", "#zt-bag"):
         ann.click(f"{menu} > summary")
-    fits_the_hand(ann, "German: every menu open")
-    shoot(ann, "zt-de-midgame-menus", size)
+    ux.assert_fit_for_hands_and_eyes(ann, "German: every menu open")
+    shoot(ann, tmp_path, "zt-de-midgame-menus", size)
     for menu in ("#zt-potion", "#zt-free-taps", "#zt-bag", "#tasks", "#village"):
         ann.locator(menu).screenshot(
-            path=str(SHOTS / f"zt-de-{menu[1:]}-{size['width']}.png"))
+            path=tmp_path / f"zt-de-{menu[1:]}-{size['width']}.png")
     # The Roman steps on: the draw, then the placing, in German, still within the phone. The
     # menus stay open: their untouched choices (a select showing its first option) are no
     # unsent work, so the turn is redrawn after the tap.
     tap(ann, "#turn form.zt-advance button")
     expect(ann.locator("#turn #zt-draw h3")).to_have_text(
         "Zieh einen Unheilmarker: Welches Symbol siehst du?")
-    fits_the_hand(ann, "German: drawing a marker")
+    ux.assert_fit_for_hands_and_eyes(ann, "German: drawing a marker")
     ann.locator("#turn #zt-turn-end").screenshot(
-        path=str(SHOTS / f"zt-de-draw-{size['width']}.png"))
+        path=tmp_path / f"zt-de-draw-{size['width']}.png")
     tap(ann, "#turn form.zt-draw-form button[value=fist]")
     expect(ann.locator("#turn #zt-place h3")).to_contain_text("Faust-Marker")
-    fits_the_hand(ann, "German: placing a marker")
+    ux.assert_fit_for_hands_and_eyes(ann, "German: placing a marker")

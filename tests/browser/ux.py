@@ -5,11 +5,11 @@
 - ``small_text``: visible text set below 12 px.
 - ``overflowing``: elements that stick out of the viewport sideways (the page scrolls sideways).
 - ``kept_in_place``: tap something and check the page did not jump under the finger.
+- ``assert_fit_for_hands_and_eyes``: the first four at once.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 PHONE_390 = {"width": 390, "height": 844}
@@ -20,8 +20,6 @@ SIZES = {"390x844": PHONE_390, "320x568": PHONE_320}
 # width: checked on the smallest phone, where the page scrolls most (the fit at both sizes).
 SMALLEST = {"320x568": PHONE_320}
 
-# Where the German screenshots of every game and page go, to be looked at (issue 13).
-GERMAN_SHOTS = Path(os.environ.get("GERMAN_SCREENSHOTS", "/tmp/screens-de"))
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 MIN_TARGET = 44
 MIN_TEXT = 12
@@ -130,6 +128,17 @@ def overflowing(page) -> list[str]:
             }
             return out.slice(0, 10);
         }""")
+
+
+def assert_fit_for_hands_and_eyes(page, where: str, *also) -> None:
+    """Nothing sticks out sideways, every control is big enough for a finger, every text for
+    an eye, and axe finds nothing; ``also``: a game's own checks (page -> what is wrong)."""
+    assert overflowing(page) == [], (where, overflowing(page))
+    for check in also:
+        assert check(page) == [], where
+    assert small_targets(page) == [], where
+    assert small_text(page) == [], where
+    assert axe_violations(page) == [], where
 
 
 def page_height(page) -> int:

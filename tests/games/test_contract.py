@@ -197,7 +197,7 @@ def test_random_games_keep_the_contract(game_id, data):
 
 def check_commutes(game, state: dict, action, seat, players: list[str], data) -> None:
     """Moves whose scopes are disjoint, tapped at once on two phones, are both recorded in the
-    order they arrive (tables._check_version): either order must give the same state."""
+    order they arrive (tables.play.check_version): either order must give the same state."""
     if game.scope_of(action) is None:
         return
     other = data.draw(st.sampled_from([p for p in players + [None] if p != seat]), label="other seat")

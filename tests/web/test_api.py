@@ -48,7 +48,7 @@ def test_a_whole_score_pad_game_through_the_api(client, table):
 
 
 def test_json_keeps_seat_order_and_the_documented_field_order(client):
-    from companion.web.views.api import Snapshot
+    from companion.web.api_models import Snapshot
 
     created = api_table(client, players=("Zoe", "Adam"))
     code, host = created["code"], created["token"]

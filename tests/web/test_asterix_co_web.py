@@ -7,7 +7,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from tests.conftest import bearer
+from tests.conftest import ApiTable, bearer, payload_of
+from tests.pages import region
 
 GAME = "asterix-co"
 DUO = ("Matthew", "Laura")
@@ -28,13 +29,6 @@ def text(page: str) -> str:
 def purse(ledger: str, name: str) -> str:
     """A player's line in the ledger: name, marks, sesterces and what is left to go."""
     return re.search(rf"{name}(?: \(you\))?(?: ▶ to play)? \d+ sesterces?( \d+ to go)?", ledger).group(0)
-
-
-def region(page: str, name: str) -> str:
-    """The text of one live region of the page."""
-    start = page.index(f'id="{name}" data-region="{name}"')
-    end = page.index("</section>", start)
-    return text(page[start:end])
 
 
 class Regions(HTMLParser):
@@ -74,11 +68,7 @@ def gzipped(fragment: str) -> int:
 def moves_offered(page: str) -> dict[str, str]:
     """What each character's link on the albums says fits it now: {id: "move move ..."}."""
     return {found.group(1): found.group(2).strip() for found in re.finditer(
-        r'data-ac-char="(c\d+)".*?data-moves="([^"]*)"', region_html(page, "albums"), re.S)}
-
-
-def region_html(page: str, name: str) -> str:
-    return Regions(page).found[name][1]
+        r'data-ac-char="(c\d+)".*?data-moves="([^"]*)"', region(page, "albums"), re.S)}
 
 
 def form_fields(page: str, action: str) -> list[list[str]]:
@@ -88,55 +78,39 @@ def form_fields(page: str, action: str) -> list[list[str]]:
             if f'name="type" value="{action}"' in form]
 
 
-class Table:
-    """A table started by a host phone, with an API token per seat."""
+class Table(ApiTable):
+    """A table started by a host phone, with an API token per seat; a seat in ``phones`` moves
+    by its browser's taps instead."""
 
     def __init__(self, phone, client, players=DUO, **options):
-        self.host = phone()
-        self.code = self.host.start(game=GAME, players=players, **options)
-        self.client = client
-        self.tokens = {}
+        super().__init__(client, GAME, players, options, host=phone())
         self.phones = {}  # seats whose phone is a browser: their moves are its taps
 
-    def token(self, who):
-        """The seat's API token; the seat is taken the first time it acts."""
-        if who not in self.tokens:
-            joined = self.client.post(f"/api/tables/{self.code}/join", json={"seat": who})
-            assert joined.status_code == 200, joined.get_json()
-            self.tokens[who] = joined.get_json()["token"]
-        return self.tokens[who]
-
-    def act(self, who, **payload):
-        if who in self.phones:
-            response = self.phones[who].act(**payload)
+    def move(self, action, /, by=None, **fields):
+        if by in self.phones:
+            response = self.phones[by].act(**payload_of(action, fields))
             assert response.status_code == 200, response.get_data(as_text=True)
             return self.snapshot()
-        response = self.client.post(f"/api/tables/{self.code}/actions", headers=bearer(self.token(who)),
-                                    json=payload)
-        assert response.status_code == 200, response.get_json()
-        return response.get_json()
+        return super().move(action, by, **fields)
 
-    def refused(self, who, **payload):
-        if who in self.phones:
-            response = self.phones[who].act(**payload)
+    def refused(self, action, /, by=None, **fields):
+        if by in self.phones:
+            response = self.phones[by].act(**payload_of(action, fields))
             assert response.status_code == 422, response.get_data(as_text=True)
             return response.get_data(as_text=True)
-        response = self.client.post(f"/api/tables/{self.code}/actions", headers=bearer(self.token(who)),
-                                    json=payload)
-        assert response.status_code == 422, response.get_json()
-        return response.get_json()["error"]
+        return super().refused(action, by, **fields)
 
     def play(self, who, album, strength, character_type, colour, name=None, player=None):
         payload = dict(type="play_character", player=player or who, album=album, strength=strength,
                        character_type=character_type, colour=colour)
         if name:
             payload["name"] = name
-        return self.act(who, **payload)
+        return self.move(payload, by=who)
 
     def passes(self, *players):
         """Turns taken by reinforcing the hand: nothing changes on the albums."""
         for who in players:
-            snapshot = self.act(who, type="reinforce_hand", player=who)
+            snapshot = self.move("reinforce_hand", by=who, player=who)
         return snapshot
 
     def give_turn(self, who):
@@ -144,14 +118,6 @@ class Table:
         if self.snapshot()["state"]["turn"] != who:
             response = self.host.act(type="hand_turn", player=who)
             assert response.status_code == 200, response.get_data(as_text=True)
-
-    def snapshot(self):
-        return self.client.get(f"/api/tables/{self.code}").get_json()
-
-    def page(self, phone=None):
-        response = (phone or self.host).get(f"/t/{self.code}")
-        assert response.status_code == 200
-        return response.get_data(as_text=True)
 
 
 @pytest.fixture
@@ -171,16 +137,16 @@ def side_totals(snapshot, album):
 def battle_example(t):
     """The rulebook's battle, move by move, up to the moment before the Potion on Asterix."""
     t.play("Matthew", 1, 3, "Chief", "Gaul", "Getafix")
-    t.act("Matthew", type="gain_bonus", player="Matthew", bonus="potion")  # Getafix's power
+    t.move("gain_bonus", by="Matthew", player="Matthew", bonus="potion")  # Getafix's power
     t.play("Laura", 1, 3, "Swindler", "Neutral", "Edifis")
-    t.act("Laura", type="eliminate", character="c1")  # Edifis eliminates Getafix
+    t.move("eliminate", by="Laura", character="c1")  # Edifis eliminates Getafix
     t.play("Matthew", 1, 4, "Rebel", "Gaul", "Dogmatix")
-    t.act("Matthew", type="gain_helmet", player="Matthew", helmet="legionary")  # Dogmatix
+    t.move("gain_helmet", by="Matthew", player="Matthew", helmet="legionary")  # Dogmatix
     t.play("Laura", 1, 4, "Centurion", "Roman", "Crismus Bonus")
     t.play("Matthew", 1, 6, "Hero", "Gaul", "Asterix")
-    t.act("Matthew", type="knock_out", character="c4")  # Asterix K.O.s Crismus Bonus
+    t.move("knock_out", by="Matthew", character="c4")  # Asterix K.O.s Crismus Bonus
     t.play("Laura", 1, 3, "Swindler", "Roman", "Valueaddedtax")
-    return t.act("Laura", type="reinvigorate", character="c4")  # Valueaddedtax
+    return t.move("reinvigorate", by="Laura", character="c4")  # Valueaddedtax
 
 
 # -- point 1: setup --------------------------------------------------------------------------
@@ -199,7 +165,7 @@ def test_each_phone_sees_which_albums_face_it_and_which_side_it_plays(table, pho
     t = table(("Ann", "Bob", "Cid"))
     bob = phone("10.0.0.3")
     bob.join(t.code, "Bob")
-    albums = region(t.page(bob), "albums")
+    albums = text(region(t.page(bob), "albums"))
     assert "Your albums, Bob" in albums
     # His two albums first (the one on his right, then on his left), each saying his side.
     assert albums.index("Album 1 Ann ⟷ Bob on your right: you play the R Roman side") < albums.index(
@@ -211,7 +177,7 @@ def test_each_phone_sees_which_albums_face_it_and_which_side_it_plays(table, pho
     assert '<details class="ac-layout">' in t.page(bob)
     assert albums.index("Album 3 Cid ⟷ Ann") < albums.index("How the albums lie on the table")
     t.play("Ann", 1, 4, "Rebel", "Gaul")
-    ledger = region(t.page(bob), "ledger")
+    ledger = text(region(t.page(bob), "ledger"))
     assert purse(ledger, "Bob") == "Bob (you) ▶ to play 1 sesterce 49 to go"  # Ann has played
     assert "Potion 1" in ledger and "Fish 1" in ledger and "Boar 1" in ledger
     assert "Stockpile" not in ledger  # unlimited stocks are not shown
@@ -226,14 +192,14 @@ def test_the_page_renders_every_region_alone_for_live_updates(table):
     for name in ("albums", "ledger", "resolution", "menus"):
         assert f'id="{name}" data-region="{name}"' in body
         assert re.search(rf'id="{name}" data-region="{name}" data-hash="[0-9a-f]+" hx-swap-oob="true"', body)
-    assert "Crismus Bonus" in region(body, "albums")
+    assert "Crismus Bonus" in text(region(body, "albums"))
 
 
 def test_every_control_has_its_rules_section_and_the_sections_exist(table, client):
     t = table()
     battle_example(t)
     linked = set(re.findall(rf'href="/rules/{GAME}#([a-z-]+)"', t.page()))
-    t.act("Matthew", type="use_potion", player="Matthew", character="c5")  # the album falls
+    t.move("use_potion", by="Matthew", player="Matthew", character="c5")  # the album falls
     linked |= set(re.findall(rf'href="/rules/{GAME}#([a-z-]+)"', t.page()))
     assert set(HELP_SECTIONS) <= linked
     for section in linked:
@@ -247,7 +213,7 @@ def test_battle_totals_and_needs_on_the_page(table):
     t = table()
     snapshot = battle_example(t)
     assert side_totals(snapshot, 1) == {"gaul": 10, "roman": 10}
-    albums = region(t.page(), "albums")
+    albums = text(region(t.page(), "albums"))
     assert "G Gaul side Matthew 10 /15" in albums
     assert "R Roman side Laura 10 /15" in albums
     assert albums.count("needs 5 more to take the album") == 2
@@ -262,20 +228,20 @@ def test_potion_ko_reinvigorate_and_call_on_change_the_totals(table):
     t.play("Matthew", 1, 5, "Rebel", "Neutral", "Redbeard")
     t.play("Laura", 1, 4, "Legionary", "Roman")
     t.passes("Matthew")
-    assert side_totals(t.act("Laura", type="use_potion", player="Laura", character="c2"), 1) == {
+    assert side_totals(t.move("use_potion", by="Laura", player="Laura", character="c2"), 1) == {
         "gaul": 5, "roman": 8}
     t.passes("Matthew")
-    assert side_totals(t.act("Laura", type="use_fish", player="Laura", character="c1"), 1) == {
+    assert side_totals(t.move("use_fish", by="Laura", player="Laura", character="c1"), 1) == {
         "gaul": 0, "roman": 8}
-    assert side_totals(t.act("Matthew", type="use_boar", player="Matthew", character="c1"), 1) == {
+    assert side_totals(t.move("use_boar", by="Matthew", player="Matthew", character="c1"), 1) == {
         "gaul": 5, "roman": 8}
-    called = t.act("Laura", type="call_on", player="Laura", album=1, character="c1")
+    called = t.move("call_on", by="Laura", player="Laura", album=1, character="c1")
     assert side_totals(called, 1) == {"gaul": 0, "roman": 13}
-    albums = region(t.page(), "albums")
+    albums = text(region(t.page(), "albums"))
     assert "Redbeard 5 · Rebel · N Neutral · called on by Laura" in albums
     assert "R Roman side Laura 13 /15" in albums and "needs 2 more" in albums
     assert "🧪 Potion: 4×2" in albums
-    ledger = region(t.page(), "ledger")
+    ledger = text(region(t.page(), "ledger"))
     assert purse(ledger, "Laura") == "Laura ▶ to play 1 sesterce 49 to go"
     assert "Potion 0" in ledger and "Fish 0" in ledger
 
@@ -290,14 +256,14 @@ def test_every_one_tap_move_is_undone_by_undo(table, client):
     ]
     for move in moves:
         before = t.snapshot()["state"]
-        t.act("Matthew", **move)
-        undone = client.post(f"/api/tables/{t.code}/undo", headers=bearer(t.token("Laura"))).get_json()
+        t.move(move, by="Matthew")
+        undone = t.undo("Laura")
         assert undone["state"] == before
     for move in (dict(type="knock_out", character="c1"),
                  dict(type="call_on", player="Laura", album=2, character="c1")):
         before = t.snapshot()["state"]
-        t.act("Laura", **move)
-        undone = client.post(f"/api/tables/{t.code}/undo", headers=bearer(t.token("Laura"))).get_json()
+        t.move(move, by="Laura")
+        undone = t.undo("Laura")
         assert undone["state"] == before
 
 
@@ -353,7 +319,7 @@ def test_a_character_opens_one_shared_menu_that_offers_only_what_fits_it(table, 
                  "call_on"):
         [fields] = form_fields(page, move)
         assert "character" in fields
-    menus = region(page, "menus")
+    menus = text(region(page, "menus"))
     assert "Call on to your side of album 1" in menus and "Call on to your side of album 2" in menus
     # A move the menu does not offer is still refused with its sentence if posted anyway.
     t.give_turn("Laura")
@@ -389,9 +355,9 @@ def long_battle(t):
         return [c["id"] for c in slots[album - 1]["characters"] if c["faction"] == faction][index]
 
     for album, faction, index in ((1, "gaul", 1), (2, "roman", 1), (3, "gaul", 2)):
-        t.act("Dee", type="knock_out", character=nth(album, faction, index))
-    t.act("Dee", type="gain_bonus", player="Ann", bonus="potion")
-    t.act("Dee", type="use_potion", player="Ann", character=nth(1, "gaul", 0))
+        t.move("knock_out", by="Dee", character=nth(album, faction, index))
+    t.move("gain_bonus", by="Dee", player="Ann", bonus="potion")
+    t.move("use_potion", by="Dee", player="Ann", character=nth(1, "gaul", 0))
     t.passes("Bob")  # Cid's turn
     state = t.snapshot()["state"]
     assert all(slot["album"] for slot in state["slots"]) and state["turn"] == "Cid"
@@ -417,7 +383,7 @@ def test_one_move_in_a_long_battle_sends_little(table, phone):
         assert ("menus" in changed) == (viewer is ann)
         # (the power panel of the character just played, under 1 kB, comes with each play)
         assert sum(gzipped(after[name][1]) for name in changed) <= 9_000
-        t.client.post(f"/api/tables/{t.code}/undo", headers=bearer(t.token("Dee")))
+        t.undo("Dee")
 
 
 # -- point 3: resolution -----------------------------------------------------------------------
@@ -430,7 +396,7 @@ def test_the_rulebook_battle_example_to_its_result(table, phone):
     t.phones["Laura"] = laura  # Laura's phone holds her seat: her moves are its taps
     t.token("Matthew")  # and Matthew's seat is held (by the API)
     battle_example(t)
-    snapshot = t.act("Matthew", type="use_potion", player="Matthew", character="c5")
+    snapshot = t.move("use_potion", by="Matthew", player="Matthew", character="c5")
     last = snapshot["state"]["last_resolution"]
     assert last["totals"] == {"gaul": 16, "roman": 10}
     assert (last["winner"], last["loser"], last["centurion_helmets"], last["legionary_helmets"]) == (
@@ -441,34 +407,34 @@ def test_the_rulebook_battle_example_to_its_result(table, phone):
         "and 1 centurion helmet, reaching 20 sesterces.")
 
     # Every phone announces it at once, Laura's too.
-    resolution = region(t.page(laura), "resolution")
+    resolution = text(region(t.page(laura), "resolution"))
     assert "Album 1 falls!" in resolution
     assert "G Matthew's Gaul side reaches 16 against 10: Matthew takes album 1 (+15 sesterces)" in resolution
     assert "1 centurion helmet (+3)" in resolution
     assert "Matthew now has 20 sesterces" in resolution
     assert "Laura: pick a consolation bonus token" in resolution
-    ledger = region(t.page(laura), "ledger")
+    ledger = text(region(t.page(laura), "ledger"))
     # How it adds up, folded away under the scores.
     assert ("How the sesterces add up" in ledger and "Matthew: 20 sesterces Albums 1 × 15 = 15 (no. 1) "
             "Centurion helmets 1 × 3 = 3 Legionary helmets 2 × 1 = 2") in ledger
     assert purse(ledger, "Matthew") == "Matthew 20 sesterces 30 to go"
 
     # The loser takes a Potion, then reveals album 3 with its Gaul side towards her.
-    t.act("Laura", type="take_consolation", bonus="potion")
-    resolution = region(t.page(laura), "resolution")
+    t.move("take_consolation", by="Laura", bonus="potion")
+    resolution = text(region(t.page(laura), "resolution"))
     assert "Laura took a 🧪 Potion token as consolation" in resolution
     assert "Laura reveals album 3: which side faces Laura?" in resolution
     assert "G Gaul side faces Laura Laura plays Gauls, Matthew plays Romans" in resolution
-    snapshot = t.act("Laura", type="orient_album", faction="gaul", note="No Fish Bonus here")
+    snapshot = t.move("orient_album", by="Laura", faction="gaul", note="No Fish Bonus here")
     assert snapshot["state"]["ledger"]["Laura"]["bonuses"]["potion"] == 2
     assert snapshot["state"]["turn"] == "Laura"  # on the winner's left
     page = t.page(laura)
     assert "Laura's turn" in text(page)
-    albums = region(page, "albums")
+    albums = text(region(page, "albums"))
     assert ("Album 3 Matthew ⟷ Laura on your right: you play the G Gaul side "
             "✎ Note album 3's effect Album effect: No Fish Bonus here") in albums
-    assert "Last album: Matthew took album 1 (16 to 10); Laura took a Potion token." in region(
-        page, "resolution")
+    assert "Last album: Matthew took album 1 (16 to 10); Laura took a Potion token." in text(region(
+        page, "resolution"))
 
 
 def test_helmets_are_paid_for_visible_legionaries_and_centurions(table):
@@ -479,15 +445,15 @@ def test_helmets_are_paid_for_visible_legionaries_and_centurions(table):
     t.play("Laura", 1, 3, "Centurion", "Roman")
     t.passes("Matthew")
     t.play("Laura", 1, 2, "Legionary", "Roman")
-    t.act("Laura", type="end_power")  # her Legionary's power is done
-    t.act("Matthew", type="knock_out", character="c3")  # a K.O.'d Legionary earns nothing
+    t.move("end_power", by="Laura")  # her Legionary's power is done
+    t.move("knock_out", by="Matthew", character="c3")  # a K.O.'d Legionary earns nothing
     t.play("Matthew", 1, 7, "Legionary", "Neutral")
     t.passes("Laura")
     snapshot = t.play("Matthew", 1, 8, "Centurion", "Gaul")
     last = snapshot["state"]["last_resolution"]
     assert (last["winner"], last["legionary_helmets"], last["centurion_helmets"]) == ("Matthew", 2, 2)
     assert snapshot["scores"]["Matthew"] == 15 + 2 * 3 + 3 * 1
-    resolution = region(t.page(), "resolution")
+    resolution = text(region(t.page(), "resolution"))
     assert "2 centurion helmets (+6) and 2 legionary helmets (+2)" in resolution
     assert ("K.O.'d characters go back to their owners' hands: "
             "the strength 2 Roman Legionary → Laura") in resolution
@@ -495,24 +461,24 @@ def test_helmets_are_paid_for_visible_legionaries_and_centurions(table):
 
 def test_consolation_refuses_a_third_copy_and_is_skipped_when_all_are_full(table):
     t = table()
-    t.act("Laura", type="gain_bonus", player="Laura", bonus="boar")
+    t.move("gain_bonus", by="Laura", player="Laura", bonus="boar")
     t.play("Matthew", 1, 8, "Rebel", "Gaul")
     t.passes("Laura")
     t.play("Matthew", 1, 8, "Diehard", "Gaul")
-    assert t.refused("Laura", type="take_consolation", bonus="boar") == (
+    assert t.refused("take_consolation", by="Laura", bonus="boar") == (
         "Laura already holds two Boar tokens; a third one is not allowed.")
-    resolution = region(t.page(), "resolution")
+    resolution = text(region(t.page(), "resolution"))
     assert "Boar Laura holds 2: no third" in resolution
     assert "Fish Laura holds 1" in resolution
 
     full = table()
     for kind in ("potion", "fish", "boar"):
-        full.act("Laura", type="gain_bonus", player="Laura", bonus=kind)
+        full.move("gain_bonus", by="Laura", player="Laura", bonus=kind)
     full.play("Matthew", 1, 8, "Rebel", "Gaul")
     full.passes("Laura")
     snapshot = full.play("Matthew", 1, 8, "Diehard", "Gaul")
     assert snapshot["state"]["pending"]["step"] == "orientation"
-    assert "Laura reveals album 3" in region(full.page(), "resolution")
+    assert "Laura reveals album 3" in text(region(full.page(), "resolution"))
 
 
 # -- point 4: ledger moves ---------------------------------------------------------------------
@@ -520,23 +486,23 @@ def test_consolation_refuses_a_third_copy_and_is_skipped_when_all_are_full(table
 
 def test_powers_and_caesars_cost_are_logged_ledger_moves(table):
     t = table()
-    t.act("Matthew", type="gain_helmet", player="Matthew", helmet="centurion")
-    t.act("Matthew", type="gain_bonus", player="Matthew", bonus="fish")
-    snapshot = t.act("Matthew", type="destroy_helmet", player="Matthew", helmet="legionary")
+    t.move("gain_helmet", by="Matthew", player="Matthew", helmet="centurion")
+    t.move("gain_bonus", by="Matthew", player="Matthew", bonus="fish")
+    snapshot = t.move("destroy_helmet", by="Matthew", player="Matthew", helmet="legionary")
     assert snapshot["scores"]["Matthew"] == 3
     assert [entry["text"] for entry in snapshot["log"][:3]] == [
         "Matthew destroyed one of their legionary helmets.",
         "Matthew won a Fish token.",
         "Matthew won a centurion helmet.",
     ]
-    ledger = region(t.page(), "ledger")
+    ledger = text(region(t.page(), "ledger"))
     assert purse(ledger, "Matthew") == "Matthew ▶ to play 3 sesterces 47 to go"
     assert "Centurion helmets 1 × 3 = 3 Legionary helmets 0 × 1 = 0" in ledger
     assert "Fish 2" in ledger
     # One shared dialog for the powers; each player's box opens it for that player.
     page = t.page()
     assert 'data-ac-powers="Matthew"' in page and 'data-ac-powers="Laura"' in page
-    assert "Power, Caesar's cost or reinforce: Laura" in region(page, "ledger")
+    assert "Power, Caesar's cost or reinforce: Laura" in text(region(page, "ledger"))
     for move in ("gain_helmet", "gain_bonus", "destroy_helmet", "reinforce_hand"):
         [fields] = form_fields(page, move)  # one form, filled in for the player tapped
         assert "player" in fields
@@ -550,14 +516,14 @@ def three_albums_for_matthew(t):
     t.play("Matthew", 1, 8, "Rebel", "Gaul")
     t.passes("Laura")
     t.play("Matthew", 1, 8, "Diehard", "Gaul")
-    t.act("Laura", type="take_consolation", bonus="potion")
-    t.act("Laura", type="orient_album", faction="roman")
+    t.move("take_consolation", by="Laura", bonus="potion")
+    t.move("orient_album", by="Laura", faction="roman")
     t.passes("Laura")
     t.play("Matthew", 2, 8, "Legionary", "Roman")
     t.passes("Laura")
     t.play("Matthew", 2, 7, "Centurion", "Roman")
-    t.act("Laura", type="take_consolation", bonus="fish")
-    t.act("Laura", type="orient_album", faction="roman")
+    t.move("take_consolation", by="Laura", bonus="fish")
+    t.move("orient_album", by="Laura", faction="roman")
     t.passes("Laura")
     t.play("Matthew", 3, 8, "Chief", "Gaul")
     t.passes("Laura")
@@ -576,14 +542,14 @@ def test_fifty_sesterces_at_a_resolution_wins_with_the_breakdown_on_every_phone(
     for viewer in (t.host, laura):
         page = t.page(viewer)
         assert "Matthew wins with 50 sesterces!" in text(page)
-        resolution = region(page, "resolution")
+        resolution = text(region(page, "resolution"))
         assert "Game over" in resolution
         assert "Matthew reaches 50 sesterces and wins the game!" in resolution
         assert ("Matthew 50 3 albums × 15 = 45 1 centurion helmet × 3 = 3 "
                 "2 legionary helmets × 1 = 2") in resolution  # a line each
         assert "Laura 1 0 albums × 15 = 0" in resolution
         assert 'name="type" value="play_character"' not in page  # nothing left to play
-    assert t.refused("Laura", type="reinforce_hand", player="Laura") == (
+    assert t.refused("reinforce_hand", by="Laura", player="Laura") == (
         "The game is over; undo the last move to change it.")
 
 
@@ -594,12 +560,12 @@ def test_stock_limits_refuse_an_empty_pile_and_show_what_is_left(table):
     t = table(legionary_helmets="1", centurion_helmets="0")
     snapshot = t.snapshot()
     assert snapshot["state"]["stock"]["legionary"] == 1
-    t.act("Matthew", type="gain_helmet", player="Matthew", helmet="legionary")
-    assert t.refused("Laura", type="gain_helmet", player="Laura", helmet="legionary") == (
+    t.move("gain_helmet", by="Matthew", player="Matthew", helmet="legionary")
+    assert t.refused("gain_helmet", by="Laura", player="Laura", helmet="legionary") == (
         "The legionary helmet stockpile is empty.")
-    assert t.refused("Laura", type="gain_helmet", player="Laura", helmet="centurion") == (
+    assert t.refused("gain_helmet", by="Laura", player="Laura", helmet="centurion") == (
         "The centurion helmet stockpile is empty.")
-    ledger = region(t.page(), "ledger")
+    ledger = text(region(t.page(), "ledger"))
     assert ("Stockpile Legionary helmets: none left Centurion helmets: none left "
             "🧪 Potion tokens: no limit") in ledger
     # A won album pays only what the pile holds.
@@ -607,7 +573,7 @@ def test_stock_limits_refuse_an_empty_pile_and_show_what_is_left(table):
     t.passes("Laura")
     snapshot = t.play("Matthew", 2, 8, "Centurion", "Roman")
     assert snapshot["state"]["last_resolution"]["helmets_short"] == 2
-    assert "2 more could not be paid: the stockpile ran out" in region(t.page(), "resolution")
+    assert "2 more could not be paid: the stockpile ran out" in text(region(t.page(), "resolution"))
 
 
 def test_bad_stock_counts_are_refused_at_setup(client):
@@ -622,12 +588,12 @@ def test_bad_stock_counts_are_refused_at_setup(client):
 
 def test_an_album_note_shows_beside_the_album_and_can_be_cleared(table):
     t = table()
-    t.act("Laura", type="set_album_note", album=2, note="At most 1 Neutral per player")
-    albums = region(t.page(), "albums")
+    t.move("set_album_note", by="Laura", album=2, note="At most 1 Neutral per player")
+    albums = text(region(t.page(), "albums"))
     assert ("Album 2 Laura ⟷ Matthew ✎ Note album 2's effect "
             "Album effect: At most 1 Neutral per player") in albums
-    t.act("Laura", type="set_album_note", album=2)
-    assert "Album effect:" not in region(t.page(), "albums")
+    t.move("set_album_note", by="Laura", album=2)
+    assert "Album effect:" not in text(region(t.page(), "albums"))
 
 
 # -- refusals -------------------------------------------------------------------------------------
@@ -637,12 +603,12 @@ def battle_in_progress(t):
     """c1 Asterix with a Potion (Matthew), c2 a K.O.'d Legionary and c3 Redbeard (Laura);
     Matthew's turn."""
     t.play("Matthew", 1, 6, "Hero", "Gaul", "Asterix")
-    t.act("Matthew", type="gain_bonus", player="Matthew", bonus="potion")
+    t.move("gain_bonus", by="Matthew", player="Matthew", bonus="potion")
     t.passes("Laura")
-    t.act("Matthew", type="use_potion", player="Matthew", character="c1")
-    t.act("Matthew", type="gain_bonus", player="Matthew", bonus="potion")
+    t.move("use_potion", by="Matthew", player="Matthew", character="c1")
+    t.move("gain_bonus", by="Matthew", player="Matthew", bonus="potion")
     t.play("Laura", 1, 4, "Legionary", "Roman")
-    t.act("Matthew", type="use_fish", player="Matthew", character="c2")
+    t.move("use_fish", by="Matthew", player="Matthew", character="c2")
     t.play("Laura", 2, 5, "Rebel", "Neutral", "Redbeard")
 
 
@@ -700,7 +666,7 @@ def test_every_refusal_is_a_422_with_its_sentence_and_changes_nothing(table, pay
     if payload["type"] in TURN_MOVES and payload.get("player") in DUO:
         t.give_turn(payload["player"])  # so that the rule itself answers
     before = t.snapshot()
-    error = t.refused("Laura", **payload)
+    error = t.refused(payload, by="Laura")
     assert message in error
     assert error.endswith(".")
     after = t.snapshot()
@@ -712,11 +678,11 @@ def test_moves_wait_while_the_loser_chooses(table):
     t.play("Matthew", 1, 8, "Rebel", "Gaul")
     t.passes("Laura")
     t.play("Matthew", 1, 8, "Diehard", "Gaul")
-    assert t.refused("Laura", type="play_character", player="Laura", album=2, strength=4,
+    assert t.refused("play_character", by="Laura", player="Laura", album=2, strength=4,
                      character_type="Rebel", colour="Gaul") == (
         "Not now: Laura picks a consolation bonus token.")
-    t.act("Laura", type="take_consolation", bonus="fish")
-    assert t.refused("Laura", type="take_consolation", bonus="boar") == (
+    t.move("take_consolation", by="Laura", bonus="fish")
+    assert t.refused("take_consolation", by="Laura", bonus="boar") == (
         "Not now: Laura reveals the next album and picks the side that faces them.")
 
 
@@ -734,7 +700,7 @@ def test_a_watcher_is_shown_the_albums_with_nothing_to_tap(table, phone):
     watcher = phone("10.0.0.4")
     watcher.join(t.code)
     page = t.page(watcher)
-    assert "Crismus Bonus" in region(page, "albums")  # the characters are shown
+    assert "Crismus Bonus" in text(region(page, "albums"))  # the characters are shown
     for opener in ("data-ac-play ", "data-ac-char=", "data-ac-note ", "data-ac-powers=", "ac-add"):
         assert opener not in page, opener
     assert "data-ac-play " in t.page()  # the host's phone plays
@@ -781,7 +747,7 @@ def test_a_control_is_disabled_with_its_reason_exactly_when_the_rules_refuse_it(
     shown = check({"play_character", "reinforce_hand"})
     assert shown["play_character"] == "It is Matthew's turn."
     assert shown["gain_bonus"] is None and shown["set_album_note"] is None
-    assert "It is Matthew's turn." in region(t.page(laura), "menus")
+    assert "It is Matthew's turn." in text(region(t.page(laura), "menus"))
     # Her turn now: she may play; a Fish has a target, the Boar too (c1 faces her).
     t.play("Matthew", 1, 6, "Hero", "Gaul", "Asterix")
     shown = check(set())
@@ -808,7 +774,7 @@ def test_a_seated_phone_cannot_play_for_another_player_on_someone_elses_turn(tab
     response = cid.act(type="play_character", player="Cid", album="2", strength="5",
                        character_type="Legionary", colour="Roman")
     assert (response.status_code, response.get_data(as_text=True)) == (422, "It is Bob's turn.")
-    assert t.refused("Cid", type="use_fish", player="Cid", character="c1") == "It is Bob's turn."
+    assert t.refused("use_fish", by="Cid", player="Cid", character="c1") == "It is Bob's turn."
     assert t.snapshot()["state"]["turn"] == "Bob"  # nobody skipped
     # Bob plays (here from his own token): the turn goes on to Cid, and Cid's phone may play.
     t.play("Bob", 2, 4, "Rebel", "Gaul")
@@ -818,14 +784,14 @@ def test_a_seated_phone_cannot_play_for_another_player_on_someone_elses_turn(tab
     assert t.snapshot()["state"]["turn"] == "Ann"
     # A seated phone shows "+ Play" on its own sides only, disabled with the reason while it
     # is someone else's turn; the host's phone on every side.
-    albums = region_html(t.page(cid), "albums")
+    albums = region(t.page(cid), "albums")
     assert len(re.findall(r"data-ac-play ", albums)) == 0
     waiting = re.findall(r'<button type="button" class="ac-add ac-add-waiting" disabled>(.*?)</button>', albums, re.S)
     assert [text(button).strip() for button in waiting] == ["+ Play a character It is Ann's turn."] * 2
     assert len(re.findall(r"data-ac-play ", t.page())) == 6
     t.play("Ann", 1, 4, "Rebel", "Gaul")  # Bob's turn
     t.play("Bob", 2, 4, "Rebel", "Gaul")  # Cid's turn: her two sides open their dialog
-    assert len(re.findall(r"data-ac-play ", region_html(t.page(cid), "albums"))) == 2
+    assert len(re.findall(r"data-ac-play ", region(t.page(cid), "albums"))) == 2
 
 
 def test_a_seated_phone_enters_the_move_of_a_player_without_a_phone(table, phone):
@@ -835,18 +801,18 @@ def test_a_seated_phone_enters_the_move_of_a_player_without_a_phone(table, phone
     cid = phone("10.0.0.5")
     cid.join(t.code, "Cid")
     page = t.page(cid)
-    albums = region_html(page, "albums")
+    albums = region(page, "albums")
     offered = re.findall(r'data-ac-play data-album="(\d+)" data-faction="(\w+)" data-player="(\w+)"', albums)
     assert sorted(offered) == [("1", "gaul", "Ann"), ("3", "roman", "Ann")]
     assert "Ann's turn: Ann has no phone, enter the move here" in text(albums)
     waiting = re.findall(r'<button type="button" class="ac-add ac-add-waiting" disabled>(.*?)</button>', albums, re.S)
     assert [text(button).strip() for button in waiting] == ["+ Play a character It is Ann's turn."] * 2
     # The shared dialogs: open for Ann's move, her tokens; Call On for Cid or for Ann.
-    shown = controls(region_html(page, "menus"))
+    shown = controls(region(page, "menus"))
     assert shown["play_character"] is None and shown["reinforce_hand"] is None
     potion = [form for form in re.findall(r"<form\b.*?</form>", page, re.S) if 'value="use_potion"' in form]
     assert len(potion) == 1 and 'name="player" value="Ann"' in potion[0]
-    menus = text(region_html(page, "menus"))
+    menus = text(region(page, "menus"))
     assert "Call on to your side of album 2" in menus and "Call on to Ann's side of album 1" in menus
     response = cid.act(type="play_character", player="Ann", album="1", strength="5",
                        character_type="Rebel", colour="Gaul")
@@ -855,16 +821,16 @@ def test_a_seated_phone_enters_the_move_of_a_player_without_a_phone(table, phone
     # Once Bob has a phone, his moves are his phone's: Cid's phone waits.
     bob = phone("10.0.0.6")
     bob.join(t.code, "Bob")
-    albums = region_html(t.page(cid), "albums")
+    albums = region(t.page(cid), "albums")
     assert "data-ac-play " not in albums and "Bob has no phone" not in text(albums)
-    assert controls(region_html(t.page(cid), "menus"))["play_character"] == "It is Bob's turn."
+    assert controls(region(t.page(cid), "menus"))["play_character"] == "It is Bob's turn."
 
 
 def test_the_host_hands_the_turn_on_logged_and_undone_and_nobody_else_may(table, phone):
     t = table(("Ann", "Bob", "Cid"))
     bob = phone("10.0.0.3")
     bob.join(t.code, "Bob")
-    ledger = region_html(t.page(), "ledger")
+    ledger = region(t.page(), "ledger")
     [fields] = form_fields(ledger, "hand_turn")
     assert "player" in fields
     assert "Host: hand the turn to" in text(ledger)
@@ -881,8 +847,8 @@ def test_the_host_hands_the_turn_on_logged_and_undone_and_nobody_else_may(table,
     snapshot = t.snapshot()
     assert snapshot["state"]["turn"] == "Cid"
     assert snapshot["log"][0]["text"] == "The host handed the turn to Cid."
-    assert purse(region(t.page(bob), "ledger"), "Cid") == "Cid ▶ to play 1 sesterce 49 to go"
-    assert "Cid's turn" in region(t.page(bob), "status")
+    assert purse(text(region(t.page(bob), "ledger")), "Cid") == "Cid ▶ to play 1 sesterce 49 to go"
+    assert "Cid's turn" in text(region(t.page(bob), "status"))
 
     undone = t.host.post(f"/t/{t.code}/undo", {"expected_version": t.host.version()}, htmx=True)
     assert undone.status_code == 200
@@ -917,15 +883,15 @@ def german_battle(table, phone):
     battle_example(t)
     t.play("Matthew", 2, 5, "Diehard", "Roman")  # c7, no name
     t.give_turn("Matthew")
-    t.act("Matthew", type="use_potion", player="Matthew", character="c5")  # album 1 falls
+    t.move("use_potion", by="Matthew", player="Matthew", character="c5")  # album 1 falls
     return t, laura
 
 
 def test_a_german_phone_reads_the_board_log_and_refusals_in_german(table, phone):
     t, laura = german_battle(table, phone)
     page = t.page(laura)
-    albums, ledger = region(page, "albums"), region(page, "ledger")
-    resolution, status = region(page, "resolution"), region(page, "status")
+    albums, ledger = text(region(page, "albums")), text(region(page, "ledger"))
+    resolution, status = text(region(page, "resolution")), text(region(page, "status"))
     # The board, in the German words of the rules text.
     assert "Deine Alben, Laura" in albums
     assert "links von dir: du spielst die G Gallierseite" in albums
@@ -945,7 +911,7 @@ def test_a_german_phone_reads_the_board_log_and_refusals_in_german(table, phone)
     # A refusal the page shows before anyone taps: the legal-moves table, in German.
     assert "Jetzt nicht: Laura wählt ein Bonusplättchen als Trost." in albums
     # The script's sentences for the dialogs come from the page, in German.
-    menus = region_html(page, "menus")
+    menus = region(page, "menus")
     assert 'data-album-text="Album {album} · {side}"' in menus
     assert 'data-side-gaul="Gallierseite" data-side-roman="Römerseite"' in menus
     assert 'data-album-text="Der Effekt von Album {album}"' in menus
@@ -958,13 +924,13 @@ def test_a_german_phone_reads_the_board_log_and_refusals_in_german(table, phone)
     german_fall = ("Matthew gibt Asterix einen Zaubertrank. Matthew holt Album 1 (16 zu 10) "
                    "plus 1 Zenturiohelm; jetzt 20 Sesterzen.")
     assert t.snapshot()["log"][0]["text"] == english_fall  # the API keeps the English
-    history = region(page, "history")
+    history = text(region(page, "history"))
     assert german_fall in history and german_play in history and english_play not in history
-    assert f"Zuletzt: {german_fall}" in region(page, "lastmove")
+    assert f"Zuletzt: {german_fall}" in text(region(page, "lastmove"))
     host_page = t.page()
-    assert english_fall in region(host_page, "history") and german_fall not in text(host_page)
-    assert english_play in region(host_page, "history")
-    assert "Album 1 falls!" in region(host_page, "resolution")
+    assert english_fall in text(region(host_page, "history")) and german_fall not in text(host_page)
+    assert english_play in text(region(host_page, "history"))
+    assert "Album 1 falls!" in text(region(host_page, "resolution"))
 
     # A move refused by the rules: the same reason in each phone's language.
     assert laura.act(type="take_consolation", bonus="boar").status_code == 200
@@ -975,7 +941,7 @@ def test_a_german_phone_reads_the_board_log_and_refusals_in_german(table, phone)
     assert laura.act(type="orient_album", faction="roman").status_code == 200
     assert laura.act(type="use_fish", player="Laura", character="c7").status_code == 200
     t.play("Matthew", 3, 2, "Rebel", "Gaul")
-    t.act("Matthew", type="end_power")  # no power waits: a K.O. is anyone's correction
+    t.move("end_power", by="Matthew")  # no power waits: a K.O. is anyone's correction
     for who, expected in (
         (laura, "Unbeugsamer (Römer, Stärke 5) ist schon k.o."),
         (t.host, "the strength 5 Roman Diehard is already K.O.'d."),
@@ -1015,11 +981,10 @@ def test_no_english_is_left_on_a_german_phone(table, phone):
     three_albums_for_matthew(finished)
     pages.append(finished.page(german(finished.host)))  # the end and everyone's sesterces
     for page in pages:
-        # Each region's text after its opening tag (whose attributes name the region).
-        words = " ".join(region(page, name).split(">", 1)[1] for name in (
+        words = " ".join(text(region(page, name)) for name in (
             "status", "albums", "ledger", "resolution", "menus"))
         for name in ("albums", "ledger", "resolution", "menus"):
-            words += " " + re.sub(r"\{\w+\}", " ", attribute_texts(region_html(page, name)))
+            words += " " + re.sub(r"\{\w+\}", " ", attribute_texts(region(page, name)))
         assert leftover_english(words) == [], words
     # The new-table form's options, in German too.
     setup = text(german(phone("10.0.0.8")).get(f"/new/{GAME}").get_data(as_text=True))
@@ -1055,15 +1020,15 @@ def test_a_players_choice_is_theirs_and_every_other_phone_says_whose_it_is(table
     assert controls(mine)["end_power"] is None and controls(mine)["knock_out"] is None
     whose = "Matthew trägt die Fähigkeit von Asterix auf dem eigenen Handy ein oder auf dem des Gastgebers."
     assert "end_power" not in controls(theirs) and controls(theirs)["gain_helmet"] == whose
-    assert whose in region(theirs, "resolution")  # in one line, where the quiet line stands
-    assert "Matthew hat Asterix gespielt: die Fähigkeit" in region(mine, "resolution")
+    assert whose in text(region(theirs, "resolution"))  # in one line, where the quiet line stands
+    assert "Matthew hat Asterix gespielt: die Fähigkeit" in text(region(mine, "resolution"))
     assert coach_say(mine).startswith("Matthew: trag jetzt die Fähigkeit von Asterix ein.")
-    shown = re.sub(r'<span class="ac-nojs">.*?</span>', "", region_html(mine, "albums"))
+    shown = re.sub(r'<span class="ac-nojs">.*?</span>', "", region(mine, "albums"))
     assert re.search(r"\bc\d+\b", text(shown)) is None  # no internal id (but without script)
-    assert t.refused("Laura", type="gain_helmet", player="Laura", helmet="legionary") == (
+    assert t.refused("gain_helmet", by="Laura", player="Laura", helmet="legionary") == (
         "Matthew enters the power of Asterix on their own phone or the host's.")
     assert controls(theirs)["play_character"] is None  # Laura may still make her turn
-    t.act("Matthew", type="end_power")
+    t.move("end_power", by="Matthew")
     assert coach_say(german_page(t, laura)).startswith("Laura: du bist dran.")
 
     # Laura loses album 1: its consolation and the new album's side are hers.
@@ -1074,14 +1039,14 @@ def test_a_players_choice_is_theirs_and_every_other_phone_says_whose_it_is(table
     mine, theirs = german_page(t, laura), german_page(t, matthew)
     assert controls(mine)["take_consolation"] is None
     whose = "Das Trostplättchen wählt Laura selbst, auf dem eigenen Handy oder dem des Gastgebers."
-    assert controls(theirs)["take_consolation"] == whose and whose in region(theirs, "resolution")
+    assert controls(theirs)["take_consolation"] == whose and whose in text(region(theirs, "resolution"))
     assert coach_say(theirs).startswith("Laura: du hast Album 1 verloren.")
-    assert t.refused("Matthew", type="take_consolation", bonus="fish") == (
+    assert t.refused("take_consolation", by="Matthew", bonus="fish") == (
         "The consolation token is Laura's choice: Laura takes it on their own phone or the host's.")
-    t.act("Laura", type="take_consolation", bonus="fish")
+    t.move("take_consolation", by="Laura", bonus="fish")
     whose = "Die Seite des neuen Albums wählt Laura selbst, auf dem eigenen Handy oder dem des Gastgebers."
     assert controls(german_page(t, matthew))["orient_album"] == whose
-    assert t.refused("Matthew", type="orient_album", faction="gaul").startswith(
+    assert t.refused("orient_album", by="Matthew", faction="gaul").startswith(
         "The side of the new album is Laura's choice")
     # The host's phone (no seat) may make it for her.
     assert t.host.act(type="orient_album", faction="roman").status_code == 200

@@ -8,7 +8,8 @@ from html import unescape
 import pytest
 
 from companion.games import get_game
-from tests.conftest import api_table, bearer
+from tests.conftest import ApiTable, bearer
+from tests.pages import region
 
 GAME = "asterix-obelix"
 HELP_SECTIONS = {"turn", "setup", "attack", "soldiers", "pirates", "traitor", "wild-boar", "village-feast",
@@ -18,13 +19,6 @@ HELP_SECTIONS = {"turn", "setup", "attack", "soldiers", "pirates", "traitor", "w
 
 def text(response):
     return unescape(response.get_data(as_text=True))
-
-
-def region(html: str, name: str) -> str:
-    """One live region of a page, as the phone shows it."""
-    found = re.search(rf'<section id="{name}" data-region="{name}".*?</section>', html, re.S)
-    assert found, f"region {name} is missing"
-    return found.group(0)
 
 
 def offered(html: str) -> set[str]:
@@ -50,46 +44,17 @@ def helps(html: str) -> set[str]:
     return set(re.findall(r'href="/rules/asterix-obelix#([\w-]+)"', html))
 
 
-class ApiTable:
-    """A table driven through the JSON API, with one token per seat, as a script would; its
-    host's phone (which may make every move, so its page offers them) shows the board."""
+def api_game(client, host, options: dict | None = None) -> ApiTable:
+    """A table started on ``host``'s phone (which may make every move, so its page offers
+    them; ``options``: its set-up form's fields), a phone at each seat through the JSON API."""
+    table = ApiTable(client, GAME, ("Ann", "Ben"), options, host=host)
+    table.join("Ann", "Ben")
+    return table
 
-    def __init__(self, client, host, options=None):
-        self.client = client
-        self.host = host
-        form = {name: value for name, value in (options or {}).items() if value is not False}
-        form.update({f"{name}__present": "1" for name, value in (options or {}).items() if value is False})
-        self.code = host.start(game=GAME, players=("Ann", "Ben"), **form)
-        self.tokens = {name: client.post(f"/api/tables/{self.code}/join", json={"seat": name}).get_json()["token"]
-                       for name in ("Ann", "Ben")}
 
-    def post(self, who: str, **payload):
-        return self.client.post(f"/api/tables/{self.code}/actions", headers=bearer(self.tokens[who]), json=payload)
-
-    def ok(self, who: str, **payload) -> dict:
-        response = self.post(who, **payload)
-        assert response.status_code == 200, (payload, response.get_json())
-        return response.get_json()
-
-    def refused(self, who: str, **payload) -> str:
-        response = self.post(who, **payload)
-        assert response.status_code == 422, (payload, response.get_json())
-        return response.get_json()["error"]
-
-    def play(self, who: str, *actions: dict) -> dict:
-        snap = None
-        for action in actions:
-            snap = self.ok(who, **action)
-        return snap
-
-    def undo(self, who: str) -> dict:
-        return self.client.post(f"/api/tables/{self.code}/undo", headers=bearer(self.tokens[who])).get_json()
-
-    def page(self) -> str:
-        return text(self.host.get(f"/t/{self.code}"))
-
-    def redo(self, who: str) -> dict:
-        return self.client.post(f"/api/tables/{self.code}/redo", headers=bearer(self.tokens[who])).get_json()
+def shown(table: ApiTable) -> str:
+    """The table's page on its host's phone, entities decoded."""
+    return unescape(table.page())
 
 
 def a(action_type: str, **fields) -> dict:
@@ -118,72 +83,73 @@ BEAT = a("beat_card", beaten=True)
 
 @pytest.fixture
 def table(client, phone):
-    return ApiTable(client, phone())
+    return api_game(client, phone())
 
 
 # -- a whole game through the JSON API ------------------------------------------------------
 def test_a_whole_game_through_the_api_from_setup_to_the_fifth_feast(table):
     t = table
-    page = t.page
     seen_helps = set()
 
-    html = page()
+    html = shown(t)
     assert "Who attacks first?" in html and "put the pile with 2 feasts on top" in html
     assert offered(html) == {"start_game"}
     seen_helps |= helps(html)
-    assert t.refused("Ann", **line("row", 1)) == "Not now: Finish the setup first, then tap who attacks first."
+    assert t.refused(line("row", 1), by="Ann") == "Not now: Finish the setup first, then tap who attacks first."
 
-    t.ok("Ann", type="start_game", starter="Ann")
-    html = page()
+    t.move("start_game", by="Ann", starter="Ann")
+    html = shown(t)
     assert len(offered_lines(html, "choose_line")) == 16  # every row and column from both ends
     seen_helps |= helps(html)
 
     # 1 Ann: two reds, then blocks row 2 for Ben.
-    t.play("Ann", line("row", 1), leg("red"), leg("red"), END)
-    html = page()
+    t.moves(line("row", 1), leg("red"), leg("red"), END, by="Ann")
+    html = shown(t)
     assert offered(html) >= {"block_line", "skip_block"}
     seen_helps |= helps(html)
-    snap = t.ok("Ann", type="block_line", line="row", number=2)
+    snap = t.move("block_line", by="Ann", line="row", number=2)
     assert snap["state"]["secured"]["Ann"]["legionaries"]["red"] == 2
     assert snap["status"] == "Ben's attack: choose a row or column (row 2 is blocked) · feasts 0/5"
-    assert t.refused("Ben", **line("row", 2)) == "Row 2 is blocked for Ben's attack; choose another line."
-    html = page()
+    assert t.refused(line("row", 2), by="Ben") == "Row 2 is blocked for Ben's attack; choose another line."
+    html = shown(t)
     assert not any(entry[:2] == ("row", 2) for entry in offered_lines(html, "choose_line"))
     assert "Row 2 is blocked for Ben's next attack." in html
 
     # 2 Ben: a blue legionary, a feast and the blue centurion.
-    t.play("Ben", line("row", 3, "right"), leg("blue"), card("feast"), cent("blue"), END, SKIP)
+    t.moves(line("row", 3, "right"), leg("blue"), card("feast"), cent("blue"), END, SKIP, by="Ben")
     # 3 Ann: pirate and traitor, then a yellow she cannot beat.
-    t.play("Ann", line("column", 1), card("pirate"), card("traitor"), leg("yellow"))
-    html = page()
+    t.moves(line("column", 1), card("pirate"), card("traitor"), leg("yellow"), by="Ann")
+    html = shown(t)
     assert {"beat_card", "end_attack", "reveal_card"} <= offered(html)
     seen_helps |= helps(html)
-    t.play("Ann", FAIL, a("block_line", line="column", number=4))
+    t.moves(FAIL, a("block_line", line="column", number=4), by="Ann")
     # 4 Ben: breaks the formation on row 4, then column 1 from the bottom (3 cards, one known).
-    t.play("Ben", line("row", 4), leg("green"), leg("green"), cent("green"), leg("purple"), BEAT)
-    html = page()
+    t.moves(line("row", 4), leg("green"), leg("green"), cent("green"), leg("purple"), BEAT, by="Ben")
+    html = shown(t)
     assert "further_attack" in offered(html) and "Formation broken!" in html
     seen_helps |= helps(html)
-    t.play("Ben", a("further_attack", line="column", number=1, start="bottom"))
-    html = page()
+    t.move(a("further_attack", line="column", number=1, start="bottom"), by="Ben")
+    html = shown(t)
     assert "It is the known card: yellow legionary" in html
-    t.play("Ben", a("reveal_card"), card("pirate"), card("feast"), END, a("block_line", line="row", number=4))
+    t.moves(a("reveal_card"), card("pirate"), card("feast"), END, a("block_line", line="row", number=4),
+            by="Ben")
     # 5 Ann: the wild boar at once.
-    t.play("Ann", line("row", 2), card("boar"), SKIP)
+    t.moves(line("row", 2), card("boar"), SKIP, by="Ann")
     # 6 Ben: a feast and a red.
-    t.play("Ben", line("row", 1), card("feast"), leg("red"), END, a("block_line", line="column", number=2))
+    t.moves(line("row", 1), card("feast"), leg("red"), END, a("block_line", line="column", number=2),
+            by="Ben")
     # 7 Ann: looks at the last card first.
-    t.play("Ann", line("column", 3))
-    html = page()
+    t.move(line("column", 3), by="Ann")
+    html = shown(t)
     assert "look_at_last_card" in offered(html)
     seen_helps |= helps(html)
-    t.play("Ann", a("look_at_last_card"), leg("red"), cent("red"), card("pirate"), END, SKIP)
+    t.moves(a("look_at_last_card"), leg("red"), cent("red"), card("pirate"), END, SKIP, by="Ann")
     # 8 Ben: the fourth feast and a yellow.
-    t.play("Ben", line("row", 2), card("feast"), leg("yellow"), END, SKIP)
+    t.moves(line("row", 2), card("feast"), leg("yellow"), END, SKIP, by="Ben")
     # 9 Ann: two purples and the fifth feast.
-    t.play("Ann", line("row", 3), leg("purple"), leg("purple"))
-    assert "4/5" in page()
-    snap = t.ok("Ann", **card("feast"))
+    t.moves(line("row", 3), leg("purple"), leg("purple"), by="Ann")
+    assert "4/5" in shown(t)
+    snap = t.move(card("feast"), by="Ann")
 
     assert snap["finished"] is True
     assert snap["winners"] == ["Ben"]
@@ -191,9 +157,9 @@ def test_a_whole_game_through_the_api_from_setup_to_the_fifth_feast(table):
     assert snap["status"] == "Game over after the fifth feast: Ben wins with 3 tokens to 2."
     assert snap["log"][0]["text"] == ("Ann turned over the fifth village feast: the game is over and Ann "
                                       "keeps 2 defeated cards of this attack.")
-    assert t.refused("Ben", **line("row", 1)) == "The game is over; only a secured pile can still be corrected."
+    assert t.refused(line("row", 1), by="Ben") == "The game is over; only a secured pile can still be corrected."
 
-    html = page()
+    html = shown(t)
     seen_helps |= helps(html)
     scoring = region(html, "scoring")
     assert "Final scoring, token by token" in scoring
@@ -221,10 +187,10 @@ def test_every_help_section_exists_in_the_rules(client, phone):
 
 def test_the_game_over_board_points_to_the_end_of_game_rule(table):
     t = table
-    t.ok("Ann", type="start_game", starter="Ann")
-    t.ok("Ann", type="correct_feasts", count=4, reason="feasts laid out before we started tracking")
-    t.play("Ann", line("row", 1), leg("blue"), card("feast"))
-    html = t.page()
+    t.move("start_game", by="Ann", starter="Ann")
+    t.move("correct_feasts", by="Ann", count=4, reason="feasts laid out before we started tracking")
+    t.moves(line("row", 1), leg("blue"), card("feast"), by="Ann")
+    html = shown(t)
     assert "end-of-game" in helps(region(html, "board"))
     assert "the fifth village feast was turned over" in html
 
@@ -341,8 +307,8 @@ def test_colours_carry_their_name_and_letter_everywhere(phone):
 # -- failed attack, undo, formation broken ------------------------------------------------------
 def test_a_failed_attack_loses_the_catch_and_turns_the_card_back(table):
     t = table
-    t.ok("Ann", type="start_game", starter="Ann")
-    snap = t.play("Ann", line("row", 1), leg("red"), leg("blue"), card("feast"), leg("yellow"), FAIL)
+    t.move("start_game", by="Ann", starter="Ann")
+    snap = t.moves(line("row", 1), leg("red"), leg("blue"), card("feast"), leg("yellow"), FAIL, by="Ann")
     state = snap["state"]
     assert [entry["card"] for entry in state["out_of_game"]] == [
         {"kind": "legionary", "colour": "red"}, {"kind": "legionary", "colour": "blue"}]
@@ -351,7 +317,7 @@ def test_a_failed_attack_loses_the_catch_and_turns_the_card_back(table):
     assert snap["log"][0]["text"] == (
         "Ann had no fight card for a yellow legionary: the attack failed and the card went back face "
         "down; 2 defeated cards left the game. 3 supply cards refilled the formation (21 left).")
-    html = t.page()
+    html = shown(t)
     out = region(html, "odds")
     assert "Out of the game (2)" in out and out.count("(failed attack, Ann)") == 2
     board = region(html, "board")
@@ -363,19 +329,19 @@ def test_a_failed_attack_loses_the_catch_and_turns_the_card_back(table):
 
 def test_undo_in_the_middle_of_an_attack(table):
     t = table
-    t.ok("Ann", type="start_game", starter="Ann")
-    t.play("Ann", line("row", 1), leg("red"), leg("blue"))
+    t.move("start_game", by="Ann", starter="Ann")
+    t.moves(line("row", 1), leg("red"), leg("blue"), by="Ann")
     snap = t.undo("Ben")
     attack = snap["state"]["attack"]
     assert attack["revealed_in_line"] == 1 and snap["state"]["grid"][0][1] == {"state": "down", "card": None}
-    html = t.page()
+    html = shown(t)
     # Back to the red legionary just turned, waiting for its fight card.
     assert "beaten so far: 1" in html and "Red legionary: beat it (discard a red fight card)" in html
     assert "↶ Undo" in html
     snap = t.redo("Ann")
     assert snap["state"]["attack"]["revealed_in_line"] == 2
     snap = t.undo("Ann")
-    snap = t.play("Ann", leg("green"), END)
+    snap = t.moves(leg("green"), END, by="Ann")
     assert snap["state"]["secured"]["Ann"]["legionaries"]["green"] == 1
     assert snap["state"]["secured"]["Ann"]["legionaries"]["blue"] == 0
 
@@ -397,16 +363,16 @@ FULL_ROW = (leg("red"), leg("blue"), cent("red"), card("pirate"))
 
 def test_breaking_the_formation_offers_a_further_attack_on_the_other_lines(table):
     t = table
-    t.ok("Ann", type="start_game", starter="Ann")
-    t.play("Ann", line("row", 1), *FULL_ROW)
+    t.move("start_game", by="Ann", starter="Ann")
+    t.moves(line("row", 1), *FULL_ROW, by="Ann")
     # The fourth card waits to be beaten: the arrows of a further attack come after that.
-    assert offered_lines(t.page(), "further_attack") == set()
-    t.ok("Ann", **BEAT)
-    html = t.page()
+    assert offered_lines(shown(t), "further_attack") == set()
+    t.move(BEAT, by="Ann")
+    html = shown(t)
     arrows = offered_lines(html, "further_attack")
     assert ("column", 3, "bottom") in arrows and not any(entry[:2] == ("row", 1) for entry in arrows)
     assert "reveal_card" not in offered(html)
-    snap = t.ok("Ann", **a("further_attack", line="column", number=3, start="bottom"))
+    snap = t.move(a("further_attack", line="column", number=3, start="bottom"), by="Ann")
     assert snap["state"]["attack"]["attacks_this_turn"] == 2
     assert snap["log"][0]["text"] == ("Ann broke the formation and took a further attack on column 3 "
                                       "from the bottom with a full hand.")
@@ -414,55 +380,54 @@ def test_breaking_the_formation_offers_a_further_attack_on_the_other_lines(table
 
 def test_no_further_attack_when_the_boar_is_the_fourth_card(table):
     t = table
-    t.ok("Ann", type="start_game", starter="Ann")
-    snap = t.play("Ann", line("row", 1), leg("red"), leg("blue"), card("pirate"), card("boar"))
+    t.move("start_game", by="Ann", starter="Ann")
+    snap = t.moves(line("row", 1), leg("red"), leg("blue"), card("pirate"), card("boar"), by="Ann")
     assert snap["state"]["phase"] == "block" and snap["state"]["secured"]["Ann"]["pirates"] == 1
-    assert "Ann is in the middle" not in t.refused("Ann", **a("further_attack", line="row", number=2))
-    html = t.page()
+    assert "Ann is in the middle" not in t.refused(a("further_attack", line="row", number=2), by="Ann")
+    html = shown(t)
     assert "Formation broken!" not in html and "further_attack" not in offered(html)
 
 
 def test_no_further_attack_after_a_short_line(table):
     t = table
-    t.ok("Ann", type="start_game", starter="Ann")
-    t.play("Ann", line("row", 1), *FULL_ROW, a("further_attack", line="column", number=1),
-           leg("green"), leg("green"), leg("yellow"), BEAT)
-    message = t.refused("Ann", **a("further_attack", line="row", number=2))
+    t.move("start_game", by="Ann", starter="Ann")
+    t.moves(line("row", 1), *FULL_ROW, a("further_attack", line="column", number=1), leg("green"),
+            leg("green"), leg("yellow"), BEAT, by="Ann")
+    message = t.refused(a("further_attack", line="row", number=2), by="Ann")
     assert message == ("The line had fewer than four face-down cards when the attack on it began, "
                        "so the formation is not broken.")
-    html = t.page()
+    html = shown(t)
     assert "Every card of column 1 is turned" in html and "further_attack" not in offered(html)
     assert "this line had fewer than 4 face-down cards" in html
 
 
 def test_no_further_attack_once_the_supply_cannot_refill_and_the_last_cards_fill_holes(client, phone):
-    t = ApiTable(client, phone(), options={"blocking": False})
-    t.ok("Ann", type="start_game", starter="Ann")
+    t = api_game(client, phone(), {"blocking__present": "1"})  # the box left unticked
+    t.move("start_game", by="Ann", starter="Ann")
     colours = ["red", "blue", "yellow", "green", "purple"]
     pool = [leg(c) for c in colours for _ in range(4)] + [leg(c) for c in colours]
     who = "Ann"
     for number in range(5):
-        t.play(who, line("row", number % 4 + 1), *pool[:4], END)
+        t.moves(line("row", number % 4 + 1), *pool[:4], END, by=who)
         pool = pool[4:]
         who = "Ben" if who == "Ann" else "Ann"
-    snap = t.play(who, line("row", 2), pool.pop(0), END)
+    snap = t.moves(line("row", 2), pool.pop(0), END, by=who)
     assert snap["state"]["supply"] == 3
     who = "Ben" if who == "Ann" else "Ann"
-    t.play(who, line("row", 3), cent("red"), cent("blue"), cent("yellow"), cent("green"))
-    assert "can no longer fill every hole" in t.refused(who, **a("further_attack", line="row", number=1))
-    page = t.page
-    assert "further_attack" not in offered(page())
-    t.ok(who, **END)
-    html = page()
+    t.moves(line("row", 3), cent("red"), cent("blue"), cent("yellow"), cent("green"), by=who)
+    assert "can no longer fill every hole" in t.refused(a("further_attack", line="row", number=1), by=who)
+    assert "further_attack" not in offered(shown(t))
+    t.move(END, by=who)
+    html = shown(t)
     assert offered(html) - {"hand_turn"} == {"fill_hole"}  # the host's own correction aside
     assert len(re.findall(r'aria-label="Put a supply card into row 3, column \d"', html)) == 4
     assert "the supply has only 3 cards for 4 holes" in html
-    assert t.refused(who, type="fill_hole", row=1, column=1) == (
+    assert t.refused("fill_hole", by=who, row=1, column=1) == (
         "Row 1, column 1 is not a hole; pick an empty place.")
-    snap = t.play(who, a("fill_hole", row=3, column=1), a("fill_hole", row=3, column=2),
-                  a("fill_hole", row=3, column=4))
+    snap = t.moves(a("fill_hole", row=3, column=1), a("fill_hole", row=3, column=2),
+                   a("fill_hole", row=3, column=4), by=who)
     assert snap["state"]["supply"] == 0 and snap["state"]["phase"] == "choose_line"
-    assert "Supply: <strong>0</strong>" in page()
+    assert "Supply: <strong>0</strong>" in shown(t)
 
 
 # -- corrections -------------------------------------------------------------------------------------
@@ -704,9 +669,9 @@ def visible_text(html: str) -> str:
 
 def _mid_game(t) -> None:
     """Ann secured two reds and blocked row 2; Ben attacks row 3 from the right and beat a blue."""
-    t.ok("Ann", type="start_game", starter="Ann")
-    t.play("Ann", line("row", 1), leg("red"), leg("red"), END, a("block_line", line="row", number=2))
-    t.play("Ben", line("row", 3, "right"), leg("blue"))
+    t.move("start_game", by="Ann", starter="Ann")
+    t.moves(line("row", 1), leg("red"), leg("red"), END, a("block_line", line="row", number=2), by="Ann")
+    t.moves(line("row", 3, "right"), leg("blue"), by="Ben")
 
 
 def test_a_german_phone_reads_the_board_log_and_refusals_in_german(table, phone):
@@ -737,17 +702,17 @@ def test_a_german_phone_reads_the_board_log_and_refusals_in_german(table, phone)
     assert "Ann blocked row 2 for Ben's next attack." in english
 
     # A refusal of the game's own rules, in the asking phone's language.
-    t.play("Ben", END)
+    t.move(END, by="Ben")
     refused = t.client.post(f"/api/tables/{t.code}/actions", json=line("row", 4),
                             headers={**bearer(t.tokens["Ann"]), **GERMAN})
     assert refused.status_code == 422
     assert refused.get_json()["error"] == "Jetzt nicht: Ben sperrt zuerst eine Reihe für den nächsten Angriff " \
                                           "oder lässt das Sperren aus."
-    t.play("Ben", a("block_line", line="column", number=2))
+    t.move(a("block_line", line="column", number=2), by="Ben")
     refused = t.client.post(f"/api/tables/{t.code}/actions", json=line("column", 2),
                             headers={**bearer(t.tokens["Ann"]), **GERMAN})
     assert refused.get_json()["error"] == "Spalte 2 ist für den Angriff von Ann gesperrt; wähl eine andere Reihe."
-    assert t.refused("Ann", **line("column", 2)) == "Column 2 is blocked for Ann's attack; choose another line."
+    assert t.refused(line("column", 2), by="Ann") == "Column 2 is blocked for Ann's attack; choose another line."
 
 
 def test_the_german_board_has_no_english_words_left(table, phone):

@@ -127,7 +127,7 @@ def test_a_failure_logs_one_line_and_a_traceback_without_codes_or_sql_parameters
         values, cause = {"code": found.code}, Exception(f"no table {found.code} for Ann")
         raise ProgrammingError(statement, values, cause)
 
-    monkeypatch.setattr("companion.web.views.api.snapshot", failing)
+    monkeypatch.setattr("companion.web.views.api.table_json", failing)
     with caplog.at_level(logging.INFO):
         assert client.get(f"/api/tables/{table['code']}").status_code == 500
     records = [record for record in caplog.records if record.levelno >= logging.WARNING]

@@ -22,7 +22,7 @@ from sqlalchemy import event
 from sqlmodel import select
 
 from companion.service import imports
-from companion.service.database import get_db
+from companion.web.db import get_db
 from companion.service.codes import CODE_ALPHABET
 from companion.service.inputs import name_key
 from companion.service.models import GameTable, PlayerGroup
@@ -218,7 +218,7 @@ def test_a_plays_history_outlives_its_archived_table(make_app):
     code, _token = night.play({"Katrin": 5, "Ben": 9})
     uid = night.info()["plays"][0]["uid"]
     with app.app_context():
-        db = get_db(write=True)
+        db = get_db()
         table = db.exec(select(GameTable).where(GameTable.code == code)).one()
         table.updated_at = table.updated_at - timedelta(days=31)
         db.commit()
@@ -829,7 +829,7 @@ def test_new_groups_get_ten_character_codes_and_older_six_character_ones_still_o
     assert len(night.code) == 10 and set(night.code) <= set(CODE_ALPHABET)
     assert client.get(f"/g/{night.code.lower()}").status_code in (200, 303)
     with app.app_context():
-        db = get_db(write=True)
+        db = get_db()
         db.add(PlayerGroup(code="ABC234", name="From before"))
         db.commit()
     older = client.get("/g/ABC234")
@@ -895,7 +895,7 @@ def test_an_api_import_needs_the_groups_owner_key(client):
 
 def test_a_group_from_before_owners_is_open_until_a_phone_protects_it(app, phone):
     with app.app_context():
-        db = get_db(write=True)
+        db = get_db()
         db.add(PlayerGroup(code="ABC234", name="From before"))
         db.commit()
     first, second = phone(), phone("10.0.0.9")
@@ -969,6 +969,23 @@ def test_the_apis_statistics_share_the_pages_and_a_new_player_recomputes_nothing
     assert len(counted) == 2 and len(drawn) == 2
 
 
+def test_the_collector_is_off_only_while_statistics_are_made_and_on_after_a_failure(app):
+    """A big group's statistics are made with the cyclic collector paused; it is on again after,
+    when two are made at once, and when making one fails."""
+    import gc
+
+    from companion.web.kept import Kept
+
+    seen = []
+    kept = Kept()
+    with app.app_context():
+        assert kept.get("a", lambda: seen.append(gc.isenabled()) or kept.get(
+            "b", lambda: seen.append(gc.isenabled()) or 2)) == 2
+        with pytest.raises(ZeroDivisionError):
+            kept.get("c", lambda: 1 / 0)
+    assert seen == [False, False] and gc.isenabled()
+
+
 def without_tokens(page: str) -> str:
     return re.sub(r'(csrf-token" content="|"X-CSRFToken": "|name="csrf_token" value=")[^"]+',
                   r"\1…", page)
@@ -987,12 +1004,12 @@ def ungzipped(answer) -> str:
                                             ("/api/groups/{code}/plays", "application/json")])
 def test_exports_are_compressed_when_asked_and_made_once_per_change(app, client, monkeypatch,
                                                                     path, mimetype):
-    from companion.service import groups
+    from companion.service import exports, groups
     from companion.web import kept
 
     made = []
     real = groups.play_records
-    for module in (groups, kept):
+    for module in (groups, exports, kept):
         monkeypatch.setattr(module, "play_records",
                             lambda db, group, plays=None: made.append(1) or real(db, group, plays))
     night = Night(client)

@@ -487,7 +487,7 @@ def test_undo_reads_only_what_came_since_and_still_agrees_with_the_whole_log(mak
 
     from sqlmodel import Session, select
 
-    from companion.service import tables
+    from companion.service.tables import undo as tables
     from companion.games import get_game
     from companion.service.history import replay
     from companion.service.models import GameTable, LogEntry

@@ -15,7 +15,7 @@ import pytest
 from sqlmodel import select
 
 from companion.service import imports
-from companion.service.database import get_db
+from companion.web.db import get_db
 from companion.service.groups import find_group
 from companion.service.models import GroupPlayer, PendingImport, Play, now
 
@@ -88,7 +88,7 @@ def test_what_a_killed_import_wrote_stays_hidden_and_the_next_import_clears_it(a
     the next import once they are older than any import takes."""
     night = Night(client, players=("Ann",))
     with app.app_context():  # as a killed import leaves them
-        db = get_db(write=True)
+        db = get_db()
         group_id = find_group(db, night.code).id
         db.add(PendingImport(key="k" * 32, group_id=group_id,
                              started_at=now() - imports.STALE_AFTER - timedelta(minutes=1)))
@@ -115,7 +115,7 @@ def test_an_import_meeting_another_under_way_with_a_play_id_or_name_waits_then_n
     night = Night(client, players=("Ann",))
     with imports.under_way(app.extensions["engine"], "o" * 32):
         with app.app_context():  # the other import, under way
-            db = get_db(write=True)
+            db = get_db()
             group_id = find_group(db, night.code).id
             db.add(PendingImport(key="o" * 32, group_id=group_id))
             db.add(Play(group_id=group_id, uid="p0", game_id="scorepad", started_at=now(),
@@ -277,7 +277,7 @@ def test_a_rename_to_a_name_an_import_is_adding_is_refused_in_words(app, client)
     owner.get(f"/g/{night.code}/own/{night.key}")
     ann = _player_ids(owner, night.code)["Ann"]
     with app.app_context(), imports.under_way(app.extensions["engine"], "u" * 32):
-        db = get_db(write=True)
+        db = get_db()
         group_id = find_group(db, night.code).id
         db.add(PendingImport(key="u" * 32, group_id=group_id))
         db.add(GroupPlayer(group_id=group_id, name="Newbie", pending="u" * 32))
@@ -292,7 +292,7 @@ def test_a_rename_to_a_name_an_import_is_adding_is_refused_in_words(app, client)
 def killed_import(app, code: str, key: str, names=("Ghost",), started=None) -> None:
     """What an import killed by ``kill -9`` leaves: its pending rows, and nobody writing them."""
     with app.app_context():
-        db = get_db(write=True)
+        db = get_db()
         group_id = find_group(db, code).id
         db.add(PendingImport(key=key, group_id=group_id, started_at=started or now()))
         for name in names:
@@ -344,7 +344,7 @@ def test_a_killed_imports_rows_are_cleared_when_the_server_starts(make_app):
     restarted = make_app()
     with imports.under_way(restarted.extensions["engine"], "w" * 32):  # one still writing
         with restarted.app_context():
-            db = get_db(write=True)
+            db = get_db()
             db.add(PendingImport(key="w" * 32, group_id=find_group(db, night.code).id))
             db.commit()
         thresholds = gc.get_threshold()

@@ -7,39 +7,17 @@ import re
 
 import pytest
 
-from tests.conftest import api_table, bearer
+from tests.conftest import ApiTable, bearer
+from tests.pages import region
 
 PLAYERS = ["Ann", "Ben", "Cid"]
 
 
-class ApiTable:
-    """A Kartenspiel table driven through the JSON API, one seated token per player."""
-
-    def __init__(self, client, players=PLAYERS, options=None):
-        self.client = client
-        created = api_table(client, "kartenspiel", players, options)
-        self.code, self.host = created["code"], created["token"]
-        self.tokens = {name: client.post(f"/api/tables/{self.code}/join", json={"seat": name})
-                       .get_json()["token"] for name in players}
-
-    def post(self, payload, by=None):
-        token = self.tokens[by] if by else self.host
-        return self.client.post(f"/api/tables/{self.code}/actions", headers=bearer(token),
-                                json=payload)
-
-    def act(self, payload, by=None):
-        response = self.post(payload, by)
-        assert response.status_code == 200, (payload, response.get_json())
-        return response.get_json()
-
-    def play(self, payloads, by=None):
-        snapshot = None
-        for payload in payloads:
-            snapshot = self.act(payload, by)
-        return snapshot
-
-    def snapshot(self):
-        return self.client.get(f"/api/tables/{self.code}").get_json()
+def api_game(client, players=PLAYERS) -> ApiTable:
+    """A Kartenspiel table driven through the JSON API, a phone at every seat."""
+    table = ApiTable(client, "kartenspiel", players)
+    table.join(*players)
+    return table
 
 
 def roman(player, value):
@@ -81,12 +59,12 @@ def direct_round(piles: dict[str, str], pirates: dict[str, list[str]] | None = N
 
 
 def test_a_four_round_game_through_the_table_api(client):
-    table = ApiTable(client)
+    table = api_game(client)
     first = table.snapshot()
     assert first["state"]["phase"] == "tricks" and first["scores"] == {"Ann": 0, "Ben": 0, "Cid": 0}
 
     for payload in ROUND_ONE_TAPS:
-        snap = table.act(payload, by=payload.get("player", "Ann"))
+        snap = table.move(payload, by=payload.get("player", "Ann"))
     assert snap["state"]["phase"] == "scoring"
     assert snap["state"]["piles"] == ROUND_ONE_PILES
     assert snap["status"].startswith("Round 1 of 4 · scoring")
@@ -95,54 +73,54 @@ def test_a_four_round_game_through_the_table_api(client):
     assert "It is Ann's choice" in table.post({"type": "choose_escape", "player": "Ann", "value": 3},
                                               by="Ben").get_json()["error"]
     # Ann names the 10, takes it back, then names the 3 (losing a 10 would break the pair).
-    table.act({"type": "choose_escape", "player": "Ann", "value": 10}, by="Ann")
-    table.act({"type": "choose_escape", "player": "Ann"}, by="Ann")
-    table.act({"type": "choose_escape", "player": "Ann", "value": 3}, by="Ann")
-    snap = table.act({"type": "close_round"}, by="Ben")
+    table.move({"type": "choose_escape", "player": "Ann", "value": 10}, by="Ann")
+    table.move({"type": "choose_escape", "player": "Ann"}, by="Ann")
+    table.move({"type": "choose_escape", "player": "Ann", "value": 3}, by="Ann")
+    snap = table.move({"type": "close_round"}, by="Ben")
     assert snap["scores"] == {"Ann": 40, "Ben": 10, "Cid": 5}  # 10+10+20 · 10 · the 12 escapes
     assert snap["log"][0]["text"] == "Round 1 was scored: Ann 40, Ben 10, Cid 5."
     assert snap["state"]["round"] == 2 and not snap["finished"]
 
-    snap = table.play(direct_round({"Ann": "1 2", "Ben": "7, 7, 7", "Cid": "14"}, {"Cid": ["lowest"]}))
+    snap = table.moves(*direct_round({"Ann": "1 2", "Ben": "7, 7, 7", "Cid": "14"}, {"Cid": ["lowest"]}))
     assert snap["scores"] == {"Ann": 43, "Ben": 81, "Cid": 5}  # Ben's three 7s: 21 + 50
-    snap = table.play(direct_round({"Ann": "9 9 9 9", "Ben": "", "Cid": "13"}))
+    snap = table.moves(*direct_round({"Ann": "9 9 9 9", "Ben": "", "Cid": "13"}))
     assert snap["scores"] == {"Ann": 179, "Ben": 81, "Cid": 18}
     assert not snap["finished"] and snap["winners"] == []
-    snap = table.play(direct_round({"Ann": "", "Ben": "11", "Cid": "4 4"}))
+    snap = table.moves(*direct_round({"Ann": "", "Ben": "11", "Cid": "4 4"}))
     assert snap["scores"] == {"Ann": 179, "Ben": 92, "Cid": 46}
     assert snap["finished"] and snap["winners"] == ["Ann"]
     assert snap["status"] == "Ann wins with 179 points!"
     over = table.post({"type": "win_roman", "player": "Ben", "value": 3}, by="Ben")
     assert over.status_code == 422 and "The game is over" in over.get_json()["error"]
     # Undo reopens the last round; redo closes it again.
-    undone = client.post(f"/api/tables/{table.code}/undo", headers=bearer(table.host)).get_json()
+    undone = table.undo()
     assert not undone["finished"] and undone["state"]["phase"] == "scoring"
-    redone = client.post(f"/api/tables/{table.code}/redo", headers=bearer(table.host)).get_json()
+    redone = table.redo()
     assert redone["winners"] == ["Ann"]
 
 
 def test_the_trick_log_builds_the_same_piles_as_direct_entry(client):
-    tapped = ApiTable(client)
-    tapped.play(ROUND_ONE_TAPS)
-    typed = ApiTable(client)
-    typed.play([
+    tapped = api_game(client)
+    tapped.moves(*ROUND_ONE_TAPS)
+    typed = api_game(client)
+    typed.moves(
         {"type": "enter_romans", "player": "Ann", "values": "10 3 10"},
         {"type": "enter_romans", "player": "Ben", "values": "10"},
         {"type": "enter_romans", "player": "Cid", "values": "5 12"},
         {"type": "add_pirate", "player": "Ann", "kind": "choice"},
         {"type": "add_pirate", "player": "Cid", "kind": "highest"},
-    ])
+    )
     assert tapped.snapshot()["state"]["piles"] == typed.snapshot()["state"]["piles"] == ROUND_ONE_PILES
     assert typed.snapshot()["state"]["phase"] == tapped.snapshot()["state"]["phase"] == "scoring"
     for table in (tapped, typed):
-        table.act({"type": "choose_escape", "player": "Ann", "value": 3}, by="Ann")
-    assert (tapped.act({"type": "close_round"})["scores"]
-            == typed.act({"type": "close_round"})["scores"] == {"Ann": 40, "Ben": 10, "Cid": 5})
+        table.move({"type": "choose_escape", "player": "Ann", "value": 3}, by="Ann")
+    assert (tapped.move({"type": "close_round"})["scores"]
+            == typed.move({"type": "close_round"})["scores"] == {"Ann": 40, "Ben": 10, "Cid": 5})
 
 
 def after_a_few_taps(client) -> ApiTable:
-    table = ApiTable(client, players=["Ann", "Ben"])
-    table.play([roman("Ann", 11), {"type": "win_pirate", "player": "Ann", "kind": "highest"}])
+    table = api_game(client, ["Ann", "Ben"])
+    table.moves(roman("Ann", 11), {"type": "win_pirate", "player": "Ann", "kind": "highest"})
     return table
 
 
@@ -175,11 +153,11 @@ def test_each_refusal_through_the_api_is_a_422_sentence_and_changes_nothing(clie
 
 
 def test_refusals_that_depend_on_the_moment_of_the_round(client):
-    table = ApiTable(client, players=["Ann", "Ben"])
-    table.play([{"type": "player_out", "player": "Ben"}])
+    table = api_game(client, ["Ann", "Ben"])
+    table.move({"type": "player_out", "player": "Ben"})
     only = table.post(roman("Ann", 3))
     assert only.status_code == 422 and "Only Ann still holds cards" in only.get_json()["error"]
-    table.act({"type": "last_player", "player": "Ann", "cards_left": 2})
+    table.move({"type": "last_player", "player": "Ann", "cards_left": 2})
     drawing = table.post(roman("Ben", 3))
     assert drawing.status_code == 422
     assert drawing.get_json()["error"] == "Only Ann takes cards from the deck now, not Ben."
@@ -269,14 +247,9 @@ def words(fragment: str) -> str:
     return " ".join(re.sub(r"<[^>]+>", " ", fragment).split()).replace(" :", ":")
 
 
-def region_of(page: str, name: str) -> str:
-    start = page.index(f'id="{name}" data-region="{name}"')
-    return page[start:page.index("</section>", start)]
-
-
 def game_part(page: str) -> str:
     """This game's own regions and folds (not the shared top bar, log and rules search)."""
-    parts = [region_of(page, name) for name in ("deck", "piles", "scoring", "totals", "entry")]
+    parts = [region(page, name) for name in ("deck", "piles", "scoring", "totals", "entry")]
     start = page.index('class="card ks-gauls')
     return "\n".join(parts + [page[start:page.index("</details>", start)]])
 
@@ -306,30 +279,30 @@ def test_the_page_shows_the_deck_who_is_in_and_one_tap_controls(phone):
     host = phone()
     code = host.start(game="kartenspiel", players=("Ann", "Ben", "Cid"))
     page = page_text(host.get(f"/t/{code}"))
-    deck = region_of(page, "deck")
+    deck = region(page, "deck")
     assert "<strong>50</strong>" in deck and "Round 1 of 4" in deck
     assert "Asterix" in deck and "Obelix" in deck and "10 Gauls + Dogmatix" in deck
     # One form per event: value chips and a button per player still in.
     assert deck.count('name="value" value=') == 14
     assert re.search(r'type="submit" name="player" value="Cid"', deck)
     for section in ("trick", "ties-flasks", "pirates", "idefix", "end-of-round", "values"):
-        assert f"/rules/kartenspiel/{section}" in deck
+        assert f"/rules/kartenspiel#{section}" in deck
     for section in ("turn", "setup", "scoring", "winning"):
-        assert f"/rules/kartenspiel/{section}" in page
+        assert f"/rules/kartenspiel#{section}" in page
 
     assert host.act(type="win_roman", value="7", player="Ben").status_code == 200
     assert host.act(type="idefix_look", player="Ann", roman="12", given_to="Cid").status_code == 200
     assert host.act(type="win_pirate", kind="general", player="Cid").status_code == 200
     page = page_text(host.get(f"/t/{code}"))
-    assert "<strong>47</strong>" in region_of(page, "deck")
-    assert "9 Gauls + Dogmatix" in region_of(page, "deck")  # Ben spent a Gaul on the 7 and the pirate
-    piles = region_of(page, "piles")
+    assert "<strong>47</strong>" in region(page, "deck")
+    assert "9 Gauls + Dogmatix" in region(page, "deck")  # Ben spent a Gaul on the 7 and the pirate
+    piles = region(page, "piles")
     assert re.search(r"Cid <small>Vitalstatistix</small>.*?>12<.*?☠ General", piles, re.S)
     # Every region also renders alone, as the live update sends it.
     live = page_text(host.get(f"/t/{code}/live?v=0", headers={"HX-Request": "true"}))
     for name in ("deck", "piles", "scoring", "totals"):
         assert f'id="{name}" data-region="{name}"' in live
-    assert "<strong>47</strong>" in region_of(live, "deck")
+    assert "<strong>47</strong>" in region(live, "deck")
 
 
 def test_a_refused_tap_on_the_page_says_why(phone):
@@ -340,24 +313,24 @@ def test_a_refused_tap_on_the_page_says_why(phone):
     assert refused.status_code == 422
     assert "The only Roman worth 13 is already in a pile" in refused.get_data(as_text=True)
     assert host.snapshot()["state"]["piles"]["Ben"]["romans"] == []
-    assert "<strong>49</strong>" in region_of(page_text(host.get(f"/t/{code}")), "deck")
+    assert "<strong>49</strong>" in region(page_text(host.get(f"/t/{code}")), "deck")
 
 
 def test_the_last_player_and_the_draws_on_the_page(phone):
     host = phone()
     code = host.start(game="kartenspiel", players=("Ann", "Ben"))
     host.act(type="player_out", player="Ben")
-    deck = region_of(page_text(host.get(f"/t/{code}")), "deck")
+    deck = region(page_text(host.get(f"/t/{code}")), "deck")
     assert "Only Ann still holds cards: how many?" in deck
     assert 'value="11" class="primary"' in deck  # the taps say ten Gauls and Idefix
     host.act(type="last_player", player="Ann", cards_left="2", idefix_among="on")
-    deck = region_of(page_text(host.get(f"/t/{code}")), "deck")
+    deck = region(page_text(host.get(f"/t/{code}")), "deck")
     assert "Ann takes 2 more cards from the deck: tap each one." in deck
     host.act(type="win_roman", player="Ann", value="4")
     host.act(type="win_pirate", player="Ann", kind="dekurio")
     page = page_text(host.get(f"/t/{code}"))
-    assert "The tricks of round 1 are over" in region_of(page, "deck")
-    scoring = words(region_of(page, "scoring"))
+    assert "The tricks of round 1 are over" in region(page, "deck")
+    scoring = words(region(page, "scoring"))
     assert "Scoring round 1" in scoring
     assert "no value is set for the Dekurio, so nobody escapes" in scoring
     assert "Kept 4 = 4" in scoring
@@ -372,9 +345,9 @@ def test_direct_entry_leads_to_the_scoring_screen_with_its_working(phone):
     host.act(type="enter_romans", player="Ben", values="6 6 1")
     host.act(type="add_pirate", player="Ann", kind="highest")
     host.act(type="add_pirate", player="Ben", kind="choice")
-    scoring = region_of(page_text(host.get(f"/t/{code}")), "scoring")
+    scoring = region(page_text(host.get(f"/t/{code}")), "scoring")
     said = words(scoring)
-    assert "/rules/kartenspiel/sets" in scoring and "/rules/kartenspiel/pirates" in scoring
+    assert "/rules/kartenspiel#sets" in scoring and "/rules/kartenspiel#pirates" in scoring
     # Ann: the highest pirate takes a 10 and breaks the three 10s into a pair.
     assert "☠ Highest: the 10 escapes" in said
     assert "Kept 10 10 2 = 22 Sets 2 × 10: +20 Round total 22 + 20 = 42" in said
@@ -383,10 +356,10 @@ def test_direct_entry_leads_to_the_scoring_screen_with_its_working(phone):
     assert "Kept 6 6 1 = 13" in said and "cheapest" not in said
     assert re.search(r'name="value" value="6" class="small secondary"', scoring)
     host.act(type="choose_escape", player="Ben", value="6")
-    said = words(region_of(page_text(host.get(f"/t/{code}")), "scoring"))
+    said = words(region(page_text(host.get(f"/t/{code}")), "scoring"))
     assert "☠ Choice (Ben's choice): the 6 escapes" in said and "Kept 6 1 = 7" in said
     # Corrections on the piles are undoable actions too.
-    piles = region_of(page_text(host.get(f"/t/{code}")), "piles")
+    piles = region(page_text(host.get(f"/t/{code}")), "piles")
     assert 'aria-label="Take a 2 out of Ann\'s pile"' in piles
     host.act(type="remove_roman", player="Ann", value="2")
     assert host.snapshot()["state"]["piles"]["Ann"]["romans"] == [10, 10, 10]
@@ -398,7 +371,7 @@ def test_a_closed_round_leaves_every_phone_an_empty_form_that_refuses_last_round
     code = host.start(game="kartenspiel", players=("Ann", "Ben"))
     ben = phone("10.0.0.3")
     ben.join(code, "Ben")
-    entry = region_of(page_text(ben.get(f"/t/{code}")), "entry")
+    entry = region(page_text(ben.get(f"/t/{code}")), "entry")
     assert "Type in round 1's piles" in entry
     assert entry.count('name="round" value="1"') == 3  # each Roman form and the pirates' form
     # Ben types the piles in on his page (its forms say round 1) and closes the round.
@@ -408,7 +381,7 @@ def test_a_closed_round_leaves_every_phone_an_empty_form_that_refuses_last_round
     # Every phone is sent a fresh form for round 2: empty fields, named for the new round.
     live = page_text(host.get(f"/t/{code}/live?v=0", headers={"HX-Request": "true"}))
     for page in (page_text(ben.get(f"/t/{code}")), live):
-        entry = region_of(page, "entry")
+        entry = region(page, "entry")
         assert "Type in round 2's piles" in entry and 'name="round" value="2"' in entry
         assert re.findall(r'<input [^>]*name="values"[^>]*>', entry) and all(
             "value=" not in field and "required" in field
@@ -432,7 +405,7 @@ def test_totals_chart_and_winner_after_the_last_round_on_every_phone(phone):
         for name, values in piles.items():
             host.act(type="enter_romans", player=name, values=values)
         host.act(type="close_round")
-    totals = region_of(page_text(ben.get(f"/t/{code}")), "totals")
+    totals = region(page_text(ben.get(f"/t/{code}")), "totals")
     assert "Σ 54" in totals and "Σ 66" in totals  # running totals after round 2
     assert totals.count("<polyline") == 3
     markers = re.findall(r'data-marker="(\w+)"', totals)
@@ -444,8 +417,8 @@ def test_totals_chart_and_winner_after_the_last_round_on_every_phone(phone):
         host.act(type="close_round")
     for who in (host, ben):
         page = page_text(who.get(f"/t/{code}"))
-        assert "Ben wins with 66 points!" in region_of(page, "totals")
-        assert "🏆 Ben wins!" in region_of(page, "status")
+        assert "Ben wins with 66 points!" in region(page, "totals")
+        assert "🏆 Ben wins!" in region(page, "status")
 
 
 def test_a_shared_win_shows_on_every_phone(phone):
@@ -559,7 +532,7 @@ def test_a_player_out_and_a_pirate_taken_stay_in_place_disabled_as_the_rules_ref
     host.act(type="player_out", player="Ben")
     host.act(type="win_pirate", player="Ann", kind="highest")
     page = page_text(host.get(f"/t/{code}"))
-    deck, entry = region_of(page, "deck"), region_of(page, "entry")
+    deck, entry = region(page, "deck"), region(page, "entry")
     button = r'<button type="submit" name="{name}" value="{value}"[^>]*>'
     # Ben still has his place in every row of winners, disabled with the reason.
     for found in re.findall(button.format(name="player", value="Ben"), deck):
@@ -583,7 +556,7 @@ def test_a_player_out_and_a_pirate_taken_stay_in_place_disabled_as_the_rules_ref
 def test_the_close_button_says_why_the_round_cannot_be_closed_yet(phone):
     host = phone()
     code = host.start(game="kartenspiel", players=("Ann", "Ben"))
-    scoring = region_of(page_text(host.get(f"/t/{code}")), "scoring")
+    scoring = region(page_text(host.get(f"/t/{code}")), "scoring")
     said = words(scoring)
     assert "Close round 1 and start round 2" in said
     assert ("Not now: Round 1 is still being played (50 cards in the deck): Ann and Ben still hold cards; "
@@ -651,20 +624,20 @@ def mid_game(phone):
 def test_the_table_speaks_german_to_a_german_phone_and_english_to_an_english_one(phone):
     host, code = mid_game(phone)
     german = page_text(host.get(f"/t/{code}", headers=GERMAN))
-    deck = words(region_of(german, "deck"))
+    deck = words(region(german, "deck"))
     assert "Runde 1 von 4" in deck and "47 von 50 Karten im Stapel" in deck
     assert "✓ 9 Gallier + Idefix" in deck and "✓ 10 Gallier + Idefix" in deck
     assert "① Der offene Römer" in deck and "② Wer gewinnt ihn?" in deck
     assert "☠ Offen liegt ein Pirat" in deck and "Idefix schaut nach" in deck
     assert "Mehrmals Idefix: keiner schaut" in deck
     assert "Ann Asterix" in deck and "Cid Majestix" in deck
-    piles = words(region_of(german, "piles"))
+    piles = words(region(german, "piles"))
     assert "Punktestapel" in piles and "Cid Majestix 12 ☠ General" in piles
     assert "Korrigieren kannst du, sobald die Stiche gespielt sind." in piles
     # A move the phase does not allow says why, in German.
-    scoring = words(region_of(german, "scoring"))
+    scoring = words(region(german, "scoring"))
     assert "Jetzt nicht: Runde 1 läuft noch (47 Karten im Stapel): Ann, Ben und Cid haben noch Karten" in scoring
-    assert "Gesamtpunkte" in words(region_of(german, "totals"))
+    assert "Gesamtpunkte" in words(region(german, "totals"))
     # The same log entries: German on this phone, English on an English one.
     log = log_of(german)
     assert "Idefix von Ann findet oben auf dem Stapel einen Römer im Wert von 12 und gibt ihn Cid." in log
@@ -672,8 +645,8 @@ def test_the_table_speaks_german_to_a_german_phone_and_english_to_an_english_one
     english = page_text(host.get(f"/t/{code}", headers=ENGLISH))
     assert "Ann's Dogmatix looked at the top card, a Roman worth 12, and gave it to Cid." in log_of(english)
     assert "Ben won a Roman worth 7." in log_of(english)
-    assert "47 of 50 cards in the deck" in words(region_of(english, "deck"))
-    assert "Cid Vitalstatistix" in words(region_of(english, "deck"))
+    assert "47 of 50 cards in the deck" in words(region(english, "deck"))
+    assert "Cid Vitalstatistix" in words(region(english, "deck"))
     # A refused tap answers in the phone's language.
     refused = host.post(f"/t/{code}/act", {"type": "win_roman", "value": "12", "player": "Ben",
                                             "expected_version": host.version()},
@@ -691,7 +664,7 @@ def test_the_scoring_and_totals_speak_german(phone):
     host.act(type="add_pirate", player="Ann", kind="highest", round="1")
     host.act(type="add_pirate", player="Ben", kind="dekurio", round="1")
     german = page_text(host.get(f"/t/{code}", headers=GERMAN))
-    scoring = words(region_of(german, "scoring"))
+    scoring = words(region(german, "scoring"))
     assert "Wertung von Runde 1" in scoring
     assert "☠ Ranghöchste: die 10 entkommt" in scoring
     assert "☠ Dekurio: für den Dekurio ist kein Wert eingestellt, also entkommt keiner" in scoring
@@ -703,7 +676,7 @@ def test_the_scoring_and_totals_speak_german(phone):
     assert "The pirate (the highest Roman escapes) was added to Ann's pile." in log_of(english)
     host.act(type="close_round")
     german = page_text(host.get(f"/t/{code}", headers=GERMAN))
-    totals = words(region_of(german, "totals"))
+    totals = words(region(german, "totals"))
     assert "Punkte pro Runde" in totals and "Punkteverlauf" in totals and "Summe" in totals
     assert "Runde 1 ist gewertet: Ann 12, Ben 7." in log_of(german)
 

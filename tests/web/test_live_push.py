@@ -133,7 +133,7 @@ def test_the_page_carries_the_stream_and_the_poll_as_its_fallback(phone):
     assert script and page.count("<script src=") == 1
     bundle = host.client.get(script.group(1)).get_data(as_text=True)
     assert (bundle.index('version:"2.') < bundle.index('defineExtension("sse"')
-            < bundle.index("companion-unsent:"))  # htmx, its extension, then app.js
+            < bundle.index("companion-unsent:"))  # htmx, its extension, then app/
     assert f'hx-get="/t/{code}/live"' in page
 
 
@@ -376,7 +376,7 @@ def test_browsers_that_ask_for_brotli_get_it(phone):
     assert b"Score pad" in brotli.decompress(response.get_data())
 
 
-def script_address(client, name="app.js"):
+def script_address(client, name="app/live.js"):
     """The versioned address of one static file (pages link bundles of them)."""
     with client.application.test_request_context():
         return url_for("static", filename=name)
@@ -384,7 +384,7 @@ def script_address(client, name="app.js"):
 
 def test_scripts_come_minified_and_compressed_as_the_browser_asks(client):
     address = script_address(client)
-    with open("static/app.js", encoding="utf-8") as fh:
+    with open("static/app/live.js", encoding="utf-8") as fh:
         source = fh.read()
     with client.get(address, headers={"Accept-Encoding": "gzip, deflate, br"}) as br:
         assert br.headers["Content-Encoding"] == "br"
@@ -400,7 +400,7 @@ def test_scripts_come_minified_and_compressed_as_the_browser_asks(client):
         assert "Accept-Encoding" in answer.headers["Vary"]
         assert "immutable" in answer.headers["Cache-Control"]
     # The same script without its comments and indentation.
-    assert b"htmx:configRequest" in script and b"\n    " not in script
+    assert b"X-Live-Stream" in script and b"\n    " not in script
     assert len(script) < 0.75 * len(source.encode())
     assert "// " in source and b"// " not in script
 
@@ -529,7 +529,7 @@ def test_a_release_that_changes_any_script_or_style_installs_a_new_worker(tmp_pa
     first = release()
     (tmp_path / "icons/icon.svg").write_text("<svg/>")
     assert release() == first
-    for changed in ("app.js", "games/scorepad.css", WORKER):
+    for changed in ("app/core.js", "games/scorepad.css", WORKER):
         (tmp_path / changed).write_text(f"/* {changed}, the next release */")
         assert release() != first
         first = release()
@@ -560,7 +560,7 @@ MOVES = {
 
 @pytest.mark.parametrize("game,coach", [(game, coach) for game in sorted(MOVES)
                                         for coach in (False, True)])
-def test_a_snapshot_made_from_the_writer_is_the_one_read_back_from_the_database(phone, app, game, coach):
+def test_a_version_made_from_the_writer_is_the_one_read_back_from_the_database(phone, app, game, coach):
     """The streams of the writing process take a move's table and log entry from the writer
     (live.changes → Hub.changed) instead of reading them back: every region a phone is sent must be
     what the database's copy draws, after moves, an undo and a redo (the coach card too, and
@@ -568,7 +568,7 @@ def test_a_snapshot_made_from_the_writer_is_the_one_read_back_from_the_database(
     from sqlalchemy import event
 
     from companion.live.regions import regions_for
-    from companion.live.snapshot import load, region_names, viewer_context
+    from companion.live.versions import load, region_names, viewer_context
 
     players, moves = MOVES[game]
     client = app.test_client()
@@ -592,17 +592,17 @@ def test_a_snapshot_made_from_the_writer_is_the_one_read_back_from_the_database(
         finally:
             event.remove(engine, "before_cursor_execute", listen)
         assert statements == []  # the stream read nothing back
-        written = hub.feeds[code].snapshot
+        written = hub.feeds[code].newest
         assert written.version == before.version + 1
         with app.test_request_context(f"/t/{code}"):
             read = load(code, before)
-            for snapshot in (written, read):
-                snapshot.renders.clear()
+            for version in (written, read):
+                version.renders.clear()
             device = next(d.id for d in read.data["devices"] if d.seat == players[0])
             for language in ("en", "de"):
-                drawn = [regions_for(snapshot, region_names(snapshot.data["table"]),
-                                     viewer_context(snapshot.data, device, language))
-                         for snapshot in (written, read)]
+                drawn = [regions_for(version, region_names(version.data["table"]),
+                                     viewer_context(version.data, device, language))
+                         for version in (written, read)]
                 assert drawn[0] == drawn[1], (path, body, language)
         assert written.data["state"] == read.data["state"]
         assert [vars(e) for e in written.data["log"][:1]] == [e._asdict() for e in read.data["log"][:1]]

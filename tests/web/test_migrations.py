@@ -32,7 +32,7 @@ from companion.service import models  # noqa: F401  (registers the tables on SQL
 from companion.service.database import init_db, make_engine, schema_lock
 from companion.games import GAMES
 from companion.service.migrations import BASELINE, head_revision
-from tests.conftest import PG_URL, api_table, bearer, database_url
+from tests.conftest import PG_URL, ApiTable, api_table, bearer, database_url
 
 # The schema as SQLModel.metadata.create_all made it before migrations (models.py of then),
 # frozen here so that the test still builds that database once the models move on.
@@ -118,25 +118,13 @@ OPENINGS = {
 }
 
 
-class ApiTable:
-    """A table of one game driven through the JSON API, with the token of every seat."""
-
-    def __init__(self, client, game):
-        players, self.moves = OPENINGS.get(
-            game.id, ([f"Player {n}" for n in range(1, game.min_players + 1)], []))
-        created = api_table(client, game.id, players)
-        self.code, self.host = created["code"], created["token"]
-        self.tokens = {}
-        for seat in players:
-            joined = client.post(f"/api/tables/{self.code}/join", json={"seat": seat})
-            assert joined.status_code == 200, (game.id, joined.get_json())
-            self.tokens[seat] = joined.get_json()["token"]
-
-    def move(self, client, seat, payload):
-        response = client.post(f"/api/tables/{self.code}/actions",
-                               headers=bearer(self.tokens[seat]), json=payload)
-        assert response.status_code == 200, (self.code, payload, response.get_json())
-        return response.get_json()
+def opening(client, game) -> tuple[ApiTable, list]:
+    """A table of ``game`` with a phone at every seat, and its opening's moves (seat, payload)."""
+    players, moves = OPENINGS.get(
+        game.id, ([f"Player {n}" for n in range(1, game.min_players + 1)], []))
+    table = ApiTable(client, game.id, players)
+    table.join(*players)
+    return table, moves
 
 
 def later_columns() -> list[tuple[str, Column]]:
@@ -197,12 +185,12 @@ def test_a_database_from_before_migrations_keeps_every_table_of_every_game(make_
     BEFORE.create_all(engine)
     with_later_columns(engine, add=True)
     client = old_server.test_client()
-    tables = {game.id: ApiTable(client, game) for game in GAMES.values()}
-    for table in tables.values():
-        for seat, payload in table.moves[:-1]:
-            table.move(client, seat, payload)
+    tables = {game.id: opening(client, game) for game in GAMES.values()}
+    for table, moves in tables.values():
+        for seat, payload in moves[:-1]:
+            table.move(payload, by=seat)
     before = {game_id: client.get(f"/api/tables/{table.code}").get_json()
-              for game_id, table in tables.items()}
+              for game_id, (table, _moves) in tables.items()}
     old_server.extensions["engine"].dispose()
     with_later_columns(engine, add=False)
     assert {column["name"] for column in inspect(engine).get_columns("log_entry")} == set(
@@ -223,17 +211,18 @@ def test_a_database_from_before_migrations_keeps_every_table_of_every_game(make_
         newest = dict(connection.execute(text(
             "SELECT t.code, MAX(e.seq) FROM game_table t JOIN log_entry e ON e.table_id = t.id "
             "AND e.kind = 'action' GROUP BY t.code")).all())
-    assert found == {table.code: newest.get(table.code) for table in tables.values()}
+    assert found == {table.code: newest.get(table.code) for table, _moves in tables.values()}
     assert any(found.values())
     client = server.test_client()
-    for game_id, table in tables.items():
+    for game_id, (table, moves) in tables.items():
         assert client.get(f"/api/tables/{table.code}").get_json() == before[game_id], game_id
-        if not table.moves:
+        if not moves:
             continue
-        seat, payload = table.moves[-1]
-        moved = table.move(client, seat, payload)
+        table.client = client  # the same table and tokens, now through the upgraded server
+        seat, payload = moves[-1]
+        moved = table.move(payload, by=seat)
         assert moved["version"] > before[game_id]["version"]
-        undone = client.post(f"/api/tables/{table.code}/undo", headers=bearer(table.host))
+        undone = client.post(f"/api/tables/{table.code}/undo", headers=bearer(table.host_token))
         assert undone.status_code == 200, (game_id, undone.get_json())
         assert undone.get_json()["state"] == before[game_id]["state"], game_id
         assert undone.get_json()["can_redo"]

@@ -76,6 +76,38 @@ def test_companion_init_db_prints_where_the_database_is(tmp_path, monkeypatch, c
     assert (tmp_path / "instance" / "secret_key").stat().st_mode & 0o777 == 0o600
 
 
+@pytest.mark.parametrize("command", [["init-db"], ["serve", "--port", "0"], ["purge", "--days", "40"]])
+def test_a_postgresql_url_without_its_driver_is_refused_in_one_sentence(command, tmp_path):
+    """PostgreSQL's driver is an extra (SQLite, the default, needs none): without it, the
+    command says how to install it, before anything starts, without a traceback."""
+    import subprocess
+
+    from companion.web.app import NO_DRIVER
+
+    hidden = ("import sys; sys.modules['psycopg'] = None; "  # `import psycopg` fails, as uninstalled
+              "from companion.cli import main; main(sys.argv[1:])")
+    env = {**os.environ, "COMPANION_INSTANCE": str(tmp_path / "instance"),
+           "DATABASE_URL": "postgresql://companion@127.0.0.1:9/companion"}
+    done = subprocess.run([sys.executable, "-c", hidden, *command], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", NO_DRIVER + "\n")
+    assert NO_DRIVER == ("DATABASE_URL names PostgreSQL, but its driver is not installed: "
+                         "pip install 'table-companion[postgres]'")
+
+
+def test_sqlite_the_default_needs_no_postgresql_driver(tmp_path):
+    import subprocess
+
+    hidden = ("import sys; sys.modules['psycopg'] = None; "
+              "from companion.cli import main; main(['init-db'])")
+    env = {**os.environ, "COMPANION_INSTANCE": str(tmp_path / "instance")}
+    env.pop("DATABASE_URL", None)
+    done = subprocess.run([sys.executable, "-c", hidden], env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"Database sqlite:///{tmp_path / 'instance'}/companion.sqlite3: created")
+
+
 def test_readiness_asks_the_database_and_says_when_it_cannot_be_reached(make_app, tmp_path):
     from companion import create_app
 
@@ -139,14 +171,14 @@ def test_the_server_compiles_every_template_and_freezes_what_the_app_holds(make_
 
 
 def test_the_nothing_changed_poll_is_answered_from_the_version_alone(make_app, monkeypatch):
-    from companion.live import snapshot
+    from companion.live import versions
     from tests.conftest import Phone
 
     app = make_app()
     host = Phone(app)
     code = host.start()
     version = host.snapshot()["version"]
-    monkeypatch.setattr(snapshot, "load", lambda *_args: pytest.fail("the poll loaded the table"))
+    monkeypatch.setattr(versions, "load", lambda *_args: pytest.fail("the poll loaded the table"))
     response = host.client.get(f"/t/{code}/live?v={version}")
     assert response.status_code == 204 and response.data == b""
     monkeypatch.undo()

@@ -13,7 +13,7 @@ from companion.games import GAMES
 from companion.games.base import GameError
 from tests.conftest import Phone, api_table
 from tests.games.test_contract import CANDIDATES, game_samples, payloads
-from tests.web.test_migrations import OPENINGS, ApiTable
+from tests.web.test_migrations import OPENINGS, opening
 
 
 def text(response):
@@ -435,8 +435,8 @@ def test_the_whole_history_is_kept_and_readable(phone):
     assert page.index("set up for") < page.index("from 44 to 45")  # oldest first
 
 
-def test_a_live_snapshot_holds_no_log_entry_past_the_version_it_read(app, phone):
-    """On PostgreSQL each read of a snapshot sees the commits made since the one before: an
+def test_a_live_version_holds_no_log_entry_past_the_version_it_read(app, phone):
+    """On PostgreSQL each read of a table version sees the commits made since the one before: an
     entry written after the table was read must wait for the next version (else it would
     be shown twice, once now and once with that version)."""
     from sqlalchemy import insert
@@ -493,12 +493,12 @@ def controls_in_regions(page: str) -> list[str]:
 def test_a_watcher_sees_the_game_without_a_single_control(client, phone, game):
     """Every move of the opening, seen from a watching phone: the board, the scores and the
     history, and nothing to tap that would only be refused; the top says why, once."""
-    table = ApiTable(client, GAMES[game])
+    table, moves = opening(client, GAMES[game])
     watcher = phone("10.0.0.9")
     watcher.join(table.code)
-    for seat, move in [(None, None), *table.moves]:
+    for seat, move in [(None, None), *moves]:
         if move:
-            table.move(client, seat, move)
+            table.move(move, by=seat)
         page = text(watcher.get(f"/t/{table.code}"))
         assert "You are watching: the players' phones make the moves" in page
         assert controls_in_regions(page) == [], (game, move)

@@ -1,5 +1,5 @@
-"""SQLite's writers in one server process take turns on one lock, each transaction beginning
-with BEGIN IMMEDIATE once the one before has committed (database._one_writer_at_a_time)."""
+"""SQLite's writers in one server process take turns (database.writing): each waits for the one
+before to commit, then begins with BEGIN IMMEDIATE."""
 
 from __future__ import annotations
 
@@ -25,10 +25,13 @@ def engine(tmp_path):
     engine.dispose()
 
 
+@contextlib.contextmanager
 def writing(engine):
-    from companion.service.database import WRITE
+    """A unit of work of the service, as its connection."""
+    from companion.service.database import writing as unit_of_work
 
-    return engine.connect().execution_options(**WRITE)
+    with unit_of_work(engine) as db:
+        yield db.connection()
 
 
 def rows(engine, query: str) -> list:
@@ -44,7 +47,7 @@ def test_writers_at_once_take_turns_and_every_one_is_kept(engine):
 
     def writer(number: int) -> None:
         try:
-            with writing(engine) as connection, connection.begin():
+            with writing(engine) as connection:
                 count = connection.exec_driver_sql("SELECT COUNT(*) FROM parent").scalar()
                 threading.Event().wait(0.005)  # another writer would slip in here
                 connection.exec_driver_sql(f"INSERT INTO parent (id) VALUES ({number})")
@@ -66,12 +69,12 @@ def test_a_commit_that_fails_reports_it_keeps_nothing_and_lets_the_next_writer_i
     from sqlalchemy.exc import IntegrityError
 
     with pytest.raises(IntegrityError, match="FOREIGN KEY"):
-        with writing(engine) as connection, connection.begin():
+        with writing(engine) as connection:
             connection.exec_driver_sql("INSERT INTO child (parent_id) VALUES (42)")
     done = threading.Event()
 
     def next_writer() -> None:
-        with writing(engine) as connection, connection.begin():
+        with writing(engine) as connection:
             connection.exec_driver_sql("INSERT INTO parent (id) VALUES (7)")
             connection.exec_driver_sql("INSERT INTO child (parent_id) VALUES (7)")
         done.set()

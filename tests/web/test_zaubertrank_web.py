@@ -9,7 +9,8 @@ from html.parser import HTMLParser
 import pytest
 
 from companion.games import get_game
-from tests.conftest import api_table, bearer
+from tests.conftest import ApiTable
+from tests.pages import region
 
 GAME = "zaubertrank"
 FISH_SOUP = {"first_ingredient": "fish", "first_quantity": 2, "second_ingredient": "mistletoe",
@@ -28,53 +29,30 @@ HELP_SECTIONS = ("turn setup difficulty goal actions moving use-location locatio
                  "mishaps characters winning-losing").split()
 
 
-class ApiTable:
-    """One table driven through the JSON API with the host's token."""
+class Table(ApiTable):
+    """A Zaubertrank table driven through the JSON API with the host's token."""
 
     def __init__(self, client, players=("Ann", "Bob"), options=None):
-        self.client = client
-        created = api_table(client, GAME, players, options)
-        self.code, self.token = created["code"], created["token"]
+        super().__init__(client, GAME, players, options)
 
-    def send(self, payload: dict):
-        return self.client.post(f"/api/tables/{self.code}/actions", json=payload,
-                                headers=bearer(self.token))
-
-    def do(self, type, **fields) -> dict:
-        response = self.send({"type": type, **fields})
-        assert response.status_code == 200, (type, fields, response.get_json())
-        return response.get_json()
-
-    def refused(self, fragment: str, type, **fields) -> str:
-        before = self.snap()["version"]
-        response = self.send({"type": type, **fields})
-        assert response.status_code == 422, response.get_json()
-        error = response.get_json()["error"]
-        assert fragment in error
-        assert error.endswith(".") and error[0].isupper()  # a sentence, not a code
-        assert self.snap()["version"] == before  # nothing changed
+    def refused(self, action, /, by=None, **fields) -> str:
+        error = super().refused(action, by, **fields)
+        assert error[0].isupper(), error  # this game's refusals all begin a sentence
         return error
 
-    def snap(self) -> dict:
-        return self.client.get(f"/api/tables/{self.code}").get_json()
-
-    @property
-    def state(self) -> dict:
-        return self.snap()["state"]
-
-    def start(self, opening=OPENING, starting_player=None) -> "ApiTable":
+    def start(self, opening=OPENING, starting_player=None) -> "Table":
         """Every figure set at the task stack (their characters' usual starts are locations),
         the opening markers placed, play begun."""
         for name in self.state["players"]:
-            self.do("place_figure", player=name)
+            self.move("place_figure", player=name)
         for payload in opening:
-            self.do(**payload)
-        self.do("begin_play", **({"starting_player": starting_player} if starting_player else {}))
+            self.move(payload)
+        self.move("begin_play", **({"starting_player": starting_player} if starting_player else {}))
         return self
 
     def end_turn(self) -> None:
         """The Roman steps; a marker that fits somewhere goes on its first legal space."""
-        if self.do("advance_roman")["finished"]:
+        if self.move("advance_roman")["finished"]:
             return
         state = self.state
         roman = roman_location(state)
@@ -83,10 +61,10 @@ class ApiTable:
                 for slot in (0, 1):
                     if (location["number"] != roman and location["symbols"][slot] == symbol
                             and not location["covered"][slot]):
-                        self.do("draw_mishap", symbol=symbol)
-                        self.do("place_mishap", location=location["number"], slot=slot + 1)
+                        self.move("draw_mishap", symbol=symbol)
+                        self.move("place_mishap", location=location["number"], slot=slot + 1)
                         return
-        self.do("draw_mishap", symbol="knife")
+        self.move("draw_mishap", symbol="knife")
 
 
 def roman_location(state: dict) -> int:
@@ -203,13 +181,6 @@ class Player:
         return response
 
 
-def region(html: str, name: str) -> str:
-    """The HTML of one live region of a page or of a live answer."""
-    start = html.index(f'id="{name}" data-region="{name}"')
-    end = html.index("</section>", start)
-    return html[start:end]
-
-
 def text(html: str) -> str:
     return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
@@ -250,9 +221,9 @@ def test_bad_setup_options_are_refused_with_a_sentence(client):
     response = client.post("/api/tables", json={"game": GAME, "players": ["Ann"]})
     assert response.status_code == 422 and "2" in response.get_json()["error"]
     # Scripts may name the difficulty by its short id or by its number of task cards.
-    table = ApiTable(client, options={"difficulty": "caesars_army"})
+    table = Table(client, options={"difficulty": "caesars_army"})
     assert table.state["tasks"]["total"] == 7
-    assert ApiTable(client, options={"difficulty": 6}).state["tasks"]["total"] == 6
+    assert Table(client, options={"difficulty": 6}).state["tasks"]["total"] == 6
 
 
 def test_setup_with_the_apps_help_characters_places_markers_and_the_starter(host):
@@ -293,7 +264,7 @@ def test_setup_with_the_apps_help_characters_places_markers_and_the_starter(host
 
 # -- the ring and the Roman ---------------------------------------------------------------------
 def test_the_ring_shows_the_roman_and_wraps_to_the_next_card(client, phone):
-    table = ApiTable(client, options={"location1_spaces": 2}).start()
+    table = Table(client, options={"location1_spaces": 2}).start()
     host = Player(phone(), table.code, "Ann")
     ring = region(host.page(), "timeline")
     assert "22 spaces left until the Roman is back at his camp" in text(ring)
@@ -340,9 +311,9 @@ def test_a_placement_that_would_shut_a_location_says_so_on_its_button(host):
 
 
 def test_a_potion_roll_offers_what_it_grants_beside_its_result(client, phone):
-    table = ApiTable(client).start()
+    table = Table(client).start()
     ann = Player(phone(), table.code, "Ann")
-    table.do("drink_potion", outcome="two_ingredients")
+    table.move("drink_potion", outcome="two_ingredients")
     turn = region(ann.page(), "turn")
     result = turn[turn.index('id="zt-gain"'):]
     assert "The potion die: take 2 ingredients of any kinds" in text(result)
@@ -355,21 +326,21 @@ def test_a_potion_roll_offers_what_it_grants_beside_its_result(client, phone):
 
 
 def test_a_marker_that_fits_nowhere_moves_the_roman_two_more(client, phone):
-    table = ApiTable(client).start(opening=[
+    table = Table(client).start(opening=[
         {"type": "draw_mishap", "symbol": "skull"}, {"type": "place_mishap", "location": 4},
         {"type": "draw_mishap", "symbol": "skull"}, {"type": "place_mishap", "location": 6}])
-    table.do("advance_roman")
+    table.move("advance_roman")
     watcher = Player(phone("10.0.0.9"), table.code, "Ann")
     skull = Forms(region(watcher.page(), "turn")).find("draw_mishap", "skull")[1]
     assert "fits nowhere: Roman +2" in skull["text"]
-    snap = table.do("draw_mishap", symbol="skull")
+    snap = table.move("draw_mishap", symbol="skull")
     assert snap["state"]["roman_steps"] == 3 and snap["state"]["turn"]["player"] == "Bob"
     assert "fitted nowhere" in snap["log"][0]["text"] and "2 spaces on" in snap["log"][0]["text"]
     assert "21 spaces left" in text(region(watcher.page(), "timeline"))
 
 
 def test_a_location_shut_by_two_markers_shows_and_refuses_until_one_is_cleared(client, phone):
-    table = ApiTable(client).start(opening=[
+    table = Table(client).start(opening=[
         {"type": "draw_mishap", "symbol": "skull"}, {"type": "place_mishap", "location": 4},
         {"type": "draw_mishap", "symbol": "fist"}, {"type": "place_mishap", "location": 4}])
     ann = Player(phone(), table.code, "Ann")
@@ -380,8 +351,8 @@ def test_a_location_shut_by_two_markers_shows_and_refuses_until_one_is_cleared(c
     assert form["disabled"]
     assert ("The Mistletoe grove is shut: both of its mishap spaces are covered."
             in text(region(ann.page(), "turn")))
-    table.refused("The Mistletoe grove is shut: both of its mishap spaces are covered.",
-                  "use_location")
+    assert "The Mistletoe grove is shut: both of its mishap spaces are covered." in table.refused(
+        "use_location")
     bag_before = table.state["bag"]["fist"]
     ann.taps("remove_mishap", "fist off 4 · Mistletoe grove")
     assert table.state["bag"]["fist"] == bag_before + 1
@@ -392,7 +363,7 @@ def test_a_location_shut_by_two_markers_shows_and_refuses_until_one_is_cleared(c
 
 def test_a_symbol_counted_out_is_still_accepted_and_explained(client, phone):
     every_knife = {f"location{n}_symbol_{s}": "knife" for n in range(1, 7) for s in (1, 2)}
-    table = ApiTable(client, options=every_knife).start(opening=[
+    table = Table(client, options=every_knife).start(opening=[
         {"type": "draw_mishap", "symbol": "knife"}, {"type": "place_mishap", "location": 2},
         {"type": "draw_mishap", "symbol": "knife"}, {"type": "place_mishap", "location": 2}])
     table.end_turn()
@@ -404,12 +375,12 @@ def test_a_symbol_counted_out_is_still_accepted_and_explained(client, phone):
     ann.taps("draw_mishap", "knife")
     state = table.state
     assert state["drawn"] == "knife" and sum(state["bag"].values()) == 11
-    assert "other side of a marker" in table.snap()["log"][0]["text"]
+    assert "other side of a marker" in table.snapshot()["log"][0]["text"]
 
 
 # -- tasks --------------------------------------------------------------------------------------
 def test_tasks_are_entered_from_the_card_and_sub_tasks_are_limited(client, phone):
-    table = ApiTable(client).start()
+    table = Table(client).start()
     ann = Player(phone(), table.code, "Ann")
     fill = {k: str(v) for k, v in FISH_SOUP.items()}
     ann.taps("enter_task", "Enter the task card", fill=fill)
@@ -423,16 +394,16 @@ def test_tasks_are_entered_from_the_card_and_sub_tasks_are_limited(client, phone
     tasks = text(region(ann.page(), "tasks"))
     assert "2 fish (blue 2) done" in tasks and "Menhirs placed: 1 of 3" in tasks
     assert table.state["supply"]["fish"] == 10  # the fish went back
-    table.refused("Only one sub-task may be completed per turn (Obelix may do two).",
-                  "complete_subtask")
+    assert "Only one sub-task may be completed per turn (Obelix may do two)." in table.refused(
+        "complete_subtask")
     assert ("Only one sub-task may be completed per turn (Obelix may do two)."
             in text(region(ann.page(), "turn")))
     table.end_turn()
     # Bob plays Obelix: two sub-tasks in one turn, each an action.
-    table.do("take_ingredients", mistletoe=1, strawberries=3)
-    table.do("complete_subtask")
-    table.do("complete_subtask")
-    snap = table.snap()
+    table.move("take_ingredients", mistletoe=1, strawberries=3)
+    table.move("complete_subtask")
+    table.move("complete_subtask")
+    snap = table.snapshot()
     assert snap["state"]["tasks"]["completed"] == 1
     tasks = text(region(ann.page(), "tasks"))
     assert "1 of 4 done" in tasks and "Turn up the next card and enter it" in tasks
@@ -440,24 +411,24 @@ def test_tasks_are_entered_from_the_card_and_sub_tasks_are_limited(client, phone
 
 
 def test_obelix_may_not_complete_a_third_sub_task(client):
-    table = ApiTable(client, players=("Ann", "Bob", "Cy")).start(starting_player="Bob")
-    table.do("enter_task", **ONE_MISTLETOE_EACH)
-    table.do("take_ingredients", mistletoe=3)
-    table.do("complete_subtask")
-    table.do("complete_subtask")
+    table = Table(client, players=("Ann", "Bob", "Cy")).start(starting_player="Bob")
+    table.move("enter_task", **ONE_MISTLETOE_EACH)
+    table.move("take_ingredients", mistletoe=3)
+    table.move("complete_subtask")
+    table.move("complete_subtask")
     assert table.state["tasks"]["covered"] == 2
-    table.refused("Obelix may complete at most two sub-tasks per turn.", "complete_subtask")
+    assert "Obelix may complete at most two sub-tasks per turn." in table.refused("complete_subtask")
 
 
 # -- supplies -----------------------------------------------------------------------------------
 def test_supply_limits_and_the_draw_pile_running_out(client, phone):
-    table = ApiTable(client).start()
+    table = Table(client).start()
     ann = Player(phone(), table.code, "Ann")
     ann.taps("take_ingredients", "Take", fill={"fish": "9"})
-    table.refused("The supply has only 1 fish left.", "take_ingredients", fish=2)
-    table.do("take_ingredients", player="Bob", fish=1)
-    table.refused("The supply has no fish left until a sub-task brings some back.",
-                  "take_ingredients", fish=1)
+    assert "The supply has only 1 fish left." in table.refused("take_ingredients", fish=2)
+    table.move("take_ingredients", player="Bob", fish=1)
+    assert "The supply has no fish left until a sub-task brings some back." in table.refused(
+        "take_ingredients", fish=1)
     page = ann.page()
     assert "0 fish · empty" in text(region(page, "village"))
     # The free tap's fish field (in the turn's "Take ingredients" menu) cannot be filled.
@@ -465,53 +436,53 @@ def test_supply_limits_and_the_draw_pile_running_out(client, phone):
     # Asterix draws one extra card each time; the pile of 12 is not reshuffled.
     ann.taps("draw_helpers", "Draw 3 (2 + extra)", where={"player": "Ann"})
     assert "draw pile 9 of 12" in text(region(ann.page(), "village"))
-    table.do("draw_helpers", count=9)
-    table.refused("Ann's draw pile is empty; played helper cards are not shuffled back.",
-                  "draw_helpers")
+    table.move("draw_helpers", count=9)
+    assert "Ann's draw pile is empty; played helper cards are not shuffled back." in table.refused(
+        "draw_helpers")
     page = ann.page()
     assert "Draw pile empty: played cards are not reshuffled." in text(region(page, "turn"))
     assert "12 Asterix" in text(region(page, "village"))
 
 
 def test_passing_playing_cards_and_the_potion(client, phone):
-    table = ApiTable(client, players=("Ann", "Bob", "Cy")).start()
+    table = Table(client, players=("Ann", "Bob", "Cy")).start()
     ann = Player(phone(), table.code, "Ann")
-    table.do("take_ingredients", fish=2)
-    table.do("draw_helpers")
-    table.refused("Items are passed to another player, not to oneself.", "pass_items",
-                  to_player="Ann", ingredient="fish")
-    table.refused("Choose at least one ingredient or helper card to pass.", "pass_items",
-                  to_player="Bob")
+    table.move("take_ingredients", fish=2)
+    table.move("draw_helpers")
+    assert "Items are passed to another player, not to oneself." in table.refused(
+        "pass_items", to_player="Ann", ingredient="fish")
+    assert "Choose at least one ingredient or helper card to pass." in table.refused(
+        "pass_items", to_player="Bob")
     ann.taps("pass_items", "Pass on", fill={"to_player": "Cy", "ingredient": "fish",
                                           "card": "asterix"})
     cy = table.state["seats"]["Cy"]
     assert cy["ingredients"]["fish"] == 1 and cy["hand"]["asterix"] == 1
-    table.refused("At most two items in total may be passed in one action.", "pass_items",
-                  to_player="Bob", ingredient="fish", card="asterix", second_card="asterix")
+    assert "At most two items in total may be passed in one action." in table.refused(
+        "pass_items", to_player="Bob", ingredient="fish", card="asterix", second_card="asterix")
     ann.taps("drink_potion", "+2 ingredients")
     page = text(ann.page())
     assert "The potion die: take 2 ingredients of any kinds" in page
     assert "Both actions are used" in page and "Potion: used" in page
-    table.refused("Ann has used both actions; move the Roman on to end them.", "play_helpers")
-    table.refused("Obelix has roast boars, and a gnawed bone cannot be refilled.", "refill_potion",
-                  player="Bob")
+    assert "Ann has used both actions; move the Roman on to end them." in table.refused("play_helpers")
+    assert "Obelix has roast boars, and a gnawed bone cannot be refilled." in table.refused(
+        "refill_potion", player="Bob")
     # The die's gain waits in its box (the free taps' menu with it) until taken or ended.
     assert "Free taps" not in text(region(ann.page(), "turn"))
     ann.taps("end_gain", "Nothing more")
-    assert "Ann (Asterix) took nothing more from the potion die." in table.snap()["log"][0]["text"]
+    assert "Ann (Asterix) took nothing more from the potion die." in table.snapshot()["log"][0]["text"]
     ann.taps("refill_potion", "Refill Ann's potion")
     table.end_turn()
-    table.refused("Only Getafix rolls the potion die twice.", "drink_potion",
-                  outcome="two_ingredients", other_roll="remove_one_mishap")
-    table.do("drink_potion", outcome="three_ingredients")
+    assert "Only Getafix rolls the potion die twice." in table.refused(
+        "drink_potion", outcome="two_ingredients", other_roll="remove_one_mishap")
+    table.move("drink_potion", outcome="three_ingredients")
     assert table.state["seats"]["Bob"]["roast_boars"] == 2
     assert "Roast boars: 2 of 3" in text(ann.page())
     table.end_turn()
     # Getafix: the page asks his player for the other roll too.
     cy = Player(phone("10.0.0.8"), table.code, "Cy")
     cy.taps("drink_potion", "1 mishap marker off", fill={"other_roll": "two_ingredients"})
-    assert "Getafix" in table.snap()["log"][0]["text"]
-    assert "(the other roll: take 2 ingredients of any kinds)" in table.snap()["log"][0]["text"]
+    assert "Getafix" in table.snapshot()["log"][0]["text"]
+    assert "(the other roll: take 2 ingredients of any kinds)" in table.snapshot()["log"][0]["text"]
 
 
 # -- refusals -----------------------------------------------------------------------------------
@@ -524,7 +495,7 @@ def test_passing_playing_cards_and_the_potion(client, phone):
     ({"type": "feast"}, "The action type is 'feast'; Mission Zaubertrank! knows:"),
 ])
 def test_setup_refusals_name_the_problem(client, payload, message):
-    ApiTable(client).refused(message, **payload)
+    assert message in Table(client).refused(payload)
 
 
 @pytest.mark.parametrize("payload, message", [
@@ -540,16 +511,16 @@ def test_setup_refusals_name_the_problem(client, payload, message):
     ({"type": "choose_character", "player": "Ann", "character": "getafix"}, "Not now: Ann (Asterix) has 2 actions left"),
 ])
 def test_play_refusals_name_the_problem(client, payload, message):
-    ApiTable(client).start().refused(message, **payload)
+    assert message in Table(client).start().refused(payload)
 
 
 def test_placing_on_the_romans_location_is_refused(client):
-    table = ApiTable(client)
-    table.do("draw_mishap", symbol="knife")
-    table.refused("The Roman stands on the Forest; no mishap marker may go there.",
-                  "place_mishap", location=1)
-    table.refused("Space 2 of the Druid's Cave shows a lightning, not a knife.",
-                  "place_mishap", location=3, slot=2)
+    table = Table(client)
+    table.move("draw_mishap", symbol="knife")
+    assert "The Roman stands on the Forest; no mishap marker may go there." in table.refused(
+        "place_mishap", location=1)
+    assert "Space 2 of the Druid's Cave shows a lightning, not a knife." in table.refused(
+        "place_mishap", location=3, slot=2)
 
 
 def test_a_refused_tap_from_the_page_answers_with_its_sentence(host):
@@ -561,40 +532,40 @@ def test_a_refused_tap_from_the_page_answers_with_its_sentence(host):
 
 # -- whole games --------------------------------------------------------------------------------
 def test_a_whole_cooperative_game_won_through_the_api(client, phone):
-    table = ApiTable(client).start()
+    table = Table(client).start()
     bob = Player(phone("10.0.0.5"), table.code, "Bob")
-    while not table.snap()["finished"]:
+    while not table.snapshot()["finished"]:
         state = table.state
         if state["tasks"]["current"] is None:
-            table.do("enter_task", **ONE_MISTLETOE_EACH)
+            table.move("enter_task", **ONE_MISTLETOE_EACH)
         limit = 2 if state["seats"][state["turn"]["player"]]["character"] == "obelix" else 1
-        table.do("take_ingredients", mistletoe=limit)
+        table.move("take_ingredients", mistletoe=limit)
         for _ in range(limit):
             if table.state["tasks"]["current"] is None:
-                table.do("enter_task", **ONE_MISTLETOE_EACH)
-            if table.do("complete_subtask")["finished"]:
+                table.move("enter_task", **ONE_MISTLETOE_EACH)
+            if table.move("complete_subtask")["finished"]:
                 break
         else:
             table.end_turn()
-    snap = table.snap()
+    snap = table.snapshot()
     assert snap["winners"] == ["Ann", "Bob"] and snap["state"]["result"] == "won"
     assert snap["state"]["supply"] == {"mistletoe": 10, "strawberries": 10, "fish": 10}
     page = bob.page()
     assert "You won together!" in text(region(page, "status"))
     assert "All 4 tasks are done: you won together!" in text(region(page, "tasks"))
     assert "the village wins together" in text(region(page, "turn"))
-    table.refused("The game is over; undo the last move to change it.", "advance_roman")
+    assert "The game is over; undo the last move to change it." in table.refused("advance_roman")
 
 
 def test_a_whole_game_lost_is_announced_on_every_phone(client, phone):
-    table = ApiTable(client).start()
-    table.do("enter_task", **ONE_MISTLETOE_EACH)
+    table = Table(client).start()
+    table.move("enter_task", **ONE_MISTLETOE_EACH)
     ann = Player(phone("10.0.0.4"), table.code, "Ann")
     watcher = Player(phone("10.0.0.6"), table.code)
     seen = ann.phone.client.get(f"/api/tables/{table.code}").get_json()["version"]
-    while not table.snap()["finished"]:
+    while not table.snapshot()["finished"]:
         table.end_turn()
-    snap = table.snap()
+    snap = table.snapshot()
     assert snap["winners"] == [] and snap["state"]["result"] == "lost"
     assert snap["state"]["tasks"]["completed"] == 0
     for device in (ann, watcher):
@@ -611,24 +582,24 @@ def phases(client, phone):
     Bob's phones (``table.seats``), seated before its moves (a finished game takes no new
     seats)."""
 
-    def seated(table: ApiTable) -> ApiTable:
+    def seated(table: Table) -> Table:
         table.seats = {seat: Player(phone(), table.code, seat) for seat in ("Ann", "Bob")}
         return table
 
-    setup = seated(ApiTable(client))
-    drawn = seated(ApiTable(client))
-    drawn.do("draw_mishap", symbol="knife")
-    acting = seated(ApiTable(client)).start()
-    acting.do("enter_task", **FISH_SOUP)
-    acting.do("draw_helpers")
-    acting.do("take_ingredients", fish=1)
-    drawing = seated(ApiTable(client)).start()
-    drawing.do("advance_roman")
-    placing = seated(ApiTable(client)).start()
-    placing.do("advance_roman")
-    placing.do("draw_mishap", symbol="fist")
-    over = seated(ApiTable(client, options={f"location{n}_spaces": 1 for n in range(1, 7)})).start()
-    while not over.snap()["finished"]:
+    setup = seated(Table(client))
+    drawn = seated(Table(client))
+    drawn.move("draw_mishap", symbol="knife")
+    acting = seated(Table(client)).start()
+    acting.move("enter_task", **FISH_SOUP)
+    acting.move("draw_helpers")
+    acting.move("take_ingredients", fish=1)
+    drawing = seated(Table(client)).start()
+    drawing.move("advance_roman")
+    placing = seated(Table(client)).start()
+    placing.move("advance_roman")
+    placing.move("draw_mishap", symbol="fist")
+    over = seated(Table(client, options={f"location{n}_spaces": 1 for n in range(1, 7)})).start()
+    while not over.snapshot()["finished"]:
         over.end_turn()
     return {"setup": setup, "drawn": drawn, "actions": acting, "draw": drawing,
             "place": placing, "over": over}
@@ -716,13 +687,13 @@ def test_a_control_is_disabled_with_its_reason_exactly_when_the_moves_table_says
 
 
 def test_a_move_on_another_players_turn_is_refused_naming_whose_turn_it_is(client, phone):
-    table = ApiTable(client).start()
+    table = Table(client).start()
     bob = Player(phone("10.0.0.5"), table.code, "Bob")
-    before = table.snap()["version"]
+    before = table.snapshot()["version"]
     response = bob.phone.act(type="move", location="2")
     assert response.status_code == 422
     assert response.get_data(as_text=True) == "It is Ann's turn."
-    assert table.snap()["version"] == before
+    assert table.snapshot()["version"] == before
     # A gain for Bob himself is not bound to the turn.
     bob.taps("take_ingredients", "Take", fill={"player": "Bob", "fish": "1"})
     assert table.state["seats"]["Bob"]["ingredients"]["fish"] == 1
@@ -793,10 +764,10 @@ ENGLISH = {"Accept-Language": "en-GB,en;q=0.9"}
 def _german_table(client, phone):
     """Mid-game: Ann (Asterix) walked to the Forest and used it; Bob (Obelix) is on the task
     stack; a task card is face up. Returns the table and Bob's phone (Ann's turn, greyed)."""
-    table = ApiTable(client).start()
-    table.do("enter_task", **{k: v for k, v in FISH_SOUP.items() if k not in ("title", "reward")})
-    table.do("move", location=1)
-    table.do("use_location")
+    table = Table(client).start()
+    table.move("enter_task", **{k: v for k, v in FISH_SOUP.items() if k not in ("title", "reward")})
+    table.move("move", location=1)
+    table.move("use_location")
     return table, Player(phone("10.0.0.7"), table.code, "Bob")
 
 
@@ -845,7 +816,7 @@ def test_a_refusal_from_the_page_reads_in_german(client, phone):
 
 def test_the_german_page_has_no_english_words_of_the_game_left(client, phone):
     table, watcher = _german_table(client, phone)
-    table.do("draw_helpers", player="Ann", count=1)
+    table.move("draw_helpers", player="Ann", count=1)
     german = text(_page(watcher, GERMAN))
     leftovers = ("Getafix", "Dogmatix", "Forest", "Fishmonger", "Druid's Cave", "Bard's Hut",
                  "Mistletoe grove", "Strawberry patch", "mistletoe", "strawberries", " fish ",
@@ -865,13 +836,13 @@ def test_the_german_setup_form_and_setup_steps(client, phone):
                   "Karte 1: Name", "Karte 2: Felder der Zeitleiste", "Karte 1: Unheilsymbol 1",
                   "eine kleine Patrouille", "Cäsars Armee", "Totenkopf"):
         assert words in page, words
-    table = ApiTable(client)
+    table = Table(client)
     watcher = Player(phone("10.0.0.9"), table.code, "Ann")
     setup = text(_page(watcher, GERMAN))
     for words in ("Aufbau", "Charaktere", "Startorte", "Startzutaten", "Wer fängt an?",
                   "Start-Unheilmarker: 0 von 2 abgelegt", "Zieh einen Unheilmarker"):
         assert words in setup, words
-    table.do("draw_mishap", symbol="skull")
+    table.move("draw_mishap", symbol="skull")
     assert "Ein Totenkopf-Marker kam aus dem Beutel." in text(_page(watcher, GERMAN))
 
 

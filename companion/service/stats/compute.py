@@ -260,8 +260,10 @@ def score_trends(plays: Iterable[dict | PlayRow], game: str) -> list[TrendSeries
 
 
 # -- per game and the group ----------------------------------------------------------------------
-def game_stats(plays: Iterable[dict | PlayRow], game: str) -> GameStats:
-    """One game's plays: length, each player's record, the high score and the game's insights."""
+def game_stats(plays: Iterable[dict | PlayRow], game: str,
+               players: list[PlayerStats] | None = None) -> GameStats:
+    """One game's plays: length, each player's record, the high score and the game's insights.
+    ``players``: the records of these plays, when they are known already."""
     rows = rows_of(plays, game)
     cooperative = any(row.cooperative for row in rows)
     high: ScoreRecord | None = None
@@ -279,7 +281,7 @@ def game_stats(plays: Iterable[dict | PlayRow], game: str) -> GameStats:
     stats = GameStats(
         game=game, name=game_name(game), cooperative=cooperative, plays=len(rows),
         average_minutes=average([row.minutes for row in rows if row.minutes is not None], 1),
-        players=player_stats(rows), high_score=high, insights=game_insights(game, rows),
+        players=player_stats(rows) if players is None else players, high_score=high, insights=game_insights(game, rows),
     )
     if cooperative:
         stats.won = sum(1 for row in rows if row.result == "won")
@@ -347,6 +349,8 @@ def statistics(plays: Iterable[dict | PlayRow], tz: tzinfo | None = None) -> Sta
     group = group_stats(rows, tz)
     return Statistics(
         group=group,
-        games=[game_stats(rows, count.game) for count in group.games],
+        # A game with every play of the group has the group's records of its players.
+        games=[game_stats(rows, count.game, group.players if count.plays == group.plays else None)
+               for count in group.games],
         head_to_heads=head_to_heads(rows),
     )

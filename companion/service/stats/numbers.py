@@ -3,12 +3,7 @@
 from __future__ import annotations
 
 from babel.numbers import format_decimal, format_percent
-from flask_babel import get_locale
-
-
-def _language() -> str:
-    """The language of the request being answered (English outside one)."""
-    return str(get_locale() or "en")
+from ...games.text import current_language as _language
 
 
 def number_text(value: float | None) -> str:

@@ -25,10 +25,11 @@ from sqlmodel import Session
 
 from ...live import changes
 from ...service.codes import normalise_code
-from ...service.database import get_db
+from ..db import get_db, write
 from ...games.text import Name, Sentence, say
 from ...games import GAMES
 from ...service.imports import import_plays
+from ..owners import is_owner_key, owner_key
 from ...service.groups import (
     GROUP_NAME_MAX,
     create_group,
@@ -40,9 +41,7 @@ from ...service.groups import (
     players_of,
     play_records,
     find_play,
-    is_owner_key,
     last_change,
-    owner_key,
     play_count,
     require_owner,
     plays_of,
@@ -125,12 +124,10 @@ def new():
 def create():
     """Start a group (its players can be added now or as tables are set up)."""
     names = [line for line in request.form.get("players", "").splitlines() if line.strip()]
-    db = get_db(write=True)
     try:
-        group = create_group(db, request.form.get("name", ""), names)
-        db.commit()
+        with write() as db:
+            group = create_group(db, request.form.get("name", ""), names)
     except TableProblem as problem:
-        db.rollback()
         return render_template("groups/new.html", name_max=GROUP_NAME_MAX, form=request.form,
                                problem=problem.message), problem.status
     remember_group(group.code)
@@ -190,11 +187,10 @@ def own(code: str, key: str):
 def protect(code: str):
     """A group from before owners gets them: this phone is its first, and only owners
     change its history from now on."""
-    db = get_db(write=True)
-    group = find_group(db, code)
-    require_owner(group, owns(group))
-    group.owned = True
-    db.commit()
+    with write() as db:
+        group = find_group(db, code)
+        require_owner(group, owns(group))
+        group.owned = True
     become_owner(group)
     return redirect(url_for("groups.show", code=group.code, new=1), 303)
 
@@ -215,15 +211,13 @@ def _change(code: str, where: str, operation, owners_only: bool = True):
     refused = _not_an_owner(_group_now(code)) if owners_only else None
     if refused:
         return refused
-    db = get_db(write=True)
-    group = find_group(db, code)
     try:
-        message = operation(db, group)
+        with write() as db:
+            group = find_group(db, code)
+            message = operation(db, group)
     except TableProblem as problem:
-        db.rollback()
         return _page(find_group(get_db(), code), problem.status, problem.message, where,
                      request.form)
-    db.commit()
     if message:
         flash(message, "info")
     return redirect(url_for("groups.show", code=group.code) + f"#{where}", 303)
@@ -323,15 +317,14 @@ import_view.before_body = _owner_before_the_file
 
 @bp.post("/g/<code>/delete")
 def delete(code: str):
-    db = get_db(write=True)
-    group = find_group(db, code)
-    refused = _not_an_owner(group)
+    refused = _not_an_owner(_group_now(code))
     if refused:
         return refused
     try:
-        delete_group(db, group, request.form.get("confirm", ""))
+        with write() as db:
+            group = find_group(db, code)
+            delete_group(db, group, request.form.get("confirm", ""))
     except TableProblem as problem:
-        db.rollback()
         return _page(find_group(get_db(), code), problem.status, problem.message, "delete",
                      request.form)
     session["groups"] = [c for c in remembered_groups() if c != group.code]

@@ -9,7 +9,7 @@ from ...games import GAMES, GameError, get_game
 from ...games.text import Name, say
 from ...live import changes
 from ...service.codes import code_problem, normalise_code
-from ...service.database import get_db
+from ..db import get_db
 from ...service.errors import Forbidden, Invalid, NotFound
 from ...service.groups import (GROUP_NAME_MAX, clean_name, find_group, players_of,
                                players_who_played)

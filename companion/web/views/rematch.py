@@ -6,7 +6,7 @@ from flask import Blueprint, Response, redirect, request, url_for
 
 from ...live import changes
 from ...service.codes import normalise_code
-from ...service.database import get_db
+from ..db import get_db
 from ...service.errors import NotFound
 from ...service.tables import find_table
 from ..phone import find_phone, is_fragment_request, phone_at, remember_device

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from flask import (Blueprint, Response, current_app, flash, redirect, render_template, request,
                    url_for)
-from flask.globals import request_ctx
 from flask_babel import gettext as _
 
 from ...live import changes
 from ...live.hub import Hub
 from ...live.regions import parse_have, regions_for, render_page_with_regions
-from ...live.snapshot import language, region_names, table_context, viewer_context
+from ...live.versions import language, region_names, table_context, viewer_context
 from ...live.stream import Stream, gzip_stream, meta
-from ...service.database import close_db, get_db
+from ..db import close_db, get_db
 from ...service.codes import normalise_code
 from ...service.errors import AlreadyDone, NotFound, TableProblem
 from ...service.tables import (clean_request_key, find_table, game_of, log_entries,
@@ -75,14 +76,14 @@ def _follow_url(table) -> str | None:
 def _live_response(code: str, device_id: int | None, status: int = 200,
                    message: str = "") -> Response:
     """The regions that changed for this phone, the new version, and a message for the form."""
-    snapshot = live_hub().snapshot(code)
-    if snapshot is None:
+    current = live_hub().newest(code)
+    if current is None:
         return vary(Response(_("This table no longer exists."), status=404))
-    fresh = snapshot.data["table"]
-    viewer = viewer_context(snapshot.data, device_id)
+    fresh = current.data["table"]
+    viewer = viewer_context(current.data, device_id)
     have = parse_have(request.values.get("have"))
     body = message + "".join(html for name, digest, html
-                             in regions_for(snapshot, region_names(fresh), viewer)
+                             in regions_for(current, region_names(fresh), viewer)
                              if have.get(name) != digest)
     body += meta(fresh.version, fresh.state_version,
                  _follow_url(fresh) if viewer["follows"] else None)
@@ -131,7 +132,8 @@ def events(code: str):
         seen, have = int(last_id), {}
     else:
         seen, have = request.args.get("v", -1, type=int), parse_have(request.args.get("have"))
-    stream = Stream(feed, request_ctx._get_current_object(), device.id if device else None,
+    stream = Stream(feed, partial(current_app.request_context, request.environ),
+                    device.id if device else None,
                     language(), seen, have,
                     {"home": url_for("pages.home"),
                      "follow": url_for("rematch.follow", code=table.code)},
@@ -177,7 +179,7 @@ def _after_change(code: str, table, device_id: int | None,
     if problem.status != 409:
         return vary(Response(problem.message, status=problem.status))
     if streamed:  # stale: the stream brings the fresher state; here only the sentence
-        fresh = live_hub().snapshot(code).data["table"]
+        fresh = live_hub().newest(code).data["table"]
         return vary(Response(problem.message + meta(fresh.version, fresh.state_version,
                                                     _follow_url(fresh)), status=409))
     return _live_response(code, device_id, 409, problem.message)
@@ -191,7 +193,7 @@ def _change(code: str, make) -> Response:
     try:
         changed = make(code, phone)
     except AlreadyDone:  # a retried tap (same Idempotency-Key): recorded once, shown as is
-        return _after_change(code, live_hub().snapshot(code).data["table"], device_id)
+        return _after_change(code, live_hub().newest(code).data["table"], device_id)
     except NotFound:
         raise  # no such table: its page, not a note beside the form
     except TableProblem as refused:

@@ -8,9 +8,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from types import SimpleNamespace
+from collections.abc import Callable
 from typing import Any
 
-from flask import current_app, get_template_attribute, url_for
+from flask import current_app, get_template_attribute
 from flask_babel import get_locale
 from markupsafe import Markup
 from sqlalchemy import JSON
@@ -25,10 +26,16 @@ COMMON_REGIONS = ("coach", "status", "me", "seats", "history", "host", "lastmove
 # Of those, the ones drawn from the phones and the lock alone: a move leaves their renders valid.
 PHONE_REGIONS = ("me", "seats", "host")
 LOG_SHOWN = 40
+_ACT_URL: dict = {}  # the web layer's address of a table's moves (use_act_url)
+
+
+def use_act_url(address: Callable[[str], str]) -> None:
+    """Install what the action forms post to, by table code (the web layer's route)."""
+    _ACT_URL["of"] = address
 
 
 @dataclass
-class Snapshot:
+class TableVersion:
     """One version of one table as loaded for display; ``renders`` caches its regions,
     ``events`` the stream events made of them."""
 
@@ -55,7 +62,7 @@ class LogLines:
     """The lines of HTML of some log entries, in the language of the phone being drawn for.
 
     An entry never changes, so each is drawn once per language and kept in ``drawn`` (by its
-    seq), which the next version of the same table's snapshot takes over: the history region
+    seq), which the next version of the same table's version takes over: the history region
     of a new version draws only the entries it has not seen."""
 
     def __init__(self, entries: list, previous: "LogLines | None" = None):
@@ -112,7 +119,7 @@ def _shared(table, joined: list, newest_log: list, previous: dict | None) -> dic
         "log_lines": LogLines(log, previous["log_lines"] if previous is not None else None),
         "last_move": _last_move(table, log),
         "expected_version": table.state_version,
-        "act_url": url_for("table.act_view", code=table.code),
+        "act_url": _ACT_URL["of"](table.code),
         "oob": False,
         **_coaching(table, game, newest_log, previous),
     }
@@ -189,17 +196,17 @@ def _phones_key(shared: dict) -> tuple:
             tuple((d.id, d.seat, d.is_host, d.read_only) for d in shared["devices"]))
 
 
-def _carry_phone_regions(previous: Snapshot, snapshot: Snapshot) -> Snapshot:
+def _carry_phone_regions(previous: TableVersion, current: TableVersion) -> TableVersion:
     """With the phones and the lock as before, the renders of PHONE_REGIONS still hold (a move
     in the game does not redraw every seat's "You are …" line)."""
-    if _phones_key(previous.data) == _phones_key(snapshot.data):
+    if _phones_key(previous.data) == _phones_key(current.data):
         for name in PHONE_REGIONS:
             if name in previous.renders:
-                snapshot.renders[name] = previous.renders[name]
-    return snapshot
+                current.renders[name] = previous.renders[name]
+    return current
 
 
-def load(code: str, previous: Snapshot | None = None) -> Snapshot | None:
+def load(code: str, previous: TableVersion | None = None) -> TableVersion | None:
     """One table version as every stream of this process shares it (None: no such table).
 
     Read as plain rows (no ORM objects: this runs once per change per process), building on
@@ -212,11 +219,11 @@ def load(code: str, previous: Snapshot | None = None) -> Snapshot | None:
     table, joined, newest_log = rows
     if before is not None and before["table"].id != table.id:  # another table, same code
         return load(code)
-    snapshot = Snapshot(table.version, _shared(table, joined, newest_log, before))
-    return _carry_phone_regions(previous, snapshot) if previous is not None else snapshot
+    current = TableVersion(table.version, _shared(table, joined, newest_log, before))
+    return _carry_phone_regions(previous, current) if previous is not None else current
 
 
-def from_writer(written: tuple, previous: Snapshot) -> Snapshot | None:
+def from_writer(written: tuple, previous: TableVersion) -> TableVersion | None:
     """The version a move, an undo or a redo of this process just committed, made from the
     table and the log entry the writer has in hand (``written``) on top of ``previous``, the
     version before it: what ``load`` would read back, without reading it (the phones are
@@ -227,8 +234,8 @@ def from_writer(written: tuple, previous: Snapshot) -> Snapshot | None:
     if before["table"].id != table.id or entry.table_id != table.id or entry.seq != table.version:
         return None
     fresh = _as_read(table)
-    snapshot = Snapshot(fresh.version, _shared(fresh, before["devices"], [_as_read(entry)], before))
-    return _carry_phone_regions(previous, snapshot)
+    current = TableVersion(fresh.version, _shared(fresh, before["devices"], [_as_read(entry)], before))
+    return _carry_phone_regions(previous, current)
 
 
 def _as_read(written) -> SimpleNamespace:
