@@ -196,10 +196,34 @@ SeatCheck = Callable[[Any, dict, "str | None"], "str | None"]
 
 
 @dataclass(frozen=True)
+class Phase:
+    """One phase of a game, declared once in ``Game.phases``: the moves that may end it
+    (``ends``, their kinds) and the phases that may follow it (``then``). A move names the
+    phases it is legal in (``Move.phases``); a rule moves on with ``enter_phase``, and
+    ``Game.play`` refuses a change of phase that is not declared here."""
+
+    name: str
+    ends: tuple[str, ...] = ()
+    then: tuple[str, ...] = ()
+
+
+class PhaseError(Exception):
+    """A rule changed the phase in a way its game does not declare: a fault in the game's
+    code, never a player's (so it carries no sentence for the table)."""
+
+
+def enter_phase(state: dict, phase: str) -> None:
+    """Move ``state`` (a rule's own copy) on to ``phase``: the one place a game's stored phase
+    is written, so that the contract test can hold every change to the declaration."""
+    state["phase"] = phase
+
+
+@dataclass(frozen=True)
 class Move:
     """One kind of move, declared once: its payload, its rule, and when it is legal.
 
-    ``phases``: the phases (``Game.phase``) in which it may be made; None means any phase.
+    ``phases``: the phases (``Game.phase``, declared in ``Game.phases``) in which it may be
+    made; None means any phase.
     ``turn``: the payload field naming the player the move is made for (usually "player"),
     checked against whose turn it is; "actor" checks the seat making it; None: anyone.
     ``seat_check``: a condition on the seat making the move (a seat takes back only its own
@@ -229,10 +253,10 @@ class Move:
 class Game:
     """A game module. Subclasses fill in the class attributes and override the methods.
 
-    A game declares its ``moves``; the base class dispatches an action to its rule, refuses
-    one that is not legal now (wrong phase, failed check, not this player's turn) with a
-    sentence saying what is expected instead, and derives ``legal_actions`` from the same
-    table, so that the pages never offer a move the rules will refuse."""
+    A game declares its ``phases`` and its ``moves``; the base class dispatches an action to
+    its rule, refuses one that is not legal now (wrong phase, failed check, not this player's
+    turn) with a sentence saying what is expected instead, and derives ``legal_actions`` from
+    the same table, so that the pages never offer a move the rules will refuse."""
 
     id: ClassVar[str]
     name: ClassVar[str]
@@ -248,6 +272,9 @@ class Game:
     # Games that can be scored from final piles alone offer a quick score (page and JSON).
     quick_score_model: ClassVar[type[BaseModel] | None] = None
 
+    # The phases in the order a game meets them, the first where it starts (see ``Phase``);
+    # none: every move may be made at any time until the game is over (the score pad).
+    phases: ClassVar[tuple[Phase, ...]] = ()
     moves: ClassVar[tuple[Move, ...]] = ()
     # Games with a turn order override ``turn_of`` and ``give_turn``; the host may then hand
     # the turn to another player (``hand_turn``).
@@ -255,17 +282,19 @@ class Game:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if cls.moves:
-            moves = list(cls.moves)
-            if cls.has_turns:
-                moves.append(Move(HandTurn, Game._hand_turn, check=Game._can_hand_turn))
-            cls._moves = {move.kind: move for move in moves}
-            cls.actions = tuple(move.action for move in moves)
-        if cls.actions:
-            union = Union[tuple(cls.actions)] if len(cls.actions) > 1 else cls.actions[0]
-            if len(cls.actions) > 1:
-                union = Annotated[union, Field(discriminator="type")]
-            cls._action_adapter = TypeAdapter(union)
+        moves = list(cls.moves)
+        if cls.has_turns:
+            moves.append(Move(HandTurn, Game._hand_turn, check=Game._can_hand_turn))
+        if not moves:
+            raise TypeError(f"{cls.__name__} declares no moves")
+        cls._moves = {move.kind: move for move in moves}
+        cls._phases = {phase.name: phase for phase in cls.phases}
+        _check_phases(cls)
+        cls.actions = tuple(move.action for move in moves)
+        union = Union[tuple(cls.actions)] if len(cls.actions) > 1 else cls.actions[0]
+        if len(cls.actions) > 1:
+            union = Annotated[union, Field(discriminator="type")]
+        cls._action_adapter = TypeAdapter(union)
 
     # -- names and templates -------------------------------------------------
     @property
@@ -307,7 +336,7 @@ class Game:
 
     # -- the moves: legality and dispatch ----------------------------------------
     def phase(self, state: dict) -> str | None:
-        """The phase of the game that decides which moves are legal."""
+        """The phase of the game (one of ``phases``) that decides which moves are legal."""
         return state.get("phase")
 
     def expected(self, state: dict) -> str:
@@ -327,11 +356,10 @@ class Game:
         """None when a move of ``kind`` made for ``player`` by ``seat`` is legal in ``state``;
         else the sentence a player reads. ``player`` None skips the turn check (the host acts
         for all); ``seat`` None is the host or a script."""
-        move = self._moves.get(kind) if self.moves else None
+        move = self._moves.get(kind)
         if move is None:
-            return None if not self.moves else Sentence(
-                "%(game)s has no move called '%(kind)s'.", game=Name(self.name),
-                kind=quote(kind, 40))
+            return Sentence("%(game)s has no move called '%(kind)s'.", game=Name(self.name),
+                            kind=quote(kind, 40))
         if self.is_over(state) and not move.after_end:
             return Sentence("The game is over; undo the last move to change it.")
         if move.phases is not None and self.phase(state) not in move.phases:
@@ -350,7 +378,7 @@ class Game:
 
     def scope_of(self, action: Action) -> frozenset | None:
         """What ``action`` touches (see ``Move.scope``); None: possibly anything."""
-        move = self._moves.get(action.type) if self.moves else None
+        move = self._moves.get(action.type)
         return move.scope(action) if move is not None and move.scope is not None else None
 
     def commutes(self, action: Action, since: list[Action]) -> bool:
@@ -369,8 +397,6 @@ class Game:
                       host: bool = False) -> dict[str, Sentence | None]:
         """Every move of the game: None when ``seat`` (``host``: on the host's phone) may make
         it now, else why not."""
-        if not self.moves:
-            return {kind: None for kind in self.action_types()}
         return {kind: self.why_not(state, kind, seat if move.turn else None,
                                    None if host and move.host_too else seat)
                 for kind, move in self._moves.items()}
@@ -383,9 +409,7 @@ class Game:
 
         ``replaying``: the move is read back from the log, where it was accepted once; when it
         is legal is not checked again (a log written before a turn, a check or a seat check was
-        added replays as it was played at the real table)."""
-        if not self.moves:  # a game written before declared moves
-            return self.apply(state, action, actor), self.describe(state, action, actor)
+        added replays as it was played at the real table), nor is its change of phase."""
         move = self._moves[action.type]
         player = None
         if move.turn == "actor":
@@ -398,7 +422,26 @@ class Game:
             raise GameError(reason)
         new = copy.deepcopy(state)
         sentence = move.rule(self, new, action, actor)
+        if not replaying:
+            self._check_phase_change(state, new, action.type)
         return new, sentence
+
+    def apply(self, state: dict, action: Action, actor: str | None) -> dict:
+        """The state after ``action`` (``play`` without the log sentence)."""
+        return self.play(state, action, actor)[0]
+
+    def describe(self, state: dict, action: Action, actor: str | None) -> str:
+        """The log sentence of ``action`` made against ``state`` (the state before it)."""
+        return self.play(state, action, actor)[1]
+
+    def _check_phase_change(self, before: dict, after: dict, kind: str) -> None:
+        was, now = self.phase(before), self.phase(after)
+        if was == now:
+            return
+        declared = self._phases.get(was)
+        if declared is None or kind not in declared.ends or now not in declared.then:
+            raise PhaseError(f"{self.id}: {kind} moved the game from phase {was!r} to {now!r}, "
+                             f"which {type(self).__name__}.phases does not declare")
 
     def _hand_turn(self, state: dict, action: HandTurn, actor: str | None) -> str:
         if action.player not in self.players_of(state):
@@ -420,21 +463,6 @@ class Game:
     # -- rules (override) ----------------------------------------------------
     def initial_state(self, players: list[str], options: Options) -> dict:
         raise NotImplementedError
-
-    def apply(self, state: dict, action: Action, actor: str | None) -> dict:
-        """Return the state after ``action``; ``actor`` is the seat that made it (None: host)."""
-        if self.moves:
-            return self.play(state, action, actor)[0]
-        raise NotImplementedError
-
-    def describe(self, state: dict, action: Action, actor: str | None) -> str:
-        """A log sentence for ``action`` made against ``state`` (the state before it)."""
-        if self.moves:
-            return self.play(state, action, actor)[1]
-        what = action.type.replace("_", " ")
-        if actor:
-            return Sentence("%(actor)s: %(what)s.", actor=actor, what=what)
-        return Sentence("The host: %(what)s.", what=what)
 
     def is_over(self, state: dict) -> bool:
         return bool(state.get("finished"))
@@ -481,3 +509,19 @@ class Game:
         """Everyone on the best total, in seating order (several: a shared win)."""
         target = (max if highest else min)(totals.values())
         return [name for name, total in totals.items() if total == target]
+
+
+def _check_phases(game: type[Game]) -> None:
+    """A phase or a move named but not declared (a typo) fails when the game's class is made."""
+    names = set(game._phases)
+    named = [(f"move {kind}", move.phases or ()) for kind, move in game._moves.items()]
+    named += [(f"phase {phase.name}", phase.then) for phase in game.phases]
+    for where, phases in named:
+        unknown = sorted(set(phases) - names)
+        if unknown:
+            raise TypeError(f"{game.__name__}: {where} names undeclared phases {unknown}")
+    for phase in game.phases:
+        unknown = sorted(set(phase.ends) - set(game._moves))
+        if unknown:
+            raise TypeError(f"{game.__name__}: phase {phase.name} is ended by moves it does not "
+                            f"have: {unknown}")

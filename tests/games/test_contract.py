@@ -6,14 +6,19 @@ payload model (names from the seats, numbers within their bounds, choices from t
 literals). At every step: ``play`` leaves its input untouched; the new state survives a JSON
 round trip; the log replayed from the start gives the same state; an undo gives back the
 state before the move exactly; ``view``, ``status``, ``scores`` and ``winners`` work; a move
-with a scope commutes with another seat's move of a disjoint scope. And a move type that
+with a scope commutes with another seat's move of a disjoint scope; a phase change is one the
+game's ``phases`` declare (from that phase, by that move, to that phase). And a move type that
 ``legal_actions`` calls legal is never refused for every parameter tried.
+
+Besides: the phases every move names are declared, and no module of the games writes a phase
+but ``enter_phase`` (read from the sources).
 
 Profiles: "ci" (fixed, derandomised, the default) and "long" (CONTRACT_PROFILE=long).
 """
 
 from __future__ import annotations
 
+import ast
 import copy
 import enum
 import itertools
@@ -21,12 +26,14 @@ import json
 import os
 import types
 import typing
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.games import GAMES, GameError
+from companion.games.base import Action, Game, Move, Phase, PhaseError, enter_phase
 from companion.games.text import Sentence, as_sentence
 from companion.service.history import replay
 from tests.games.languages import english, german
@@ -93,6 +100,17 @@ def start(game, players: list[str]) -> dict:
     return game.initial_state(players, game.parse_options({}))
 
 
+def check_phase_change(game, before: dict, after: dict, kind: str) -> None:
+    """A move that changes the phase does what the game's declaration says it may."""
+    was, now = game.phase(before), game.phase(after)
+    if was == now:
+        return
+    declared = {phase.name: phase for phase in game.phases}
+    assert was in declared, f"{game.id}: {kind} left the undeclared phase {was!r}"
+    assert kind in declared[was].ends, f"{game.id}: {kind} ended {was!r}, whose declaration does not list it"
+    assert now in declared[was].then, f"{game.id}: {kind} went from {was!r} to {now!r}, not declared"
+
+
 def check_state(game, state: dict) -> None:
     assert json.loads(json.dumps(state)) == state
     game.view(state)
@@ -131,6 +149,7 @@ def test_random_games_keep_the_contract(game_id, data):
     state = start(game, players)
     entries: list[dict] = []
     check_state(game, state)
+    assert game.phase(state) == (game.phases[0].name if game.phases else None), "a game starts in its first phase"
     for _step in range(STEPS):
         seat = data.draw(st.sampled_from(players + [None]), label="seat")
         legal = [kind for kind, why in game.legal_actions(state, seat).items()
@@ -163,6 +182,7 @@ def test_random_games_keep_the_contract(game_id, data):
         assert isinstance(sentence, (str, Sentence)) and str(sentence)
         assert Sentence.from_json(as_sentence(sentence).to_json()) == as_sentence(sentence)
         check_state(game, new)
+        check_phase_change(game, state, new, kind)
         check_commutes(game, state, action, seat, players, data)
         entries.append({"kind": "action", "payload": action.model_dump(mode="json"), "actor": seat})
         replayed = replay(game, players, {}, entries)
@@ -225,3 +245,105 @@ def test_a_log_from_before_turns_were_checked_still_replays():
         game.play(state, game.parse_action(entries[1]["payload"]), "Ben")
     after = replay(game, players, {}, entries).state
     assert after["phase"] == "attack"
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_phase_a_move_names_is_declared(game_id):
+    game = GAMES[game_id]
+    names = [phase.name for phase in game.phases]
+    assert len(set(names)) == len(names), f"{game_id} declares a phase twice"
+    kinds = {move.kind for move in game.moves} | {"hand_turn"}
+    for move in game.moves:
+        assert set(move.phases or ()) <= set(names), f"{move.kind} names an undeclared phase"
+    for phase in game.phases:
+        assert set(phase.then) <= set(names), f"{phase.name} is followed by an undeclared phase"
+        assert set(phase.ends) <= kinds, f"{phase.name} is ended by a move {game_id} does not have"
+
+
+def test_a_move_naming_an_undeclared_phase_fails_at_import():
+    class Nap(Action):
+        type: typing.Literal["nap"] = "nap"
+
+    with pytest.raises(TypeError, match="'dreaming'"):
+        class Sleepy(Game):
+            phases = ()
+            moves = (Move(Nap, lambda game, state, action, actor: "Zzz.", phases=("dreaming",)),)
+
+
+def test_a_change_of_phase_the_game_does_not_declare_is_refused_unless_replayed():
+    class Doze(Action):
+        type: typing.Literal["doze"] = "doze"
+
+    class Jump(Action):
+        type: typing.Literal["jump"] = "jump"
+
+    def wake(game, state, action, actor):
+        enter_phase(state, "awake")
+        return "Up."
+
+    class Sleepy(Game):
+        id = "sleepy"
+        phases = (Phase("asleep", ends=("doze",), then=("awake",)), Phase("awake"))
+        moves = (Move(Doze, wake), Move(Jump, wake))
+
+    game, state = Sleepy(), {"phase": "asleep"}
+    assert game.play(state, game.parse_action({"type": "doze"}), None)[0] == {"phase": "awake"}
+    with pytest.raises(PhaseError, match="jump moved the game from phase 'asleep' to 'awake'"):
+        game.play(state, game.parse_action({"type": "jump"}), None)
+    # A log is read back as it was played.
+    assert game.play(state, game.parse_action({"type": "jump"}), None, replaying=True)[0] == {"phase": "awake"}
+
+
+GAMES_SOURCE = Path(__file__).resolve().parents[2] / "companion" / "games"
+
+
+def phase_writes(tree: ast.AST) -> list[tuple[int, str]]:
+    """Where a module writes a phase itself: ``x["phase"] = …`` (or ``+=``, ``del``),
+    ``x.update(phase=…)`` or ``x.update({"phase": …})``, ``x.setdefault("phase", …)``, and a
+    dict made with a phase named outright (a state being made) outside ``initial_state``."""
+    found = []
+    starts = {node for function in ast.walk(tree) if isinstance(function, ast.FunctionDef)
+              and function.name == "initial_state" for node in ast.walk(function)}
+
+    def is_phase(node) -> bool:
+        return isinstance(node, ast.Constant) and node.value == "phase"
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)) and is_phase(node.slice):
+            found.append((node.lineno, "writes x['phase']"))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr == "update" and (any(k.arg == "phase" for k in node.keywords) or any(
+                    isinstance(a, ast.Dict) and any(is_phase(k) for k in a.keys) for a in node.args)):
+                found.append((node.lineno, "updates the phase"))
+            if node.func.attr == "setdefault" and node.args and is_phase(node.args[0]):
+                found.append((node.lineno, "sets a default phase"))
+        elif isinstance(node, ast.Dict) and node not in starts:
+            found += [(node.lineno, "makes a dict with a phase") for key, value in zip(node.keys, node.values)
+                      if is_phase(key) and isinstance(value, ast.Constant)]
+    return found
+
+
+def test_no_module_of_the_games_writes_a_phase_but_enter_phase():
+    found = []
+    for path in sorted(GAMES_SOURCE.rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        if path == GAMES_SOURCE / "base.py":  # but for its enter_phase, the one place allowed
+            tree.body = [node for node in tree.body if getattr(node, "name", None) != "enter_phase"]
+        found += [f"{path.relative_to(GAMES_SOURCE)}:{line}: {what}" for line, what in phase_writes(tree)]
+    assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_phase_entered_is_one_the_game_declares(game_id):
+    """``enter_phase(state, "…")`` names a phase of its own game (a typo fails here)."""
+    game = GAMES[game_id]
+    package = GAMES_SOURCE / type(game).__module__.rsplit(".", 1)[-1]
+    declared = {phase.name for phase in game.phases}
+    entered = []
+    for path in sorted(package.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "enter_phase":
+                phase = node.args[1] if len(node.args) > 1 else None
+                assert isinstance(phase, ast.Constant), f"{path.name}:{node.lineno} names its phase outright"
+                entered.append(phase.value)
+    assert set(entered) <= declared, f"{game_id} enters undeclared phases: {set(entered) - declared}"

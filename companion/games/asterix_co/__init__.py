@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from ..base import Game, Move, Options, Whole
+from ..base import Game, Move, Options, Phase, Whole
 from ..text import N_, Sentence
 from . import moves as turn
 from . import powers
@@ -85,6 +85,18 @@ class AsterixCo(Game):
     max_players = 4
     options_model = AsterixCoOptions
     has_turns = True
+    # Read from the table (``phase``), never stored. After each move on the albums (those that
+    # end play below: ``moves.settled``) an album with a faction at 15 falls: its winner may
+    # reach 50 sesterces, else its loser chooses a consolation (skipped when there is none to
+    # take) and the side of the next album.
+    phases = (
+        Phase(PLAY, ends=("play_character", "use_potion", "use_fish", "use_boar", "knock_out",
+                          "reinvigorate", "eliminate", "call_on"),
+              then=(CONSOLATION, ORIENTATION, OVER)),
+        Phase(CONSOLATION, ends=("take_consolation",), then=(ORIENTATION,)),
+        Phase(ORIENTATION, ends=("orient_album",), then=(PLAY,)),
+        Phase(OVER),
+    )
     moves = (
         # A turn: one of these, for the player whose turn it is; the turn then passes left.
         Move(turn.PlayCharacter, turn.play_character, phases=(PLAY,), turn="player"),

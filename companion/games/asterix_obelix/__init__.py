@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..base import Game, GameError, Move, Options
+from ..base import Game, GameError, Move, Options, Phase
 from ..text import N_, Sentence, plural_sentence
 from .attack import (BeatCard, ChooseLine, EndAttack, FurtherAttack, LookAtLastCard, NoMatchingCard, RevealCard,
                      beat_card, can_beat, can_end, can_fail, can_further_attack, can_look, can_reveal, choose_line,
@@ -78,6 +78,19 @@ class AsterixObelix(Game):
     # Rulebook: "the players take their turns (= attacks) alternately"; everything from
     # placing the figure to blocking a line is the attacker's. Corrections are anyone's.
     has_turns = True
+    # A turn: choose a line, attack it, place the last supply cards by hand when they cannot
+    # fill every hole, block a line for the opponent. Ending an attack secures its cards, draws
+    # the hand back up and refills the holes (turns.finish_attack); the fifth feast (a correction
+    # of the feasts too) or, as the table may set, a draw pile that runs out ends the game.
+    phases = (
+        Phase("setup", ends=("start_game",), then=("choose_line",)),
+        Phase("choose_line", ends=("choose_line", "correct_feasts"), then=("attack", "over")),
+        Phase("attack", ends=("reveal_card", "beat_card", "no_matching_card", "end_attack", "correct_feasts"),
+              then=("refill", "block", "choose_line", "over")),
+        Phase("refill", ends=("fill_hole", "correct_feasts"), then=("block", "choose_line", "over")),
+        Phase("block", ends=("block_line", "skip_block", "correct_feasts"), then=("choose_line", "over")),
+        Phase("over"),
+    )
     moves = (
         Move(StartGame, start_game, phases=("setup",)),
         Move(ChooseLine, choose_line, phases=("choose_line",), turn="actor"),

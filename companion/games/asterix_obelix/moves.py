@@ -7,7 +7,7 @@ from typing import Literal, Optional
 
 from pydantic import Field
 
-from ..base import Action, GameError, Whole, no_such_player
+from ..base import Action, GameError, Whole, enter_phase, no_such_player
 from ..text import N_, Sentence, plural_sentence
 from .turns import after_refill, end_game, pass_turn
 from .cards import (COLOUR_LIST, COMPOSITION, FEAST_COUNT, LEGIONARIES_PER_COLOUR, PIRATE_COUNT,
@@ -70,7 +70,7 @@ def start_game(game, state: dict, action: StartGame, actor: str | None) -> Sente
     state["starter"] = action.starter
     state["attacker"] = action.starter
     state["turn"] = 1
-    state["phase"] = "choose_line"
+    enter_phase(state, "choose_line")
     return Sentence("The setup is done: 16 cards form the tortoise, %(supply)s wait in the supply, "
                     "and %(player)s attacks first.", supply=SUPPLY_AT_START, player=action.starter)
 

@@ -4,7 +4,7 @@ turn passed on (or the game over). Rules of attack.py and moves.py call these.""
 
 from __future__ import annotations
 
-from ..base import GameError
+from ..base import GameError, enter_phase
 from ..text import N_, Sentence, plural_sentence
 from .cards import GRID_SIZE, add_to_pile
 from .formation import (defeated_cards, face_down_in, feast_total, fight_cards, holes, is_blocked, line_label,
@@ -44,7 +44,7 @@ def start_line(state: dict, line: str, number: int, start: str | None, attack_nu
         "last": None,
         "attacks_this_turn": attack_number,
     }
-    state["phase"] = "attack"
+    enter_phase(state, "attack")
     return line_from(line, number, start)
 
 
@@ -106,7 +106,7 @@ def finish_attack(state: dict, secure: bool, how: str) -> None:
         after_refill(state)
     else:
         state["tidy"].update(by_hand=True, to_place=state["supply"])
-        state["phase"] = "refill"  # fewer supply cards than holes: the attacker places them
+        enter_phase(state, "refill")  # fewer supply cards than holes: the attacker places them
 
 
 def draw_fight_cards(state: dict, player: str, plan: dict) -> None:
@@ -122,7 +122,7 @@ def draw_fight_cards(state: dict, player: str, plan: dict) -> None:
 
 def after_refill(state: dict) -> None:
     if state["options"]["blocking"]:
-        state["phase"] = "block"
+        enter_phase(state, "block")
     else:
         pass_turn(state)
 
@@ -131,14 +131,14 @@ def pass_turn(state: dict) -> None:
     first, second = state["players"]
     state["attacker"] = second if state["attacker"] == first else first
     state["turn"] += 1
-    state["phase"] = "choose_line"
+    enter_phase(state, "choose_line")
 
 
 def end_game(state: dict, ran_out: str | None = None) -> None:
     """The fifth feast (or, as the table may set, a draw pile that cannot refill the hand of
     ``ran_out``): the attack stops, its defeated cards are kept, scoring follows."""
     clear_attack_cells(state, secure=True)
-    state["phase"] = "over"
+    enter_phase(state, "over")
     state["finished"] = True
     state["ran_out"] = ran_out
 

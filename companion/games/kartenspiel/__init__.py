@@ -23,7 +23,7 @@ Rulings where the rulebook is silent (each one documented where it is applied):
 
 from __future__ import annotations
 
-from ..base import Game, Move
+from ..base import Game, Move, Phase
 from .cards import (
     GAULS,
     HAND_GAULS,
@@ -90,12 +90,9 @@ def _pile(action) -> frozenset:
     return frozenset({("pile", action.player)})
 
 
-# The phases of a round (``Kartenspiel.phase``):
-#   "tricks"    tricks are tapped while two or more players still hold cards;
-#   "last_hand" only one player still holds cards and says how many;
-#   "drawing"   that player takes one card from the deck per card held;
-#   "scoring"   the piles are final: check, correct, name the escape, close the round;
-#   "over"      the last round is closed.
+# What ends the trick taps of a round: the deck running out, every hand emptied, or a pile
+# typed in or corrected (the table scores from the piles instead).
+_PILES_TYPED = ("enter_romans", "add_roman", "remove_roman", "add_pirate", "remove_pirate")
 
 
 class Kartenspiel(Game):
@@ -115,6 +112,18 @@ class Kartenspiel(Game):
     # a move touching others is still recorded (a menu left half chosen meanwhile too). The
     # deck and the phase are the rules' to check against the table as it is then; a pirate
     # (everyone's Gauls), the last hand and the close touch everything.
+    # The phases of a round (``phase``): tricks are tapped while two or more players hold cards;
+    # in the last hand one player still holds cards and says how many; drawing: that player
+    # takes one card from the deck per card held; scoring: the piles are final (check, correct,
+    # name the escape, close the round); over: the last round is closed.
+    phases = (
+        Phase("tricks", ends=("win_roman", "win_pirate", "idefix_look", "player_out") + _PILES_TYPED,
+              then=("last_hand", "scoring")),
+        Phase("last_hand", ends=("player_out", "last_player") + _PILES_TYPED, then=("drawing", "scoring")),
+        Phase("drawing", ends=("win_roman", "win_pirate") + _PILES_TYPED, then=("scoring",)),
+        Phase("scoring", ends=("close_round",), then=("tricks", "over")),
+        Phase("over"),
+    )
     moves = (
         # Choosing a Gaul another player has swaps the two: every choice touches them all.
         Move(ChooseGaul, choose_gaul, scope=lambda action: frozenset({"gauls"})),
@@ -153,6 +162,8 @@ class Kartenspiel(Game):
             "round": 1,
             "closed": [],
             "finished": False,
+            # "tricks", "drawing", "scoring" or "over"; "last_hand" is derived (see ``phase``).
+            "phase": "tricks",
         }
         state.update(self.fresh_round(players))
         return state
@@ -161,8 +172,6 @@ class Kartenspiel(Game):
     def fresh_round(players: list[str]) -> dict:
         """The parts of the state that start over every round."""
         return {
-            # "tricks", "drawing" or "scoring"; "last_hand" is derived (see ``phase``).
-            "phase": "tricks",
             "piles": {name: {"romans": [], "pirates": [], "choice": None} for name in players},
             "hands": {name: {"gauls": HAND_GAULS, "idefix": True, "out": False} for name in players},
             "last_player": None,

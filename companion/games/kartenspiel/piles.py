@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
 
-from ..base import Action, GameError, Whole
+from ..base import Action, GameError, Whole, enter_phase
 from .cards import (
     GAUL_ALIASES,
     GAULS,
@@ -222,7 +222,7 @@ def _now_scoring(state: dict, player: str) -> None:
     if pile["choice"] is not None and ("choice" not in pile["pirates"]
                                        or pile["choice"] not in left_for_choice(state, player)):
         pile["choice"] = None
-    state["phase"] = "scoring"
+    enter_phase(state, "scoring")
     state["last_player"] = None
     state["draws_left"] = 0
 
@@ -253,10 +253,11 @@ def close_round(game, state: dict, action: CloseRound, actor: str | None) -> Sen
                         scores=", ".join(f"{name} {totals[name]}" for name in state["players"]))
     if state["round"] >= state["rounds"]:
         state["finished"] = True
-        state["phase"] = "over"
+        enter_phase(state, "over")
     else:
         state["round"] += 1
         state.update(game.fresh_round(state["players"]))
+        enter_phase(state, "tricks")
     return sentence
 
 

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..base import Action, GameError, Ticked, Whole
+from ..base import Action, GameError, Ticked, Whole, enter_phase
 from .cards import (
     HAND_GAULS,
     PirateKind,
@@ -171,7 +171,7 @@ def last_player(game, state: dict, action: LastPlayer, actor: str | None) -> Sen
     state["draws_left"] = draws
     state["hands"][action.player] = {"gauls": 0, "idefix": False, "out": True}
     state["last_player"] = action.player
-    state["phase"] = "drawing"
+    enter_phase(state, "drawing")
     end_round_if_done(state)
     if action.idefix_among:
         return plural_sentence(
@@ -208,9 +208,9 @@ def end_round_if_done(state: dict) -> None:
     """The round ends when the deck is empty, everybody is out, or the last draws are done."""
     deck_empty = deck_left(state) == 0
     if state["phase"] == "drawing" and (deck_empty or state["draws_left"] <= 0):
-        state["phase"] = "scoring"
+        enter_phase(state, "scoring")
     elif state["phase"] == "tricks" and (deck_empty or not still_in(state)):
-        state["phase"] = "scoring"
+        enter_phase(state, "scoring")
 
 
 # -- checks: None when the move can be made in ``state``, else why not ---------------------

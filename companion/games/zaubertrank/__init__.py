@@ -10,8 +10,8 @@ What the cards say exactly (a location's advantage, a helper card's text, a task
 not known to the app, so the gains they grant are separate free taps (taps.py).
 
 Phases: "setup", then for every turn "actions" → "draw" (the Roman has stepped) → "place"
-(a drawn marker waits), and "over". The moves table below is the one place that says which
-move is legal when and whose turn it must be.
+(a drawn marker waits), and "over". The phases and the moves table below are the one place
+that says what ends each phase, which move is legal when and whose turn it must be.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Annotated
 
 from pydantic import Field, StringConstraints, create_model, model_validator
 
-from ..base import Game, GameError, Move, Options, Whole, unblank
+from ..base import Game, GameError, Move, Options, Phase, Whole, enter_phase, unblank
 from ..text import N_, Sentence, plural_sentence
 from . import gains, mishaps, samples, scoring, setup_moves, taps, turn
 from .coach import coach
@@ -161,6 +161,16 @@ class Zaubertrank(Game):
     # card is bookkeeping. None of those is bound to the turn. A player's character, start
     # place and starting ingredients are their own (``seat_check``: once, on their phone), and
     # what a location or the die gave is the turn player's to enter before others tap.
+    # The turn ends with the mishap marker: placed, or fitting nowhere (the Roman marches two
+    # more); the host's hand-over ends it before the draw. The last task completed wins, the
+    # Roman back at his camp loses.
+    phases = (
+        Phase("setup", ends=("begin_play",), then=("actions",)),
+        Phase("actions", ends=("advance_roman", "complete_subtask"), then=("draw", "over")),
+        Phase("draw", ends=("draw_mishap", "hand_turn"), then=("place", "actions", "over")),
+        Phase("place", ends=("place_mishap",), then=("actions",)),
+        Phase("over"),
+    )
     moves = (
         Move(setup_moves.ChooseCharacter, setup_moves.choose_character, phases=("setup",),
              seat_check=setup_moves.character_open),
@@ -249,7 +259,7 @@ class Zaubertrank(Game):
         """A fresh turn for ``player``: two actions, two moves."""
         if state["drawn"] is not None:
             raise GameError(_place_first(state))
-        state["phase"] = "actions"
+        enter_phase(state, "actions")
         state["turn"] = turn.new_turn(player)
 
     def why_not(self, state: dict, kind: str, player: str | None = None,

@@ -13,7 +13,7 @@ from typing import Literal, Optional
 
 from pydantic import Field
 
-from ..base import Action, GameError, Whole
+from ..base import Action, GameError, Whole, enter_phase
 from ..text import Sentence
 from .board import bag_symbol_taken, legal_spaces, loc_name, roman_location
 from .components import (
@@ -66,7 +66,7 @@ def draw_mishap(game, state: dict, action: DrawMishap, actor: str | None) -> Sen
         state["bag"][counted] -= 1
         state["drawn"] = symbol
         if state["phase"] == "draw":
-            state["phase"] = "place"
+            enter_phase(state, "place")
         if counted != symbol:
             return Sentence("A %(symbol)s marker was drawn from the bag (the other side of a "
                             "marker counted as %(counted)s).", symbol=shown,

@@ -4,6 +4,7 @@ Mission Zaubertrank! keeps no points: everybody wins or everybody loses."""
 
 from __future__ import annotations
 
+from ..base import enter_phase
 from ..text import Sentence, plural_sentence
 from .board import spaces_to_camp
 
@@ -12,7 +13,7 @@ def finish(state: dict, result: str) -> None:
     """End the game: ``result`` is "won" or "lost"."""
     state["result"] = result
     state["finished"] = True
-    state["phase"] = "over"
+    enter_phase(state, "over")
 
 
 def step_roman(state: dict, steps: int) -> None:

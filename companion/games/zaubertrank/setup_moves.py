@@ -9,7 +9,7 @@ from typing import Literal, Optional
 
 from pydantic import Field
 
-from ..base import Action, GameError, Whole
+from ..base import Action, GameError, Whole, enter_phase
 from ..text import Sentence
 from .board import at_place, loc_name, player, who
 from .components import CHARACTER_NAMES, LOCATION_COUNT, OPENING_MARKERS, Character, fresh_seat
@@ -141,6 +141,6 @@ def begin_play(game, state: dict, action: BeginPlay, actor: str | None) -> str:
     starter = state["players"][0]
     if action.starting_player:
         starter = player(state, action.starting_player)
-    state["phase"] = "actions"
+    enter_phase(state, "actions")
     state["turn"] = new_turn(starter)
     return Sentence("Play began with %(player)s.", player=starter)

@@ -12,7 +12,7 @@ from typing import Literal, Optional
 
 from pydantic import Field
 
-from ..base import Action, GameError, Whole
+from ..base import Action, GameError, Whole, enter_phase
 from ..text import Sentence, plural_sentence
 from . import gains
 from .board import at_place, loc_name, player, who
@@ -98,7 +98,7 @@ def next_turn(state: dict) -> None:
     players = state["players"]
     handing = state["turn"]["player"]
     following = players[(players.index(handing) + 1) % len(players)]
-    state["phase"] = "actions"
+    enter_phase(state, "actions")
     state["turn"] = new_turn(following, bag_from=handing)
 
 
@@ -333,5 +333,5 @@ def advance_roman(game, state: dict, action: AdvanceRoman, actor: str | None) ->
     gains.passed(state)
     step_roman(state, 1)
     if not state["finished"]:
-        state["phase"] = "draw"
+        enter_phase(state, "draw")
     return Sentence("The Roman marched one space on.")
