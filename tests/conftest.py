@@ -223,7 +223,7 @@ class ApiTable:
         response = self.post(action, by, **fields)
         assert response.status_code == 422, (payload_of(action, fields), response.get_json())
         error = response.get_json()["error"]
-        assert error.endswith("."), error  # a sentence, not a code
+        assert error[:1].isupper() and error.endswith("."), error  # a sentence, not a code
         assert self.snapshot()["version"] == before  # nothing changed
         return error
 

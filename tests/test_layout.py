@@ -170,6 +170,17 @@ def test_no_function_is_longer_than_80_lines():
     assert long == []
 
 
+# A module a newcomer holds in their head (static/: tests/web/test_assets.py).
+MOST_LINES = {PACKAGE: 500, ROOT / "bench": 600}
+
+
+def test_no_module_of_the_app_or_the_bench_is_too_long_to_hold_in_ones_head():
+    long = [f"{path.relative_to(ROOT)}: {lines} lines" for folder, most in MOST_LINES.items()
+            for path in sorted(folder.rglob("*.py"))
+            if (lines := len(path.read_text().splitlines())) > most]
+    assert long == []
+
+
 @pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib")
 def test_pyproject_declares_every_package_the_app_imports():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]

@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, delete
 
 from ..games import GAMES
-from ..games.base import explain
+from ..games.refusals import explain
 from ..games.text import N_, say
 from ..games.text import gettext as _
 from .database import writing

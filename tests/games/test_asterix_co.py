@@ -771,7 +771,7 @@ def battle_in_progress():
         ),
         (
             {"type": "use_potion", "player": "Laura", "character": "c2"},
-            "the strength 4 Roman Legionary is K.O.'d; it must be reinvigorated before it can take a Potion.",
+            "The strength 4 Roman Legionary is K.O.'d; it must be reinvigorated before it can take a Potion.",
         ),
         (
             {"type": "use_fish", "player": "Laura", "character": "c1"},
@@ -779,7 +779,7 @@ def battle_in_progress():
         ),
         (
             {"type": "knock_out", "character": "c2"},
-            "the strength 4 Roman Legionary is already K.O.'d.",
+            "The strength 4 Roman Legionary is already K.O.'d.",
         ),
         (
             {"type": "reinvigorate", "character": "c1"},

@@ -636,10 +636,10 @@ TURN_MOVES = ("play_character", "use_potion", "use_fish", "use_boar", "reinforce
     (dict(type="use_potion", player="Matthew", character="c1"),
      "Asterix already has a Potion; one is the most."),
     (dict(type="use_potion", player="Laura", character="c2"),
-     "the strength 4 Roman Legionary is K.O.'d; it must be reinvigorated before it can take a Potion."),
+     "The strength 4 Roman Legionary is K.O.'d; it must be reinvigorated before it can take a Potion."),
     (dict(type="use_fish", player="Laura", character="c1"), "Asterix has a Potion and cannot be K.O.'d."),
     (dict(type="use_fish", player="Matthew", character="c3"), "Matthew has no Fish token to use."),
-    (dict(type="knock_out", character="c2"), "the strength 4 Roman Legionary is already K.O.'d."),
+    (dict(type="knock_out", character="c2"), "The strength 4 Roman Legionary is already K.O.'d."),
     (dict(type="reinvigorate", character="c1"), "Asterix is not K.O.'d, so it cannot be reinvigorated."),
     (dict(type="eliminate", character="c2"),
      "Only a visible character can be eliminated, and the strength 4 Roman Legionary is K.O.'d."),
@@ -944,7 +944,7 @@ def test_a_german_phone_reads_the_board_log_and_refusals_in_german(table, phone)
     t.move("end_power", by="Matthew")  # no power waits: a K.O. is anyone's correction
     for who, expected in (
         (laura, "Unbeugsamer (Römer, Stärke 5) ist schon k.o."),
-        (t.host, "the strength 5 Roman Diehard is already K.O.'d."),
+        (t.host, "The strength 5 Roman Diehard is already K.O.'d."),
     ):
         response = who.act(type="knock_out", character="c7")
         assert response.status_code == 422

@@ -35,11 +35,6 @@ class Table(ApiTable):
     def __init__(self, client, players=("Ann", "Bob"), options=None):
         super().__init__(client, GAME, players, options)
 
-    def refused(self, action, /, by=None, **fields) -> str:
-        error = super().refused(action, by, **fields)
-        assert error[0].isupper(), error  # this game's refusals all begin a sentence
-        return error
-
     def start(self, opening=OPENING, starting_player=None) -> "Table":
         """Every figure set at the task stack (their characters' usual starts are locations),
         the opening markers placed, play begun."""

@@ -112,17 +112,16 @@ def all_characters(state: dict):
         yield from slot["characters"]
 
 
-def label(character: dict) -> "str | Sentence":
+def label(character: dict, first: bool = False) -> "str | Sentence":
     """How a sentence names a character: its name, or what the card shows (never its id, which
-    is the page's own)."""
+    is the page's own); ``first``: at the start of the sentence."""
     if character["name"]:
         return character["name"]
-    return Sentence(
-        "the strength %(strength)s %(colour)s %(type)s",
-        strength=character["strength"],
-        colour=COLOUR_LABELS[character["colour"]],
-        type=TYPE_LABELS[character["character_type"]],
-    )
+    fields = dict(strength=character["strength"], colour=COLOUR_LABELS[character["colour"]],
+                  type=TYPE_LABELS[character["character_type"]])
+    if first:
+        return Sentence("The strength %(strength)s %(colour)s %(type)s", **fields)
+    return Sentence("the strength %(strength)s %(colour)s %(type)s", **fields)
 
 
 def waiting_character(state: dict, power: dict) -> dict:
@@ -184,7 +183,7 @@ def why_none_comes_back(state: dict, knocked: list[dict]) -> Sentence | None:
 
 
 def knock_out(character: dict) -> None:
-    name = label(character)
+    name = label(character, first=True)
     if character["knocked_out"]:
         raise GameError(Sentence("%(character)s is already K.O.'d.", character=name))
     if character["potion"]:
@@ -198,7 +197,7 @@ def reinvigorate(state: dict, character: dict) -> None:
     if not character["knocked_out"]:
         raise GameError(
             Sentence("%(character)s is not K.O.'d, so it cannot be reinvigorated.",
-                     character=label(character))
+                     character=label(character, first=True))
         )
     if character["character_type"] == "Hero" and character["name"]:
         check_hero(state, character["name"], skip=character)

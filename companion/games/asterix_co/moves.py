@@ -169,11 +169,11 @@ def use_potion(game, state: dict, action: UsePotion, actor: str | None) -> str:
     spend_bonus(state, action.player, "potion")
     if character["potion"]:
         raise GameError(Sentence("%(character)s already has a Potion; one is the most.",
-                                 character=label(character)))
+                                 character=label(character, first=True)))
     if character["knocked_out"]:
         raise GameError(Sentence(
             "%(character)s is K.O.'d; it must be reinvigorated before it can take a Potion.",
-            character=label(character)))
+            character=label(character, first=True)))
     # The token now lies on the character; it goes back to the stockpile when it leaves play.
     character["potion"] = True
     return settled(state, Sentence("%(player)s gave a Potion to %(character)s.",

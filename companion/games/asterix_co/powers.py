@@ -161,10 +161,11 @@ def call_on(game, state: dict, action: CallOn, actor: str | None) -> Sentence:
             character=name))
     if character["potion"]:
         raise GameError(Sentence("%(character)s has a Potion and cannot be called on.",
-                                 character=name))
+                                 character=label(character, first=True)))
     if source is target and character["faction"] == faction:
         raise GameError(Sentence("%(character)s already fights for %(player)s on album "
-                                 "%(album)s.", character=name, player=action.player,
+                                 "%(album)s.", character=label(character, first=True),
+                                 player=action.player,
                                  album=target["album"]))
     source["characters"].remove(character)
     character["faction"] = faction

@@ -7,7 +7,8 @@ from typing import Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from ..base import GameError, Whole, explain, typed_by
+from ..base import GameError, Whole, typed_by
+from ..refusals import explain
 from ..text import Sentence, say
 from .cards import COLOUR_LIST, COLOURS, LEGIONARIES_PER_COLOUR, PIRATE_COUNT, card_name, normal_colour
 from .moves import ITEM_WORDS

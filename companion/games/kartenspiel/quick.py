@@ -7,7 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..base import GameError, Whole, explain, typed_by
+from ..base import GameError, Whole, typed_by
+from ..refusals import explain
 from ..text import Name, Sentence, plural_sentence
 from .cards import MAX_PLAYERS, MIN_PLAYERS, PIRATE_KINDS, PIRATE_LABELS, RANKS
 from .options import KartenspielOptions

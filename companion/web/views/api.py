@@ -11,7 +11,8 @@ from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
 
 from ...games import GAMES
-from ...games.base import FromJson, GameError, explain, typed_by
+from ...games.base import FromJson, GameError, typed_by
+from ...games.refusals import explain
 from ...games.text import Sentence, say
 from ...live import changes
 from ...live.changes import Caller

@@ -7,7 +7,7 @@ from jinja2_fragments.flask import render_block
 from markupsafe import Markup
 from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError
 
-from ...games.base import explain
+from ...games.refusals import explain
 from ...games.text import say
 from ..i18n import select_language
 from ..openapi import Error, documented, query_args, reply
