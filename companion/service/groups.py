@@ -25,6 +25,7 @@ from .errors import Forbidden, Invalid, NotFound, Stale
 from .inputs import NAME_MAX, name_key, quote, stored_id, tidy_name
 from .models import GameTable, GroupChange, GroupPlayer, PendingImport, Play, PlayerGroup, now
 from .stats.facts import facts_of
+from .stats.plays import PlayRow, prepare
 from .stats.results import paced
 
 GROUP_NAME_MAX = 40
@@ -427,6 +428,23 @@ def play_records(db: Session, group: PlayerGroup, plays: list[Play] | None = Non
             "table": play.table_id,
         })
     return records
+
+
+def play_rows(db: Session, group: PlayerGroup) -> list[PlayRow]:
+    """The plays as the statistics read them, oldest first: the columns they need, read at
+    once (a big group's 3,000 plays as records and back took a fifth of its first statistics)."""
+    names = dict(db.exec(select(GroupPlayer.id, GroupPlayer.name).where(
+        GroupPlayer.group_id == group.id, shown(GroupPlayer.pending))).all())
+    found = db.exec(select(Play.uid, Play.game_id, Play.started_at, Play.ended_at, Play.players,
+                           Play.cooperative, Play.result, Play.facts)
+                    .where(Play.group_id == group.id, shown(Play.pending)))
+    return prepare({
+        "uid": uid, "game": game, "started_at": started, "ended_at": ended,
+        "players": [{"name": names.get(entry.get("player")) or entry.get("seat"),
+                     "score": entry.get("score"), "winner": bool(entry.get("winner"))}
+                    for entry in players],
+        "cooperative": cooperative, "result": result, "facts": facts,
+    } for uid, game, started, ended, players, cooperative, result, facts in found)
 
 
 def as_utc(moment: datetime) -> datetime:

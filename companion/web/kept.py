@@ -27,9 +27,9 @@ from flask import Response, current_app, request
 from sqlalchemy import func, select
 
 from ..service.exports import EXPORT_FORMAT, export_csv, export_plays
-from ..service.groups import play_records, players_of, shown
+from ..service.groups import play_records, play_rows, players_of, shown
 from ..service.models import GroupPlayer
-from ..service.stats import PlayRow, Statistics, prepare, statistics
+from ..service.stats import PlayRow, Statistics, statistics
 from ..service.stats.results import Data
 
 KEPT_MOST = 64  # things kept per process (a group's statistics, its charts, its exports)
@@ -119,7 +119,7 @@ class GroupStatistics:
 def group_statistics(db, group) -> GroupStatistics:
     """The numbers of the group as it is now, computed once per version."""
     def make() -> GroupStatistics:
-        rows = prepare(play_records(db, group))
+        rows = play_rows(db, group)
         numbers = statistics(rows)
         # About what its objects take: a seat of a play, a player's record, a pair's.
         things = sum(len(row.seats) for row in rows) + len(numbers.head_to_heads)

@@ -219,9 +219,13 @@ def head_to_heads(plays: Iterable[dict | PlayRow], game: str | None = None) -> l
     """Every pair of players that met, most plays together first (a before b by seat name).
     Counted in plain lists, each pair made once at the end: a play of twelve is 66 pairs."""
     tallies: dict[tuple[str, str], list] = {}
+    folded: dict[str, tuple[str, str]] = {}  # each name's sort key, made once
     for row in paced(rows_of(plays, game)):
+        for seat in row.seats:
+            if seat.name not in folded:
+                folded[seat.name] = (seat.name.casefold(), seat.name)
         seats = [(seat.name, seat.winner, seat.score) for seat in
-                 sorted(row.seats, key=lambda seat: (seat.name.casefold(), seat.name))]
+                 sorted(row.seats, key=lambda seat: folded[seat.name])]
         for index, (a, a_won, a_score) in enumerate(seats):
             for b, b_won, b_score in seats[index + 1:]:
                 tally = tallies.get((a, b))
@@ -243,7 +247,7 @@ def head_to_heads(plays: Iterable[dict | PlayRow], game: str | None = None) -> l
     # Positional, in HeadToHead's order: a third faster than by keyword, for 198,000 pairs.
     found = [HeadToHead(a, b, game, *tally[:6], round(tally[8] / tally[5], 2) if tally[5] else None,
                         tally[6], tally[7]) for (a, b), tally in tallies.items()]
-    return sorted(found, key=lambda h: (-h.plays, h.a.casefold(), h.b.casefold()))
+    return sorted(found, key=lambda h: (-h.plays, folded[h.a][0], folded[h.b][0]))
 
 
 # -- over time ---------------------------------------------------------------------------------
