@@ -175,8 +175,9 @@ MOST_LINES = {PACKAGE: 500, ROOT / "bench": 600}
 
 
 def test_no_module_of_the_app_or_the_bench_is_too_long_to_hold_in_ones_head():
+    results = ROOT / "bench" / "results"  # what the bench writes, the baselines' code too
     long = [f"{path.relative_to(ROOT)}: {lines} lines" for folder, most in MOST_LINES.items()
-            for path in sorted(folder.rglob("*.py"))
+            for path in sorted(folder.rglob("*.py")) if results not in path.parents
             if (lines := len(path.read_text().splitlines())) > most]
     assert long == []
 
