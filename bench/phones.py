@@ -112,7 +112,7 @@ class Phone:
         if status == 200:
             text = body.decode()
             self.version = int(VERSION.search(text).group(1))
-            self.have.update(REGION.findall(text))  # as app.js does: the swapped regions' hashes
+            self.have.update(REGION.findall(text))  # as static/app/live.js does: the swapped regions' hashes
             self.seen.append((self.version, time.perf_counter()))
         return status, elapsed
 
@@ -120,7 +120,7 @@ class Phone:
     async def act(self, points: int, streamed: bool) -> tuple[int, float, int, float]:
         """Enter a score: (status, time taken, the table's new version, when it was sent).
 
-        With ``streamed`` the phone says its stream is open (as app.js does once the stream
+        With ``streamed`` the phone says its stream is open (as static/app/live.js does once the stream
         is ready): the answer is the new version alone, the regions come on the stream."""
         headers = {"HX-Request": "true", "X-CSRFToken": self.token}
         if streamed:

@@ -27,7 +27,7 @@ async def _hammer(base: str, code: str, token: str, in_flight: int, pipe) -> Non
     times: dict[tuple[str, str], list[float]] = {}
     marked = time.perf_counter()
     turn = 0
-    live_headers = {"HX-Request": "true"}  # as app.js polls (a poll loop gone wild)
+    live_headers = {"HX-Request": "true"}  # as static/app/live.js polls (a poll loop gone wild)
     act_headers = {"Authorization": f"Bearer {token}"}
 
     async def one(session: aiohttp.ClientSession) -> None:

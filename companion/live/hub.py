@@ -7,8 +7,8 @@
   ``LISTEN``s on one connection and wakes its own streams. SQLite is one process: nothing to tell.
 
 Per process, a ``Feed`` per watched table loads each new version once (``versions.load``) and
-keeps what was drawn from it, so all streams of that table share one loaded version and one render
-per kind of viewer.
+keeps what was drawn from it, so all streams of that table share one loaded version and one
+render per kind of viewer.
 """
 
 from __future__ import annotations

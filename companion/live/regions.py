@@ -48,7 +48,7 @@ def region(name: str) -> Markup:
     return Markup(f'id="{name}" data-region="{name}" data-hash="@@{name}@@"')
 
 
-# What differs between renders of one state (app.js keeps it current): left out of the hash.
+# What differs between renders of one state (static/app/ keeps it current): left out of the hash.
 _VOLATILE = re.compile(r'data-live-version value="\d+"')
 
 
@@ -104,7 +104,7 @@ _PER_REQUEST = {"request", "session", "g", "get_flashed_messages"}
 
 
 def _no_token() -> str:
-    """Shared renders carry no CSRF token: htmx sends the page's in a header (app.js fills
+    """Shared renders carry no CSRF token: htmx sends the page's in a header (static/app/ fills
     plain forms from the page's meta tag when they are submitted)."""
     return ""
 
@@ -150,7 +150,7 @@ _MISSING = object()
 
 
 def parse_have(raw: str | None) -> dict[str, str]:
-    """``name:hash,name:hash`` as sent by app.js: what each region on the phone shows."""
+    """``name:hash,name:hash`` as sent by static/app/live.js: what each region on the phone shows."""
     have = {}
     for part in (raw or "").split(",")[:50]:
         name, _, digest = part.partition(":")

@@ -343,7 +343,7 @@ def plays_json(code: str):
 @bp.get("/g/<code>/plays.csv")
 def plays_csv(code: str):
     """The plays for a spreadsheet of the phone's language, in the phone's time zone (``tz``,
-    which app.js adds to the link; without it, this computer's own zone)."""
+    which app/forms.js adds to the link; without it, this computer's own zone)."""
     db = get_db()
     group = find_group(db, code)
     named = request.args.get("tz")

@@ -202,7 +202,8 @@ def _change(code: str, make) -> Response:
 
 
 def _request_key() -> str | None:
-    """The tap's Idempotency-Key (app.js sends one per tap, the same when it retries)."""
+    """The tap's Idempotency-Key (static/app/live.js sends one per tap; unsent.js the same one
+    when it retries)."""
     return clean_request_key(request.headers.get("Idempotency-Key"))
 
 
