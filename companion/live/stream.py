@@ -29,10 +29,10 @@ def meta(version: int, state_version: int, follow: str | None = None) -> str:
 
 
 class ContextWhenNeeded:
-    """A request context like the stream's own (``make``: Flask's ``app.request_context`` of its
-    request's environ), pushed the first time it is called, popped on exit: many streams share
-    a worker between their events, and most events are made of renders another stream already
-    made."""
+    """A request context like the stream's own (``make``: the ``copy`` of a Flask
+    ``RequestContext`` the view made), pushed the first time it is called, popped on exit: many
+    streams share a worker between their events, and most events are made of renders another
+    stream already made."""
 
     def __init__(self, make):
         self.make = make

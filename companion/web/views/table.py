@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from functools import partial
-
 from flask import (Blueprint, Response, current_app, flash, redirect, render_template, request,
-                   url_for)
+                   session, url_for)
+from flask.ctx import RequestContext
 from flask_babel import gettext as _
 
 from ...live import changes
@@ -132,8 +131,12 @@ def events(code: str):
         seen, have = int(last_id), {}
     else:
         seen, have = request.args.get("v", -1, type=int), parse_have(request.args.get("have"))
-    stream = Stream(feed, partial(current_app.request_context, request.environ),
-                    device.id if device else None,
+    # The stream renders later, outside this request: a context like it (its request and session,
+    # the real objects behind Flask's proxies), copied for each event that must render.
+    like_this = RequestContext(current_app._get_current_object(), request.environ,
+                               request=request._get_current_object(),
+                               session=session._get_current_object())
+    stream = Stream(feed, like_this.copy, device.id if device else None,
                     language(), seen, have,
                     {"home": url_for("pages.home"),
                      "follow": url_for("rematch.follow", code=table.code)},
