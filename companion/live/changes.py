@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 from dataclasses import dataclass, field
 
 from flask import current_app
@@ -169,6 +170,27 @@ def create_table(game_id: str, players: list, options: dict | None,
             tables.take_seat(db, table, joined.device, table.players[my_row])
         return Changed(table, joined.device, joined.token, group=group)
     return _change(None, None, change)
+
+
+def change_group(group_code: str, operation: Callable[[Session, PlayerGroup], Any]) -> Any:
+    """A change of a group's history (players, a merge, a deleted play, an undo, the group
+    deleted) in one unit of work, answering what ``operation`` answers. A table it takes out of
+    the group's plays, or puts back, is a changed table: its log says so, its phones see it."""
+    hub = _hub()
+    with writing(current_app.extensions["engine"]) as db:
+        group = groups.find_group(db, group_code)
+        name, before = group.name, groups.linked_tables(db, group.id)
+        said = operation(db, group)
+        db.flush()
+        moved = [db.get(GameTable, table_id) for table_id in
+                 sorted(before ^ groups.linked_tables(db, group.id))]
+        for table in moved:
+            tables.group_link_changed(db, table, name)
+            hub.notify(db, table.code, table.version)
+    CHANGES.inc(len(moved))
+    for table in moved:
+        hub.changed(table.code, table.version)
+    return said
 
 
 # -- the one path of every change ------------------------------------------------------------

@@ -318,6 +318,11 @@ def delete_group(db: Session, group: PlayerGroup, typed_code: str) -> None:
 # -- tables of a group and their plays ------------------------------------------------------------
 
 
+def linked_tables(db: Session, group_id: int) -> set[int]:
+    """The ids of the tables that count in the group's plays."""
+    return set(db.exec(select(GameTable.id).where(GameTable.group_id == group_id)))
+
+
 def link_table(db: Session, table: GameTable, group: PlayerGroup, seats: dict[str, str]) -> None:
     """Make ``table`` a table of ``group``: each seat to the group player of the given name
     (new names become players). Seats without a name stay unlinked."""

@@ -124,6 +124,30 @@ def test_counting_a_table_in_a_group_reaches_every_phone_like_a_move(phone):
     hosts.close()
 
 
+def test_a_play_deleted_from_the_group_and_brought_back_reaches_its_tables_phones(phone):
+    """Deleting an ended table's play on the group page takes the table out of the group's
+    plays: its phones' logs say so and the host's panel offers the link again; the undo puts
+    it back, said the same way (issue 41: every write a table's phones see is a change)."""
+    host, code = table_with(phone)
+    ben = phone("10.0.0.3")
+    ben.join(code, "Ben")
+    assert host.post(f"/t/{code}/group", {"group_name": "Friday"}).status_code == 303
+    host.act(type="enter_score", player="Ann", round=1, points=7)
+    host.act(type="finish_game")
+    group_code = re.search(r'href="/g/(\w+)"', host.get("/").get_data(as_text=True)).group(1)
+    uid = host.client.get(f"/api/groups/{group_code}").get_json()["plays"][0]["uid"]
+    bens = open_stream(ben, code)
+    assert host.post(f"/g/{group_code}/plays/{uid}/delete", {}).status_code == 303
+    out = bens.next_event("regions")
+    assert "This table no longer counts in the plays of Friday." in out["data"]
+    assert "Count this game in a group" in host.get(f"/t/{code}").get_data(as_text=True)
+    assert host.post(f"/g/{group_code}/undo", {}).status_code == 303
+    back = bens.next_event("regions")
+    assert "This table counts in the plays of Friday again." in back["data"]
+    assert "Count this game in a group" not in host.get(f"/t/{code}").get_data(as_text=True)
+    bens.close()
+
+
 def test_the_page_carries_the_stream_and_the_poll_as_its_fallback(phone):
     host, code = table_with(phone)
     page = host.get(f"/t/{code}").get_data(as_text=True)

@@ -22,15 +22,15 @@ from .reading import (LOG_PAGE, device_with_token, devices, find_device, find_ta
 from .record import KEY_MAX, clean_request_key, entry_sentence
 from .rematch import follow_rematch, follows_rematch, rematch
 from .seats import (Joined, clean_players, count_in_group, create_table, delete_table,
-                    free_seat, join_table, seat_barred, set_coach, set_locked, set_read_only,
-                    take_seat)
+                    free_seat, group_link_changed, join_table, seat_barred, set_coach, set_locked,
+                    set_read_only, take_seat)
 from .undo import undo_or_redo
 
 __all__ = [
     "KEY_MAX", "LOG_PAGE", "Joined", "act", "can_act", "clean_players", "clean_request_key",
     "count_in_group", "create_table", "delete_table", "device_with_token", "devices",
     "entry_sentence", "find_device", "find_table", "follow_rematch", "follows_rematch",
-    "free_seat", "game_of", "join_table", "log_entries", "moves_made", "parse_expected",
+    "free_seat", "game_of", "group_link_changed", "join_table", "log_entries", "moves_made", "parse_expected",
     "put_away_after", "read_entry", "read_table", "rematch", "seat_barred", "set_coach",
     "set_locked", "set_read_only", "table_json", "table_version", "take_seat", "undo_or_redo",
 ]

@@ -207,6 +207,18 @@ def count_in_group(db: Session, table: GameTable, device: Device | None, group_n
                                            group=Name(group_name)), None)
 
 
+def group_link_changed(db: Session, table: GameTable, group_name: str) -> None:
+    """A change of the group's history (a deleted play, its undo, the group deleted) took the
+    table out of its plays or put it back: the log says so, and its phones see it."""
+    if table.group_id is None:
+        sentence = Sentence("This table no longer counts in the plays of %(group)s.",
+                            group=Name(group_name))
+    else:
+        sentence = Sentence("This table counts in the plays of %(group)s again.",
+                            group=Name(group_name))
+    write_log(db, table, "admin", sentence, None)
+
+
 def set_locked(db: Session, table: GameTable, device: Device | None, locked: bool) -> None:
     require_host(device)
     if table.locked == locked:

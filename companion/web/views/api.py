@@ -334,10 +334,11 @@ group_import.before_body = _owner_key_before_the_body
     404: (Error, "No group with that code, or no play with that id")})
 def group_delete_play(code: str, uid: str):
     """Delete one play of the group (with its owner key as the bearer token)."""
-    with write() as db:
-        group = find_group(db, code)
+    def operation(db, group):
         require_owner(group, is_owner_key(group, bearer_token()))
         delete_play(db, group, uid)
+        return group
+    group = changes.change_group(code, operation)
     return reply(DeletedPlay(deleted=uid, plays=play_count(get_db(), group)))
 
 

@@ -212,15 +212,13 @@ def _change(code: str, where: str, operation, owners_only: bool = True):
     if refused:
         return refused
     try:
-        with write() as db:
-            group = find_group(db, code)
-            message = operation(db, group)
+        message = changes.change_group(code, operation)
     except TableProblem as problem:
         return _page(find_group(get_db(), code), problem.status, problem.message, where,
                      request.form)
     if message:
         flash(message, "info")
-    return redirect(url_for("groups.show", code=group.code) + f"#{where}", 303)
+    return redirect(url_for("groups.show", code=normalise_code(code)) + f"#{where}", 303)
 
 
 @bp.post("/g/<code>/players")
@@ -321,9 +319,8 @@ def delete(code: str):
     if refused:
         return refused
     try:
-        with write() as db:
-            group = find_group(db, code)
-            delete_group(db, group, request.form.get("confirm", ""))
+        group = changes.change_group(code, lambda db, group: delete_group(
+            db, group, request.form.get("confirm", "")) or group)
     except TableProblem as problem:
         return _page(find_group(get_db(), code), problem.status, problem.message, "delete",
                      request.form)
