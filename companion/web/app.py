@@ -16,11 +16,11 @@ from sqlalchemy.exc import OperationalError
 from ..live.hub import Hub
 from ..live.versions import use_act_url
 from ..service.database import init_db, make_engine, writing
-from .db import close_db
-from ..service.tables import put_away_after
 from ..service.pending import forget_dead
+from ..service.tables import put_away_after
 from .assets import init_assets
 from .config import defaults
+from .db import close_db
 from .errors import init_errors
 from .guards import init_guards
 from .i18n import init_i18n

@@ -18,7 +18,8 @@ the game's style sheet repeats app.css's): a table page's first load is 2.2 KB s
 gzip. The bundles (``bundle_files``): ``core`` for the pages outside a table (with
 ``pages.css``, their own rules); one per game
 for its table, join, set-up and quick-score pages, with the game's own files and the
-invite's script.
+invite's script. The teaching card's script and the worker's registration are in none: a
+page loads them when it needs them (``ON_DEMAND``).
 
 ``worker.js`` is the service worker (``offline.js``, in every bundle, registers it where the
 page is a secure context): served from here with ``Service-Worker-Allowed``, registered at an
