@@ -308,6 +308,16 @@ def act(live_server: str, table: dict, action: dict) -> dict:
     return api(live_server, "POST", f"/api/tables/{table['code']}/actions", action, token=table["token"])
 
 
+def host_score_pad(page, address: str) -> str:
+    """Set up a score pad for Ann and Ben on ``page``'s own set-up form (so that it hosts the
+    table, with every host control on its page); the table's code."""
+    page.goto(f"{address}/new/scorepad")
+    page.locator("input[name=player]").first.fill("Ann")
+    page.locator("input[name=player]").nth(1).fill("Ben")
+    page.get_by_role("button", name=re.compile("Start")).click()
+    return page.url.rsplit("/", 1)[-1]
+
+
 def join(page, live_server: str, code: str, seat: str | None = None) -> None:
     """Open the table's join page and take ``seat`` (None: watch only)."""
     page.goto(f"{live_server}/j/{code}")

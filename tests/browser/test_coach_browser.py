@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import ux
-from tests.browser.conftest import api, create_table, seated, settle
+from tests.browser.conftest import api, create_table, host_score_pad, seated, settle
 from tests.browser.test_pages_browser import checks
 
 GERMAN = "de-DE"
@@ -183,11 +183,7 @@ def test_the_coach_script_comes_only_with_the_card_also_when_switched_on_mid_gam
     host = make()
     asked = []
     host.on("request", lambda request: asked.append(request.url))
-    host.goto(f"{address}/new/scorepad")
-    host.locator("input[name=player]").first.fill("Ann")
-    host.locator("input[name=player]").nth(1).fill("Ben")
-    host.get_by_role("button", name="Start").click()
-    code = host.url.rsplit("/", 1)[-1]
+    code = host_score_pad(host, address)
     ben = make()
     ben.on("request", lambda request: asked.append(request.url))
     ben.goto(f"{address}/j/{code}")

@@ -7,12 +7,12 @@ PostgreSQL (`make test-pg`) on gunicorn only."""
 from __future__ import annotations
 
 import os
-import re
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import AS_ON_WINDOWS, Server, api, create_table, join, settle
+from tests.browser.conftest import (AS_ON_WINDOWS, Server, api, create_table, host_score_pad, join,
+                                    settle)
 
 
 @pytest.fixture(scope="module", params=["gunicorn", "gevent-as-on-windows"])
@@ -109,11 +109,7 @@ def test_a_dropped_stream_reconnects_by_itself_and_catches_up(server, new_phone)
 
 def test_the_phones_of_a_deleted_table_are_sent_home(live_server, new_phone):
     host = new_phone()
-    host.goto(f"{live_server}/new/scorepad")
-    host.locator("input[name=player]").first.fill("Ann")
-    host.locator("input[name=player]").nth(1).fill("Ben")
-    host.get_by_role("button", name=re.compile("Start")).click()
-    code = host.url.rsplit("/", 1)[-1]
+    code = host_score_pad(host, live_server)
     ben = new_phone()
     join(ben, live_server, code, "Ben")
     host.locator("details.danger-zone summary").click()
@@ -127,11 +123,7 @@ def test_counting_the_table_in_a_group_shows_on_the_other_phone_without_a_reload
     """Linking is a change like a move (issue 41): the other phone's history says it at once,
     and the host's panel no longer offers it."""
     host = new_phone()
-    host.goto(f"{live_server}/new/scorepad")
-    host.locator("input[name=player]").first.fill("Ann")
-    host.locator("input[name=player]").nth(1).fill("Ben")
-    host.get_by_role("button", name=re.compile("Start")).click()
-    code = host.url.rsplit("/", 1)[-1]
+    code = host_score_pad(host, live_server)
     ben = new_phone()
     join(ben, live_server, code, "Ben")
     ben.wait_for_function("() => !!document.getElementById('live-stream')")
