@@ -7,7 +7,7 @@ import gevent
 
 from companion.service.errors import KINDS
 from companion.web.openapi import openapi_document
-from tests.conftest import api_seat, api_table, bearer
+from tests.conftest import api_seat, api_table, bearer, room_in_this_minute
 
 
 class Trickle:
@@ -72,6 +72,7 @@ def test_each_kind_of_refusal_is_named_beside_its_sentence(make_app, monkeypatch
         gate.release()
 
     guesser = {"REMOTE_ADDR": "10.0.0.99"}
+    room_in_this_minute(5)
     for _ in range(3):
         refused(client.get("/api/tables/AAAAAA", environ_base=guesser), 404, "not_found")
     refused(client.get("/api/tables/AAAAAA", environ_base=guesser), 429, "rate_limited")

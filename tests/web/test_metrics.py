@@ -8,7 +8,7 @@ import logging
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.conftest import api_table, bearer
+from tests.conftest import api_table, bearer, room_in_this_minute
 from tests.web.test_groups_web import Night
 from tests.web.test_live_push import Stream
 
@@ -47,6 +47,7 @@ def test_a_429_is_counted_and_logged_in_one_line_without_the_code(make_app, capl
     app = make_app(RATE_LIMITS={"code": 2, "action": 0, "live": 0, "create": 0})
     client = app.test_client()
     guesser = {"REMOTE_ADDR": "10.0.0.66"}
+    room_in_this_minute(5)
     before = scrape(client)
     with caplog.at_level(logging.WARNING):
         answers = [client.get(f"/api/tables/{code}", environ_base=guesser).status_code
