@@ -36,13 +36,19 @@ def plain(value):
     return value
 
 
+def rounded(value: float, digits: int) -> float:
+    """``round(value, digits)``; a whole number as it is (round works its exact digits out
+    slowly, and most averages of a big group's pairs are whole)."""
+    return value if value.is_integer() else round(value, digits)
+
+
 def ratio(part: float, whole: float, digits: int = 4) -> float | None:
     """part / whole rounded, or None when there is nothing to divide by."""
-    return round(part / whole, digits) if whole else None
+    return rounded(part / whole, digits) if whole else None
 
 
 def average(values: list[float], digits: int = 2) -> float | None:
-    return round(sum(values) / len(values), digits) if values else None
+    return rounded(sum(values) / len(values), digits) if values else None
 
 
 def game_name(game_id: str) -> str:
