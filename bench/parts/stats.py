@@ -77,23 +77,27 @@ async def statistics_load(args) -> list[str]:
                                                      args.hammer_requests, args.hammer_rate)
             quiet, quiet_failed = quieter((quiet, quiet_failed), (again, again_failed))
             log(f"stats: the first statistics of {args.stats_big_plays} plays of 12 new names …")
-            big = await imported_group(owner, server.base, "Big import",
-                                       import_body(args.stats_big_plays, 12))
-            first = {}
-            for label in ("statistics JSON", "statistics page", "export CSV"):
-                started, cpu = time.perf_counter(), cpu_seconds([server])
-                async with looper.get(server.base + STATS_PATHS[label].format(code=big),
-                                      headers={"Accept-Encoding": "gzip"}) as answer:
-                    body = await answer.read()
-                first[label] = (answer.status, time.perf_counter() - started, len(body),
-                                used_since(cpu, cpu_seconds([server])))
+            firsts = []
+            for number in range(1, BIG_GROUPS + 1):
+                big = await imported_group(owner, server.base, f"Big import {number}",
+                                           import_body(args.stats_big_plays, 12))
+                first = {}
+                for label in ("statistics JSON", "statistics page", "export CSV"):
+                    started, cpu = time.perf_counter(), cpu_seconds([server])
+                    async with looper.get(server.base + STATS_PATHS[label].format(code=big),
+                                          headers={"Accept-Encoding": "gzip"}) as answer:
+                        body = await answer.read()
+                    first[label] = (answer.status, time.perf_counter() - started, len(body),
+                                    used_since(cpu, cpu_seconds([server])))
+                firsts.append(first)
         finally:
             await asyncio.gather(*(s.close() for s in sessions), health.close(), looper.close(),
                                  owner.close())
     return stats_lines(args, quiet, loaded, quiet_failed, loaded_failed, window, lag, fetched,
-                       before, added, first)
+                       before, added, firsts)
 
 
+BIG_GROUPS = 3  # big groups imported, each fetched for the first time: the goal takes the median
 STATS_PACE = 9.0  # the loops' requests a second together: under the address's 600 a minute
 
 
@@ -134,7 +138,7 @@ async def newcomer_tables(session: aiohttp.ClientSession, base: str, code: str,
 
 
 def stats_lines(args, quiet, loaded, quiet_failed, loaded_failed, window, lag, fetched, before,
-                added, first) -> list[str]:
+                added, firsts) -> list[str]:
     lines = [f"14. {STATS_LOOPS} loops from {HAMMER_ADDRESS} (DEFAULT rate limits, {STATS_PACE:g} "
              f"requests a second together) fetch the statistics (JSON, page) and exports (CSV, "
              f"JSON) of a group of {args.stats_plays} plays, gzip asked for, a table with a new "
@@ -162,13 +166,17 @@ def stats_lines(args, quiet, loaded, quiet_failed, loaded_failed, window, lag, f
                      f"{(median(sizes) if sizes else 0) / 1024:.0f} KB as sent")
     lines += [f"  the server over the loaded stretch: {window.text()}",
               f"  measuring client {lag.text()}"]
-    lines.append(f"  a group of {args.stats_big_plays} imported plays of 12 new names each "
-                 f"({12 * args.stats_big_plays:,} players), first fetch: " + ", ".join(
-                     f"{label} {status} in {took:.2f} s, {cpu:.2f} s of server CPU "
-                     f"({size / 2**20:.1f} MB as sent)"
-                     for label, (status, took, size, cpu) in first.items()))
-    status, took, _size, cpu = first["statistics JSON"]
+    lines.append(f"  {BIG_GROUPS} groups of {args.stats_big_plays} imported plays of 12 new names "
+                 f"each ({12 * args.stats_big_plays:,} players), imported and fetched one after "
+                 "the other; each one's first fetch:")
+    for number, first in enumerate(firsts, start=1):
+        lines.append(f"    group {number}: " + ", ".join(
+            f"{label} {status} in {took:.2f} s, {cpu:.2f} s of server CPU "
+            f"({size / 2**20:.1f} MB as sent)" for label, (status, took, size, cpu) in first.items()))
+    statistics = [first["statistics JSON"] for first in firsts]
+    took, cpu = median([s[1] for s in statistics]), median([s[3] for s in statistics])
     lines.append(goal("stats", f"the first statistics of {args.stats_big_plays} plays and "
-                      f"{12 * args.stats_big_plays:,} players under 1 s", status == 200 and took < 1,
+                      f"{12 * args.stats_big_plays:,} players under 1 s (the median of "
+                      f"{BIG_GROUPS} groups)", all(s[0] == 200 for s in statistics) and took < 1,
                       f"{took:.2f} s, {cpu:.2f} s of server CPU"))
     return lines
